@@ -1,0 +1,123 @@
+# zonelab — one non-recursive Makefile.
+#
+# Targets:
+#   make              build everything (library, zonelab CLI, tcmu handler, tests)
+#   make check        build and run every test (unit, conformance, crash, fuzz smoke)
+#   make check SAN=1  the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make bench        run the benchmarks (ratios against a baseline in the same run)
+#   make fuzz         long libFuzzer runs (clang); FUZZ_TIME=seconds per target
+#   make deps         install missing Debian packages (root) or print the apt-get line
+#   make clean        remove build outputs
+#   make help         this text
+#
+# Knobs: SAN=1 (sanitizers, separate build dir), V=1 (verbose), O=dir (build dir),
+#        CC=clang, OPT=-O2.
+#
+# Each directory lists its sources in a module.mk fragment included below; the
+# fragments only append to variables, they never recurse into make.
+
+.DEFAULT_GOAL := all
+SHELL := /bin/bash
+
+SAN ?= 0
+V ?= 0
+OPT ?= -O2
+ifeq ($(SAN),1)
+O ?= build-san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+O ?= build
+SANFLAGS :=
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# Install missing Debian packages first (as root), or stop with the apt-get line.
+ifeq ($(filter clean help,$(MAKECMDGOALS)),)
+DEPS_RC := $(shell tests/deps.sh --install 1>&2; echo $$?)
+ifneq ($(DEPS_RC),0)
+$(error missing packages (see the apt-get line above))
+endif
+endif
+
+PKGS := glib-2.0 cmocka
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS ?= $(OPT) -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
+	-fPIC -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(SANFLAGS) \
+	-Iemulator -Ifs-core -Itraces -Iscenarios -Ianalysis -Icli -Itests $(PKG_CFLAGS)
+LDFLAGS += $(SANFLAGS)
+LDLIBS += $(PKG_LIBS) -lpthread -lm -ldl
+
+# Filled by the fragments.
+LIB_SRCS :=          # core library sources (libzonelab.a)
+CLI_SRCS :=          # the zonelab command
+UNIT_TESTS :=        # tests/unit/test_<module>.c, one program each
+TEST_HELPERS :=      # sources linked into every test program
+BENCH_SRCS :=        # benchmark programs (tests/bench/*.c)
+SHLIBS :=            # shared objects to build (handler_zonelab.so)
+CHECK_SCRIPTS :=     # extra test scripts run by make check (exit 77 = skip)
+
+include emulator/module.mk
+-include fs-core/module.mk
+-include traces/module.mk
+-include scenarios/module.mk
+-include analysis/module.mk
+include cli/module.mk
+include tests/module.mk
+
+LIB := $(O)/libzonelab.a
+LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
+CLI_OBJS := $(CLI_SRCS:%.c=$(O)/%.o)
+ZONELAB := $(O)/zonelab
+UNIT_BINS := $(UNIT_TESTS:%.c=$(O)/%)
+TEST_HELPER_OBJS := $(TEST_HELPERS:%.c=$(O)/%.o)
+BENCH_BINS := $(BENCH_SRCS:%.c=$(O)/%)
+ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(TEST_HELPER_OBJS) $(UNIT_TESTS:%.c=$(O)/%.o) $(BENCH_SRCS:%.c=$(O)/%.o)
+
+.PHONY: all check bench fuzz deps clean help
+all: $(LIB) $(ZONELAB) $(UNIT_BINS) $(BENCH_BINS) $(SHLIBS)
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB): $(LIB_OBJS)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(ZONELAB): $(CLI_OBJS) $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(LDLIBS)
+
+$(O)/tests/unit/%: $(O)/tests/unit/%.o $(TEST_HELPER_OBJS) $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(TEST_HELPER_OBJS) $(LIB) $(LDLIBS)
+
+$(O)/tests/bench/%: $(O)/tests/bench/%.o $(TEST_HELPER_OBJS) $(LIB)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(TEST_HELPER_OBJS) $(LIB) $(LDLIBS)
+
+deps:
+	@tests/deps.sh --install
+
+check: all
+	@tests/run-checks.sh "$(O)" $(UNIT_BINS) -- $(CHECK_SCRIPTS)
+
+bench: all
+	@tests/run-bench.sh "$(O)" $(BENCH_BINS)
+
+clean:
+	rm -rf build build-san build-fuzz
+
+help:
+	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
+
+-include $(ALL_OBJS:.o=.d)

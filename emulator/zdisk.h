@@ -1,0 +1,102 @@
+/*
+ * zdisk.h — an emulated zoned disk: the zone model (zdev), its store
+ * (zstore), fault rules (zfault) and statistics, behind one thread-safe
+ * handle.  This is what zscsi, zblk and the CLI use.
+ *
+ * Locking: one mutex guards the zone model; data transfers run outside it.
+ * Writes to one sequential zone are serialized by a per-zone write lock (as
+ * the kernel's zone write locking does), so the write pointer only moves
+ * after the bytes were stored, and a failed store never moves it.
+ *
+ * Durability (the write cache is a device setting, WCE):
+ *   WCE off: a write completes after its data and then its zone word were
+ *            made durable (fdatasync + msync);
+ *   WCE on:  a completed write is in the OS page cache; zdisk_flush() makes
+ *            everything completed before it durable.  Zone words of written
+ *            zones are stored at flush time.
+ * In both modes the stored write pointer never runs ahead of stored data.
+ */
+#ifndef ZDISK_H
+#define ZDISK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zdev.h"
+#include "zstore.h"
+#include "zfault.h"
+#include "zstats.h"
+
+struct zdisk;
+
+struct zdisk_cfg {
+	struct zdev_cfg geo;       /* geometry (ignored when opening an image with use_image_geo) */
+	struct zstore_cfg store;
+	bool use_image_geo;        /* open: take the geometry from the image */
+	bool wce;                  /* write cache enabled */
+	uint64_t seed;             /* fault engine seed */
+	const char *faults;        /* ';'-separated fault rules, or NULL */
+	bool realtime;             /* sleep for injected latency and block on stalls;
+				      otherwise report them in zdisk_io (simulation) */
+};
+
+/* Per-command outcome details besides the return code. */
+struct zdisk_io {
+	uint64_t delay_ns;         /* injected latency (already slept when realtime) */
+	bool stalled;              /* a stall rule matched (non-realtime: caller decides) */
+	uint64_t done_lba;         /* LBAs transferred (a torn write stores a prefix) */
+};
+
+void zdisk_cfg_init(struct zdisk_cfg *cfg);
+
+/**
+ * zdisk_open() - create or open a disk.  Creating formats the store and
+ * writes every zone word; opening restores zones from the image (open zones
+ * come back CLOSED).  @msg gets a message saying what failed and why.
+ * Returns 0, ZL_E_GEOMETRY, zstore errors, ZL_E_FAULT_SYNTAX, -errno.
+ */
+int zdisk_open(const struct zdisk_cfg *cfg, struct zdisk **out, char *msg, size_t msg_len);
+/* Flushes and closes; NULL is a no-op. */
+void zdisk_close(struct zdisk *z);
+
+struct zdev *zdisk_zdev(struct zdisk *z);         /* borrowed; lock with zdisk_lock() */
+const struct zdev_cfg *zdisk_geo(const struct zdisk *z);
+struct zfault *zdisk_faults(struct zdisk *z);     /* borrowed; lock with zdisk_lock() */
+void zdisk_lock(struct zdisk *z);
+void zdisk_unlock(struct zdisk *z);
+
+/* I/O.  @io may be NULL.  Errors as zdev_*_check(), zstore, zfault. */
+int zdisk_read(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf, struct zdisk_io *io);
+int zdisk_write(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const void *buf, bool fua,
+		struct zdisk_io *io);
+int zdisk_flush(struct zdisk *z, struct zdisk_io *io);
+int zdisk_zone_op(struct zdisk *z, enum zl_zone_op op, uint64_t lba, bool all, struct zdisk_io *io);
+
+/* REPORT ZONES (see zdev_report()); counts in stats. */
+int zdisk_report(struct zdisk *z, uint64_t start_lba, enum zl_report_opt opt,
+		 struct zl_zone_info *out, uint32_t max, uint64_t *next);
+int64_t zdisk_report_count(struct zdisk *z, uint64_t start_lba, enum zl_report_opt opt);
+
+/* Write cache. */
+bool zdisk_wce(const struct zdisk *z);
+int zdisk_set_wce(struct zdisk *z, bool on);       /* turning it off flushes */
+
+/* Control: fault rules and zone faults at run time. */
+int zdisk_fault_add(struct zdisk *z, const char *rules, char *msg, size_t msg_len);
+int zdisk_fault_remove(struct zdisk *z, uint32_t id);
+int zdisk_zone_set_cond(struct zdisk *z, uint32_t zone_idx, enum zl_zone_cond cond);
+int zdisk_zone_clear_fault(struct zdisk *z, uint32_t zone_idx);
+void zdisk_release_stalls(struct zdisk *z);
+/* Drop all state not yet durable and reload from the store (a power cycle). */
+int zdisk_power_cycle(struct zdisk *z);
+
+/* Statistics snapshot. */
+void zdisk_stats(struct zdisk *z, struct zl_stats *out);
+
+/*
+ * Consistency check of an image (zonelab disk check): every zone word valid,
+ * counts within limits.  Returns 0 or the first error; messages go to @msg.
+ */
+int zdisk_check(struct zdisk *z, char *msg, size_t msg_len);
+
+#endif /* ZDISK_H */

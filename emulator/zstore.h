@@ -1,0 +1,86 @@
+/*
+ * zstore.h — where the bytes and the zone state of an emulated disk live.
+ *
+ * Backends: a sparse regular file, a block device (never truncated), memory
+ * (sparse, allocated on first write) and none (writes dropped, reads return
+ * zeros: for fast simulation).  File and block-device images start with a
+ * header that records the geometry, then a table of one 64-bit word per zone
+ * (the packed zone state, see zdev_zone_pack()), then the data; the layout is
+ * documented in docs/FORMAT.md.  The zone table is mapped shared, so a word
+ * stored with zstore_zone_word_set() survives the process being killed at any
+ * instant (one aligned 8-byte store is atomic); zstore_sync() makes data and
+ * table durable against power loss as well.
+ *
+ * zstore is not the zone model: it does not interpret the words beyond
+ * storing them, and it knows nothing of write pointers or SCSI.  It is not
+ * thread-safe for the zone table; data reads and writes to disjoint ranges
+ * may run concurrently.
+ */
+#ifndef ZSTORE_H
+#define ZSTORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zdev.h"
+
+enum zstore_kind {
+	ZSTORE_FILE = 0,   /* sparse regular file (created if missing) */
+	ZSTORE_BLOCK = 1,  /* existing block device; size must suffice */
+	ZSTORE_MEM = 2,    /* process memory, sparse */
+	ZSTORE_NONE = 3,   /* no data kept; zone table in memory */
+};
+
+struct zstore;
+
+struct zstore_cfg {
+	enum zstore_kind kind;
+	const char *path;          /* FILE/BLOCK: backing path; borrowed */
+	bool create;               /* format a new image (FILE/BLOCK) */
+	bool force;                /* with create: overwrite an existing zonelab image */
+	bool punch_on_reset;       /* FILE: free the blocks of reset zones (fallocate) */
+};
+
+/**
+ * zstore_open() - open or create the store for geometry @geo.
+ * With cfg->create: refuse (-EEXIST, message says to use force) if the path
+ * already holds a zonelab image and !cfg->force; then write a fresh header
+ * and an all-zero zone table (zdev_zone_pack() words of a fresh device are
+ * written by the caller).  Without create: read and verify the header (magic,
+ * version, checksum); if @geo is not NULL it must equal the stored geometry
+ * (ZL_E_GEOMETRY_MISMATCH with a message naming the field and how to
+ * reformat); if @geo is NULL the stored geometry is used (zstore_geometry()).
+ * MEM and NONE always start fresh.
+ * @msg gets a human message on error (may be NULL).
+ * Returns 0, -errno, ZL_E_BAD_MAGIC, ZL_E_BAD_VERSION, ZL_E_BAD_CSUM,
+ * ZL_E_GEOMETRY_MISMATCH, ZL_E_TOO_SMALL, ZL_E_GEOMETRY.
+ */
+int zstore_open(const struct zstore_cfg *cfg, const struct zdev_cfg *geo,
+		struct zstore **out, char *msg, size_t msg_len);
+void zstore_close(struct zstore *s);
+
+/* The geometry recorded in the image (or given at open). */
+const struct zdev_cfg *zstore_geometry(const struct zstore *s);
+enum zstore_kind zstore_kind(const struct zstore *s);
+/* True if this store was created fresh by this open (the zone table must be initialised). */
+bool zstore_is_fresh(const struct zstore *s);
+
+/* Data.  LBAs are in units of the geometry's lba_size.  Full transfers or -errno. */
+int zstore_read(struct zstore *s, uint64_t lba, uint64_t nr_lba, void *buf);
+int zstore_write(struct zstore *s, uint64_t lba, uint64_t nr_lba, const void *buf);
+/* Drop the data of a range (zone reset); a no-op where unsupported. */
+int zstore_discard(struct zstore *s, uint64_t lba, uint64_t nr_lba);
+
+/* Zone table. */
+uint64_t zstore_zone_word_get(const struct zstore *s, uint32_t idx);
+void zstore_zone_word_set(struct zstore *s, uint32_t idx, uint64_t word);
+
+/* Make data durable (fdatasync), then the zone table (msync). -errno on failure. */
+int zstore_sync_data(struct zstore *s);
+int zstore_sync_table(struct zstore *s);
+
+/* Names for messages: "file", "block", "mem", "none"; parse returns -EINVAL. */
+const char *zstore_kind_name(enum zstore_kind k);
+int zstore_kind_parse(const char *s, enum zstore_kind *k);
+
+#endif /* ZSTORE_H */
