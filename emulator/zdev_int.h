@@ -1,0 +1,82 @@
+/*
+ * zdev_int.h — the zone model's private structures, shared by zdev.c (state
+ * machine) and zdev_report.c (report iteration).  Not for other modules.
+ */
+#ifndef ZDEV_INT_H
+#define ZDEV_INT_H
+
+#include "zdev.h"
+#include "zbitmap.h"
+
+/* Per-zone state: 8 bytes.  Zone start and length derive from the index. */
+struct zdev_zone {
+	uint32_t wp_off;   /* write pointer, LBAs from the zone start (<= cap) */
+	uint8_t type;      /* enum zl_zone_type: CONV, SWR or SWP */
+	uint8_t cond;      /* enum zl_zone_cond */
+	uint8_t flags;     /* ZDEV_ZF_* */
+	uint8_t pad;
+};
+
+#define ZDEV_ZF_NON_SEQ   0x01
+#define ZDEV_ZF_RESET_REC 0x02
+
+/* Condition bitmaps kept per zone slot (report filters and ALL operations). */
+enum zdev_set {
+	ZS_EMPTY, ZS_IMP_OPEN, ZS_EXP_OPEN, ZS_CLOSED, ZS_FULL, ZS_READ_ONLY,
+	ZS_OFFLINE, ZS_CONV, ZS_RESET_REC, ZS_NON_SEQ,
+	ZS_CONV_TYPE,      /* static: conventional slots, whatever their condition */
+	ZS_NR
+};
+
+struct zdev {
+	struct zdev_cfg cfg;
+	uint32_t nr_zones;
+	uint32_t zone_shift;       /* log2(zone size) when a power of two, else 0 */
+	bool zone_pow2;
+	uint64_t cap_lba;          /* sequential zone capacity (<= zone size) */
+	uint64_t pblock_lbas;      /* LBAs per physical block */
+	struct zdev_zone *zones;
+	struct zbitmap set[ZS_NR];
+	uint32_t nr_imp_open, nr_exp_open, nr_closed;
+	uint32_t imp_close_cursor; /* round-robin choice of the zone to close implicitly */
+	zdev_changed_fn changed;
+	void *changed_arg;
+};
+
+static inline uint64_t zdev_zone_start(const struct zdev *d, uint32_t idx)
+{
+	return (uint64_t)idx * d->cfg.zone_size_lba;
+}
+
+/* Slot length: zone size, or less for the last (runt) zone. */
+static inline uint64_t zdev_zone_len(const struct zdev *d, uint32_t idx)
+{
+	uint64_t start = zdev_zone_start(d, idx);
+	uint64_t left = d->cfg.capacity_lba - start;
+
+	return left < d->cfg.zone_size_lba ? left : d->cfg.zone_size_lba;
+}
+
+/* Writable LBAs of a slot: all of a conventional one, the capacity of a sequential one. */
+static inline uint64_t zdev_zone_cap(const struct zdev *d, uint32_t idx)
+{
+	uint64_t len = zdev_zone_len(d, idx);
+
+	if (d->zones[idx].type == ZL_ZONE_TYPE_CONV)
+		return len;
+	return len < d->cap_lba ? len : d->cap_lba;
+}
+
+/* True if slot @idx has LBAs past its capacity that form a ZBC-2 gap zone. */
+static inline bool zdev_zone_has_gap(const struct zdev *d, uint32_t idx)
+{
+	return d->cfg.gap_zones && d->zones[idx].type != ZL_ZONE_TYPE_CONV &&
+	       zdev_zone_cap(d, idx) < zdev_zone_len(d, idx);
+}
+
+static inline bool zdev_zone_is_seq(const struct zdev *d, uint32_t idx)
+{
+	return d->zones[idx].type != ZL_ZONE_TYPE_CONV;
+}
+
+#endif /* ZDEV_INT_H */
