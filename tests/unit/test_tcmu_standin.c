@@ -1,0 +1,243 @@
+/*
+ * test_tcmu_standin.c — the in-process tcmu-runner stand-in drives Debian's
+ * handler_file_zbc.so (tcmu-runner 1.5.4): load, open from a cfgstring,
+ * INQUIRY, REPORT ZONES, a write at the write pointer and its read-back, the
+ * unaligned-write sense, reopen.  This tests the stand-in (our ABI
+ * declarations and helper semantics), not file_zbc.  Skips when the .so is
+ * not installed ($ZL_FILE_ZBC_SO overrides the path).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "tcmu_standin/standin.h"
+#include "zl_test.h"
+
+#define FILE_ZBC_SO "/usr/lib/x86_64-linux-gnu/tcmu-runner/handler_file_zbc.so"
+#define DEV_BYTES (64ull << 20)     /* 64 MiB: 64 zones of 1 MiB */
+#define ZONE_LBAS 2048ull           /* 1 MiB of 512-byte blocks */
+
+struct fixture {
+	char *dir;
+	char cfg[512];
+	struct sti_handler *h;
+	struct sti_dev *d;
+};
+
+static const char *file_zbc_path(void)
+{
+	const char *p = getenv("ZL_FILE_ZBC_SO");
+
+	return p ? p : FILE_ZBC_SO;
+}
+
+static int open_dev(struct fixture *f, bool reopen)
+{
+	struct sti_dev_cfg cfg = {
+		.cfgstring = f->cfg, .size_bytes = DEV_BYTES, .block_size = 512, .reopen = reopen,
+	};
+	char msg[256];
+
+	return sti_dev_open(f->h, &cfg, &f->d, msg, sizeof(msg));
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	char msg[256];
+
+	if (access(file_zbc_path(), R_OK) != 0) {
+		free(f);
+		*state = NULL;
+		return 0;
+	}
+	f->dir = zl_test_mkdtemp("standin");
+	assert_non_null(f->dir);
+	/* 1 MiB zones, 2 conventional zones; options force a format */
+	snprintf(f->cfg, sizeof(f->cfg), "zbc/model-HM/zsize-1/conv-2/open-4@%s/fz.raw", f->dir);
+	assert_int_equal(sti_handler_load(file_zbc_path(), &f->h, msg, sizeof(msg)), 0);
+	assert_int_equal(open_dev(f, false), 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	if (!f)
+		return 0;
+	sti_dev_close(f->d);
+	sti_handler_unload(f->h);
+	zl_test_rmdir(f->dir);
+	free(f->dir);
+	free(f);
+	return 0;
+}
+
+#define NEED_FIXTURE(f)								\
+	do {									\
+		if (!(f)) {							\
+			print_message("skip: %s not installed\n", file_zbc_path()); \
+			skip();							\
+		}								\
+	} while (0)
+
+static void put_be64(uint8_t *p, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	for (int i = 3; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static uint64_t get_be64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint8_t rw16(struct sti_dev *d, uint8_t op, uint64_t lba, uint32_t nr, void *buf,
+		    struct sti_result *r)
+{
+	uint8_t cdb[16] = { op };
+
+	put_be64(&cdb[2], lba);
+	put_be32(&cdb[10], nr);
+	return sti_exec(d, cdb, 16, buf, (size_t)nr * 512, r);
+}
+
+static void test_standin_file_zbc_inquiry_is_host_managed(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t cdb[6] = { 0x12, 0, 0, 0, 96, 0 };
+	uint8_t buf[96] = { 0 };
+	struct sti_result r;
+
+	NEED_FIXTURE(f);
+	assert_int_equal(sti_exec(f->d, cdb, 6, buf, sizeof(buf), &r), 0);
+	assert_int_equal(buf[0] & 0x1f, 0x14);
+	assert_true(r.data_in_len >= 36);
+	assert_int_equal(sti_dev_block_size(f->d), 512);
+	assert_int_equal(sti_dev_num_lbas(f->d), DEV_BYTES / 512);
+}
+
+static void test_standin_file_zbc_report_zones_lists_conv_then_swr(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t cdb[16] = { 0x95, 0x00 };
+	uint8_t buf[64 * 4] = { 0 };
+	struct sti_result r;
+
+	NEED_FIXTURE(f);
+	put_be32(&cdb[10], sizeof(buf));
+	assert_int_equal(sti_exec(f->d, cdb, 16, buf, sizeof(buf), &r), 0);
+	/* ZONE LIST LENGTH counts all 64 zones; MAXIMUM LBA */
+	assert_int_equal(buf[0] << 24 | buf[1] << 16 | buf[2] << 8 | buf[3], 64 * 64);
+	assert_int_equal(get_be64(&buf[8]), DEV_BYTES / 512 - 1);
+	assert_int_equal(buf[64] & 0x0f, 1);                    /* conventional */
+	assert_int_equal(buf[128] & 0x0f, 1);
+	assert_int_equal(buf[192] & 0x0f, 2);                   /* SWR */
+	assert_int_equal(buf[193] >> 4, 1);                     /* EMPTY */
+	assert_int_equal(get_be64(&buf[192 + 16]), 2 * ZONE_LBAS);
+	assert_int_equal(get_be64(&buf[192 + 24]), 2 * ZONE_LBAS);
+}
+
+static void test_standin_file_zbc_write_at_wp_reads_back(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t out[4096], in[4096];
+	struct sti_result r;
+
+	NEED_FIXTURE(f);
+	for (size_t i = 0; i < sizeof(out); i++)
+		out[i] = (uint8_t)(i * 7 + 3);
+	assert_int_equal(rw16(f->d, 0x8a, 2 * ZONE_LBAS, 8, out, &r), 0);
+	memset(in, 0, sizeof(in));
+	assert_int_equal(rw16(f->d, 0x88, 2 * ZONE_LBAS, 8, in, &r), 0);
+	assert_memory_equal(in, out, sizeof(out));
+}
+
+static void test_standin_file_zbc_write_not_at_wp_is_unaligned(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t out[512] = { 1 };
+	struct sti_result r;
+
+	NEED_FIXTURE(f);
+	assert_int_equal(rw16(f->d, 0x8a, 3 * ZONE_LBAS + 8, 1, out, &r), 2);
+	assert_int_equal(r.tcmu_sts, 2 /* TCMU_STS_PASSTHROUGH_ERR */);
+	assert_int_equal(sti_sense_key(&r), 0x5);
+	assert_int_equal(sti_sense_asc_ascq(&r), 0x2104);
+}
+
+static void test_standin_unknown_opcode_is_invalid_command(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t cdb[10] = { 0x5a + 0x40 };                      /* 9Ah: unused */
+	struct sti_result r;
+
+	NEED_FIXTURE(f);
+	assert_int_equal(sti_exec(f->d, cdb, 10, NULL, 0, &r), 2);
+	assert_int_equal(r.tcmu_sts, -1 /* TCMU_STS_NOT_HANDLED */);
+	assert_int_equal(sti_sense_asc_ascq(&r), 0x2000);
+}
+
+static void test_standin_file_zbc_reopen_without_options_keeps_data(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t out[512], in[512];
+	struct sti_result r;
+
+	NEED_FIXTURE(f);
+	memset(out, 0xa5, sizeof(out));
+	assert_int_equal(rw16(f->d, 0x8a, 0, 1, out, &r), 0);
+	sti_dev_close(f->d);
+	f->d = NULL;
+	/* file_zbc reformats whenever options are given: reopen with the bare path */
+	snprintf(f->cfg, sizeof(f->cfg), "zbc/%s/fz.raw", f->dir);
+	assert_int_equal(open_dev(f, true), 0);
+	assert_int_equal(rw16(f->d, 0x88, 0, 1, in, &r), 0);
+	assert_memory_equal(in, out, sizeof(out));
+}
+
+static void test_standin_refuses_wrong_subtype(void **state)
+{
+	struct fixture *f = *state;
+	struct sti_dev_cfg cfg = { .cfgstring = "zonelab/x", .size_bytes = DEV_BYTES, .block_size = 512 };
+	struct sti_dev *d = NULL;
+	char msg[256];
+
+	NEED_FIXTURE(f);
+	assert_int_equal(sti_dev_open(f->h, &cfg, &d, msg, sizeof(msg)), -22);
+	assert_null(d);
+	assert_non_null(strstr(msg, "zbc/"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_standin_file_zbc_inquiry_is_host_managed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_standin_file_zbc_report_zones_lists_conv_then_swr, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_standin_file_zbc_write_at_wp_reads_back, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_standin_file_zbc_write_not_at_wp_is_unaligned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_standin_unknown_opcode_is_invalid_command, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_standin_file_zbc_reopen_without_options_keeps_data, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_standin_refuses_wrong_subtype, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
