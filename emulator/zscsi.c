@@ -1,0 +1,377 @@
+/*
+ * zscsi.c — the zscsi front: create/destroy, the opcode table, command
+ * dispatch (CDB length, control byte, unit attention), the data-buffer
+ * helpers over the caller's iovec, and the small commands (TEST UNIT READY,
+ * REQUEST SENSE, START STOP UNIT).
+ *
+ * It is not a transport: no tcmu types, no threads of its own.  Command
+ * families live beside it: zscsi_inquiry.c (identification, capacity,
+ * REPORT SUPPORTED OPERATION CODES), zscsi_mode.c (mode pages), zscsi_rw.c
+ * (READ/WRITE/VERIFY/SYNCHRONIZE CACHE), zscsi_zbc.c (ZBC IN/OUT) and
+ * zscsi_sense.c (the error-to-sense table).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zscsi_int.h"
+
+static uint8_t zscsi_tur(struct zscsi_cmd *c)
+{
+	return ZSCSI_GOOD;
+}
+
+static uint8_t zscsi_start_stop(struct zscsi_cmd *c)
+{
+	/* Accepted: there is no spindle; power conditions are not modelled. */
+	return ZSCSI_GOOD;
+}
+
+#define CTL 0x04 /* control byte usage: NACA is checked */
+
+/*
+ * Every command the target executes.  Order: by opcode, then service action
+ * (REPORT SUPPORTED OPERATION CODES lists them in this order).
+ */
+const struct zscsi_op zscsi_ops[] = {
+	{ 0x00, 0, 0, 6, "TEST UNIT READY", zscsi_tur, { 0x00, 0, 0, 0, 0, CTL } },
+	{ 0x03, 0, ZSCSI_F_NO_UA, 6, "REQUEST SENSE", zscsi_request_sense,
+	  { 0x03, 0x01, 0, 0, 0xff, CTL } },
+	{ 0x08, 0, 0, 6, "READ(6)", zscsi_rw, { 0x08, 0x1f, 0xff, 0xff, 0xff, CTL } },
+	{ 0x0a, 0, 0, 6, "WRITE(6)", zscsi_rw, { 0x0a, 0x1f, 0xff, 0xff, 0xff, CTL } },
+	{ 0x12, 0, ZSCSI_F_NO_UA, 6, "INQUIRY", zscsi_inquiry, { 0x12, 0x01, 0xff, 0xff, 0xff, CTL } },
+	{ 0x15, 0, 0, 6, "MODE SELECT(6)", zscsi_mode_select, { 0x15, 0x11, 0, 0, 0xff, CTL } },
+	{ 0x1a, 0, 0, 6, "MODE SENSE(6)", zscsi_mode_sense, { 0x1a, 0x08, 0xff, 0xff, 0xff, CTL } },
+	{ 0x1b, 0, 0, 6, "START STOP UNIT", zscsi_start_stop, { 0x1b, 0x01, 0, 0x0f, 0xf7, CTL } },
+	{ 0x25, 0, 0, 10, "READ CAPACITY(10)", zscsi_read_capacity10,
+	  { 0x25, 0, 0, 0, 0, 0, 0, 0, 0, CTL } },
+	{ 0x28, 0, 0, 10, "READ(10)", zscsi_rw,
+	  { 0x28, 0xf8, 0xff, 0xff, 0xff, 0xff, 0x1f, 0xff, 0xff, CTL } },
+	{ 0x2a, 0, 0, 10, "WRITE(10)", zscsi_rw,
+	  { 0x2a, 0xf8, 0xff, 0xff, 0xff, 0xff, 0x1f, 0xff, 0xff, CTL } },
+	{ 0x2f, 0, 0, 10, "VERIFY(10)", zscsi_verify,
+	  { 0x2f, 0xf6, 0xff, 0xff, 0xff, 0xff, 0x1f, 0xff, 0xff, CTL } },
+	{ 0x35, 0, 0, 10, "SYNCHRONIZE CACHE(10)", zscsi_sync_cache,
+	  { 0x35, 0x02, 0xff, 0xff, 0xff, 0xff, 0x1f, 0xff, 0xff, CTL } },
+	{ 0x55, 0, 0, 10, "MODE SELECT(10)", zscsi_mode_select,
+	  { 0x55, 0x11, 0, 0, 0, 0, 0, 0xff, 0xff, CTL } },
+	{ 0x5a, 0, 0, 10, "MODE SENSE(10)", zscsi_mode_sense,
+	  { 0x5a, 0x18, 0xff, 0xff, 0, 0, 0, 0xff, 0xff, CTL } },
+	{ 0x88, 0, 0, 16, "READ(16)", zscsi_rw,
+	  { 0x88, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	    0xff, 0xff, 0xff, 0xff, 0x1f, CTL } },
+	{ 0x8a, 0, 0, 16, "WRITE(16)", zscsi_rw,
+	  { 0x8a, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	    0xff, 0xff, 0xff, 0xff, 0x1f, CTL } },
+	{ 0x8f, 0, 0, 16, "VERIFY(16)", zscsi_verify,
+	  { 0x8f, 0xf6, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	    0xff, 0xff, 0xff, 0xff, 0x1f, CTL } },
+	{ 0x91, 0, 0, 16, "SYNCHRONIZE CACHE(16)", zscsi_sync_cache,
+	  { 0x91, 0x02, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	    0xff, 0xff, 0xff, 0xff, 0x1f, CTL } },
+#define ZBC_OUT_USAGE(sa) { 0x94, sa, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, \
+			    0, 0, 0xff, 0xff, 0x01, CTL }
+	{ 0x94, 0x01, ZSCSI_F_SA, 16, "CLOSE ZONE", zscsi_zone_out, ZBC_OUT_USAGE(0x01) },
+	{ 0x94, 0x02, ZSCSI_F_SA, 16, "FINISH ZONE", zscsi_zone_out, ZBC_OUT_USAGE(0x02) },
+	{ 0x94, 0x03, ZSCSI_F_SA, 16, "OPEN ZONE", zscsi_zone_out, ZBC_OUT_USAGE(0x03) },
+	{ 0x94, 0x04, ZSCSI_F_SA, 16, "RESET WRITE POINTER", zscsi_zone_out, ZBC_OUT_USAGE(0x04) },
+	{ 0x95, 0x00, ZSCSI_F_SA, 16, "REPORT ZONES", zscsi_report_zones,
+	  { 0x95, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	    0xff, 0xff, 0xff, 0xff, 0xbf, CTL } },
+	{ 0x9e, 0x10, ZSCSI_F_SA, 16, "READ CAPACITY(16)", zscsi_read_capacity16,
+	  { 0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, CTL } },
+	{ 0xa0, 0, ZSCSI_F_NO_UA, 12, "REPORT LUNS", zscsi_report_luns,
+	  { 0xa0, 0, 0xff, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, CTL } },
+	{ 0xa3, 0x0c, ZSCSI_F_SA, 12, "REPORT SUPPORTED OPERATION CODES", zscsi_report_opcodes,
+	  { 0xa3, 0x0c, 0x87, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, CTL } },
+	{ 0xa8, 0, 0, 12, "READ(12)", zscsi_rw,
+	  { 0xa8, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x1f, CTL } },
+	{ 0xaa, 0, 0, 12, "WRITE(12)", zscsi_rw,
+	  { 0xaa, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x1f, CTL } },
+};
+
+const size_t zscsi_nr_ops = sizeof(zscsi_ops) / sizeof(zscsi_ops[0]);
+
+void zscsi_cfg_init(struct zscsi_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->profile = ZSCSI_PROFILE_ZBC2;
+	cfg->naa_id = 0x5000000000000001ull;
+}
+
+static void copy_id(char *dst, size_t size, const char *src, const char *def)
+{
+	size_t i, n;
+
+	if (!src)
+		src = def;
+	n = strlen(src);
+	if (n > size - 1)
+		n = size - 1;
+	/* printable ASCII only: these strings go on the wire as-is */
+	for (i = 0; i < n; i++)
+		dst[i] = (src[i] >= 0x20 && src[i] < 0x7f) ? src[i] : '_';
+	dst[n] = '\0';
+}
+
+int zscsi_create(struct zdisk *disk, const struct zscsi_cfg *cfg, struct zscsi **out)
+{
+	const struct zdev_cfg *geo;
+	struct zscsi_cfg def;
+	struct zl_stats st;
+	struct zscsi *s;
+	uint32_t ratio;
+
+	if (!disk || !out)
+		return -EINVAL;
+	if (!cfg) {
+		zscsi_cfg_init(&def);
+		cfg = &def;
+	}
+	if (cfg->profile != ZSCSI_PROFILE_ZBC2 && cfg->profile != ZSCSI_PROFILE_DHSMR)
+		return -EINVAL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	if (pthread_mutex_init(&s->lock, NULL)) {
+		free(s);
+		return -ENOMEM;
+	}
+	s->disk = disk;
+	s->profile = cfg->profile;
+	copy_id(s->vendor, sizeof(s->vendor), cfg->vendor, "ZONELAB");
+	copy_id(s->product, sizeof(s->product), cfg->product, "ZONED DISK");
+	s->naa_id = cfg->naa_id;
+	if ((s->naa_id >> 60) != 5 && (s->naa_id >> 60) != 6)
+		s->naa_id = (s->naa_id & 0x0fffffffffffffffull) | (5ull << 60);
+	if (cfg->serial) {
+		copy_id(s->serial, sizeof(s->serial), cfg->serial, "");
+	} else {
+		snprintf(s->serial, sizeof(s->serial), "ZL%016llX",
+			 (unsigned long long)s->naa_id);
+	}
+
+	geo = zdisk_geo(disk);
+	s->lba_size = geo->lba_size;
+	ratio = geo->pblock_size > geo->lba_size ? geo->pblock_size / geo->lba_size : 1;
+	while ((1u << s->pblock_exp) < ratio && s->pblock_exp < 15)
+		s->pblock_exp++;
+	s->capacity_lba = geo->capacity_lba;
+	s->zone_size_lba = geo->zone_size_lba;
+	s->has_gaps = geo->gap_zones && geo->zone_cap_lba && geo->zone_cap_lba < geo->zone_size_lba;
+
+	/* Power cycles before we existed are not ours to report. */
+	zdisk_stats(disk, &st);
+	s->seen_power_cycles = st.power_cycles;
+	*out = s;
+	return 0;
+}
+
+void zscsi_destroy(struct zscsi *s)
+{
+	if (!s)
+		return;
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+/* --- data buffers ------------------------------------------------------ */
+
+void zscsi_data_in(struct zscsi_cmd *c, const void *src, size_t len)
+{
+	const uint8_t *p = src;
+	size_t done = 0, n;
+	int i;
+
+	if (len > c->buf_len)
+		len = c->buf_len;
+	for (i = 0; i < c->iov_cnt && done < len; i++) {
+		n = c->iov[i].iov_len;
+		if (n > len - done)
+			n = len - done;
+		if (n)
+			memcpy(c->iov[i].iov_base, p + done, n);
+		done += n;
+	}
+	c->data_len = done;
+}
+
+size_t zscsi_data_out(struct zscsi_cmd *c, void *dst, size_t len)
+{
+	uint8_t *p = dst;
+	size_t done = 0, n;
+	int i;
+
+	for (i = 0; i < c->iov_cnt && done < len; i++) {
+		n = c->iov[i].iov_len;
+		if (n > len - done)
+			n = len - done;
+		if (n)
+			memcpy(p + done, c->iov[i].iov_base, n);
+		done += n;
+	}
+	return done;
+}
+
+void *zscsi_flat_buf(struct zscsi_cmd *c, size_t len)
+{
+	uint8_t *base;
+	size_t run;
+	int i;
+
+	if (c->iov_cnt < 1 || !c->iov[0].iov_base)
+		return NULL;
+	/* Entries that follow each other in memory form one flat buffer. */
+	base = c->iov[0].iov_base;
+	run = c->iov[0].iov_len;
+	for (i = 1; i < c->iov_cnt && run < len; i++) {
+		if ((uint8_t *)c->iov[i].iov_base != base + run)
+			break;
+		run += c->iov[i].iov_len;
+	}
+	return run >= len ? base : NULL;
+}
+
+/* --- REQUEST SENSE ------------------------------------------------------ */
+
+uint8_t zscsi_request_sense(struct zscsi_cmd *c)
+{
+	struct zscsi *s = c->s;
+	uint8_t buf[ZSCSI_SENSE_LEN];
+	uint32_t alloc = c->cdb[4];
+	struct zl_stats st;
+
+	if (c->cdb[1] & 0x01)           /* DESC: descriptor format not supported */
+		return zscsi_fail_cdb(c, 1, 0);
+
+	zdisk_stats(s->disk, &st);
+	pthread_mutex_lock(&s->lock);
+	if (st.power_cycles > s->seen_power_cycles) {
+		/* A pending unit attention is reported, and cleared, here. */
+		s->seen_power_cycles = st.power_cycles;
+		zscsi_sense_build(buf, ZSK_UNIT_ATTENTION, 0x29, 0x00);
+	} else if (s->have_sense) {
+		memcpy(buf, s->last_sense, sizeof(buf));
+		s->have_sense = false;
+	} else {
+		zscsi_sense_build(buf, ZSK_NO_SENSE, 0x00, 0x00);
+	}
+	pthread_mutex_unlock(&s->lock);
+	zscsi_data_in(c, buf, alloc < sizeof(buf) ? alloc : sizeof(buf));
+	return ZSCSI_GOOD;
+}
+
+/* --- dispatch ------------------------------------------------------------ */
+
+static const struct zscsi_op *find_op(uint8_t opcode, uint8_t sa, bool *opcode_known)
+{
+	size_t i;
+
+	*opcode_known = false;
+	for (i = 0; i < zscsi_nr_ops; i++) {
+		if (zscsi_ops[i].opcode != opcode)
+			continue;
+		*opcode_known = true;
+		if (!(zscsi_ops[i].flags & ZSCSI_F_SA) || zscsi_ops[i].sa == sa)
+			return &zscsi_ops[i];
+	}
+	return NULL;
+}
+
+/* Unit attention after a power cycle of the disk: reported once (SAM-5 5.14). */
+static bool take_unit_attention(struct zscsi *s)
+{
+	struct zl_stats st;
+	bool ua = false;
+
+	zdisk_stats(s->disk, &st);
+	pthread_mutex_lock(&s->lock);
+	if (st.power_cycles > s->seen_power_cycles) {
+		s->seen_power_cycles = st.power_cycles;
+		ua = true;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ua;
+}
+
+uint8_t zscsi_execute(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
+		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len)
+{
+	struct zscsi_cmd c;
+	const struct zscsi_op *op;
+	bool known;
+	uint8_t status;
+	int i;
+
+	memset(&c, 0, sizeof(c));
+	c.s = s;
+	c.cdb = cdb;
+	c.cdb_len = cdb_len;
+	c.iov = iov;
+	c.iov_cnt = iov ? iov_cnt : 0;
+	for (i = 0; i < c.iov_cnt; i++) {
+		if (!iov[i].iov_base) {
+			c.iov_cnt = i;
+			break;
+		}
+		c.buf_len += iov[i].iov_len;
+	}
+	if (data_len)
+		*data_len = 0;
+
+	if (!cdb || cdb_len == 0) {
+		status = zscsi_fail(&c, ZSK_ILLEGAL_REQUEST, 0x20, 0x00);
+		goto out;
+	}
+	op = find_op(cdb[0], cdb_len > 1 ? cdb[1] & 0x1f : 0, &known);
+	if (!op) {
+		if (known)      /* opcode known, service action not */
+			status = zscsi_fail_cdb(&c, 1, 4);
+		else
+			status = zscsi_fail(&c, ZSK_ILLEGAL_REQUEST, 0x20, 0x00);
+		goto out;
+	}
+	if (cdb_len < op->cdb_len) {
+		/* Too short to hold the command: nothing to point at. */
+		status = zscsi_fail(&c, ZSK_ILLEGAL_REQUEST, 0x24, 0x00);
+		goto out;
+	}
+	if (cdb[op->cdb_len - 1] & 0x04) {   /* NACA is not supported */
+		status = zscsi_fail_cdb(&c, op->cdb_len - 1, 2);
+		goto out;
+	}
+	if (!(op->flags & ZSCSI_F_NO_UA) && take_unit_attention(s)) {
+		status = zscsi_fail(&c, ZSK_UNIT_ATTENTION, 0x29, 0x00);
+		goto out;
+	}
+	status = op->fn(&c);
+	if (status == ZSCSI_CHECK_CONDITION && (c.sense[2] & 0x0f) == ZSK_UNIT_ATTENTION &&
+	    c.sense[12] == 0x29) {
+		/* The command itself met the power loss: that was the report. */
+		struct zl_stats st;
+
+		zdisk_stats(s->disk, &st);
+		pthread_mutex_lock(&s->lock);
+		s->seen_power_cycles = st.power_cycles;
+		pthread_mutex_unlock(&s->lock);
+	}
+out:
+	if (status == ZSCSI_CHECK_CONDITION) {
+		if (sense)
+			memcpy(sense, c.sense, ZSCSI_SENSE_LEN);
+		pthread_mutex_lock(&s->lock);
+		memcpy(s->last_sense, c.sense, ZSCSI_SENSE_LEN);
+		s->have_sense = true;
+		pthread_mutex_unlock(&s->lock);
+	} else if (cdb && cdb_len && cdb[0] != 0x03 &&
+		   __atomic_load_n(&s->have_sense, __ATOMIC_RELAXED)) {
+		/* REQUEST SENSE reports on the most recent command only. */
+		pthread_mutex_lock(&s->lock);
+		s->have_sense = false;
+		pthread_mutex_unlock(&s->lock);
+	}
+	if (data_len)
+		*data_len = c.data_len;
+	return status;
+}

@@ -1,0 +1,268 @@
+/*
+ * zscsi_inquiry.c — identification and capacity: standard INQUIRY, the VPD
+ * pages (00h, 80h, 83h, B0h, B1h, B6h), READ CAPACITY(10/16), REPORT LUNS
+ * and REPORT SUPPORTED OPERATION CODES (built from the opcode table in
+ * zscsi.c, so it lists exactly what dispatch executes).
+ *
+ * Byte layouts follow SPC-5, SBC-4 and ZBC-2 as summarised in
+ * reference/zbc.md section 2.1; docs/ZBC.md lists the values chosen.
+ */
+#include <string.h>
+
+#include "zscsi_int.h"
+
+#define INQ_STD_LEN 96
+#define VPD_MAX_LEN 128
+
+static void put_padded(uint8_t *dst, const char *src, size_t width)
+{
+	size_t n = strlen(src);
+
+	memset(dst, ' ', width);
+	memcpy(dst, src, n < width ? n : width);
+}
+
+static uint8_t pdt(const struct zscsi *s)
+{
+	return zscsi_is_hm(s) ? 0x14 : 0x00;
+}
+
+static size_t inquiry_std(const struct zscsi *s, uint8_t *b)
+{
+	b[0] = pdt(s);
+	b[2] = 0x07;                 /* VERSION: SPC-5 */
+	b[3] = 0x12;                 /* HISUP, RESPONSE DATA FORMAT 2 */
+	b[4] = INQ_STD_LEN - 5;
+	b[7] = 0x02;                 /* CMDQUE */
+	put_padded(b + 8, s->vendor, 8);
+	put_padded(b + 16, s->product, 16);
+	put_padded(b + 32, "0001", 4);
+	/* VERSION DESCRIPTORS (no version claimed) */
+	zs_put_be16(b + 58, 0x00c0); /* SAM-6 */
+	zs_put_be16(b + 60, 0x05c0); /* SPC-5 */
+	zs_put_be16(b + 62, 0x0600); /* SBC-4 */
+	zs_put_be16(b + 64, 0x0620); /* ZBC */
+	return INQ_STD_LEN;
+}
+
+static const uint8_t vpd_list[] = { 0x00, 0x80, 0x83, 0xb0, 0xb1, 0xb6 };
+
+/* Returns the page size, or 0 for a page we do not have. */
+static size_t inquiry_vpd(const struct zscsi *s, uint8_t page, uint8_t *b)
+{
+	const struct zdev_cfg *geo = zdisk_geo(s->disk);
+	size_t n, vlen, plen, slen;
+	uint32_t max_open;
+	uint8_t *d;
+
+	b[0] = pdt(s);
+	b[1] = page;
+	switch (page) {
+	case 0x00:
+		memcpy(b + 4, vpd_list, sizeof(vpd_list));
+		n = sizeof(vpd_list);
+		break;
+	case 0x80:
+		n = strlen(s->serial);
+		memcpy(b + 4, s->serial, n);
+		break;
+	case 0x83:
+		/* NAA designator: binary, LU association, type 3 */
+		d = b + 4;
+		d[0] = 0x01;
+		d[1] = 0x03;
+		d[3] = 8;
+		zs_put_be64(d + 4, s->naa_id);
+		/* T10 vendor ID designator: ASCII, LU association, type 1 */
+		d = b + 16;
+		vlen = 8;
+		plen = strlen(s->product);
+		slen = strlen(s->serial);
+		d[0] = 0x02;
+		d[1] = 0x01;
+		put_padded(d + 4, s->vendor, 8);
+		memcpy(d + 4 + vlen, s->product, plen);
+		d[4 + vlen + plen] = ':';
+		memcpy(d + 5 + vlen + plen, s->serial, slen);
+		d[3] = (uint8_t)(vlen + plen + 1 + slen);
+		n = 12 + 4 + d[3];
+		break;
+	case 0xb0:
+		/* Block limits: only what is implemented (no UNMAP, no WRITE SAME) */
+		n = 0x3c;
+		zs_put_be16(b + 6, (uint16_t)(1u << s->pblock_exp)); /* OPTIMAL TRANSFER LENGTH GRANULARITY */
+		zs_put_be32(b + 8, ZSCSI_MAX_XFER_BYTES / s->lba_size); /* MAXIMUM TRANSFER LENGTH */
+		break;
+	case 0xb1:
+		n = 0x3c;
+		zs_put_be16(b + 4, 7200);   /* MEDIUM ROTATION RATE */
+		if (!zscsi_is_hm(s))
+			b[8] = 0x10;        /* ZONED = 01b: host-aware */
+		break;
+	case 0xb6:
+		n = 0x3c;
+		b[4] = geo->urswrz ? 0x01 : 0x00;
+		max_open = geo->max_open ? geo->max_open : 0xffffffffu;
+		if (zscsi_is_hm(s)) {
+			zs_put_be32(b + 16, max_open);   /* MAXIMUM NUMBER OF OPEN SWR ZONES */
+		} else {
+			zs_put_be32(b + 8, max_open);    /* OPTIMAL NUMBER OF OPEN SWP ZONES */
+			zs_put_be32(b + 12, 0xffffffffu);/* OPTIMAL NON-SEQ WRITTEN: not reported */
+		}
+		if (s->has_gaps) {
+			b[23] = 0x08;                    /* constant zone starting LBA offset */
+			zs_put_be64(b + 24, s->zone_size_lba);
+		} else {
+			b[23] = 0x01;                    /* constant zone length */
+		}
+		break;
+	default:
+		return 0;
+	}
+	zs_put_be16(b + 2, (uint16_t)n);
+	return n + 4;
+}
+
+uint8_t zscsi_inquiry(struct zscsi_cmd *c)
+{
+	uint8_t b[VPD_MAX_LEN > INQ_STD_LEN ? VPD_MAX_LEN : INQ_STD_LEN];
+	uint32_t alloc = zs_be16(c->cdb + 3);
+	size_t n;
+
+	memset(b, 0, sizeof(b));
+	if (c->cdb[1] & 0x02)                   /* CMDDT: obsolete */
+		return zscsi_fail_cdb(c, 1, 1);
+	if (!(c->cdb[1] & 0x01)) {
+		if (c->cdb[2])                  /* PAGE CODE without EVPD */
+			return zscsi_fail_cdb(c, 2, 7);
+		n = inquiry_std(c->s, b);
+	} else {
+		n = inquiry_vpd(c->s, c->cdb[2], b);
+		if (!n)
+			return zscsi_fail_cdb(c, 2, 7);
+	}
+	zscsi_data_in(c, b, n < alloc ? n : alloc);
+	return ZSCSI_GOOD;
+}
+
+uint8_t zscsi_read_capacity10(struct zscsi_cmd *c)
+{
+	uint64_t last = c->s->capacity_lba - 1;
+	uint8_t b[8];
+
+	if (!(c->cdb[8] & 0x01) && zs_be32(c->cdb + 2))   /* LBA without PMI (SBC-3) */
+		return zscsi_fail_cdb(c, 2, 7);
+	zs_put_be32(b, last > 0xfffffffeull ? 0xffffffffu : (uint32_t)last);
+	zs_put_be32(b + 4, c->s->lba_size);
+	zscsi_data_in(c, b, sizeof(b));
+	return ZSCSI_GOOD;
+}
+
+uint8_t zscsi_read_capacity16(struct zscsi_cmd *c)
+{
+	uint32_t alloc = zs_be32(c->cdb + 10);
+	uint8_t b[32];
+
+	memset(b, 0, sizeof(b));
+	zs_put_be64(b, c->s->capacity_lba - 1);
+	zs_put_be32(b + 8, c->s->lba_size);
+	b[12] = 0x10;                           /* RC BASIS = 01b: last LBA of the LU */
+	b[13] = (uint8_t)c->s->pblock_exp;      /* LOGICAL BLOCKS PER PHYSICAL BLOCK EXPONENT */
+	zscsi_data_in(c, b, alloc < sizeof(b) ? alloc : sizeof(b));
+	return ZSCSI_GOOD;
+}
+
+uint8_t zscsi_report_luns(struct zscsi_cmd *c)
+{
+	uint32_t alloc = zs_be32(c->cdb + 6);
+	uint8_t b[16];
+
+	if (c->cdb[2] > 0x02)                   /* SELECT REPORT: 0, 1, 2 */
+		return zscsi_fail_cdb(c, 2, 7);
+	if (alloc < 16)                         /* SPC-5: at least 16 bytes */
+		return zscsi_fail_cdb(c, 6, 7);
+	memset(b, 0, sizeof(b));
+	zs_put_be32(b, 8);                      /* one LUN: 0 */
+	zscsi_data_in(c, b, sizeof(b));
+	return ZSCSI_GOOD;
+}
+
+/*
+ * REPORT SUPPORTED OPERATION CODES (SPC-5 6.35).  Reporting options:
+ * 000b all commands; 001b one opcode (no service action); 010b opcode +
+ * service action; 011b opcode with or without service action.  RCTD adds
+ * a command timeouts descriptor (times not specified: zero).
+ */
+uint8_t zscsi_report_opcodes(struct zscsi_cmd *c)
+{
+	uint8_t ropt = c->cdb[2] & 0x07;
+	bool rctd = c->cdb[2] & 0x80;
+	uint8_t opcode = c->cdb[3];
+	uint16_t sa = zs_be16(c->cdb + 4);
+	uint32_t alloc = zs_be32(c->cdb + 6);
+	uint8_t b[4 + 40 * 20];
+	const struct zscsi_op *op = NULL;
+	bool has_sa = false;
+	size_t i, n = 0, dlen;
+
+	memset(b, 0, sizeof(b));
+	if (ropt == 0) {
+		dlen = rctd ? 20 : 8;
+		n = 4;
+		for (i = 0; i < zscsi_nr_ops && n + dlen <= sizeof(b); i++) {
+			uint8_t *d = b + n;
+
+			d[0] = zscsi_ops[i].opcode;
+			if (zscsi_ops[i].flags & ZSCSI_F_SA) {
+				zs_put_be16(d + 2, zscsi_ops[i].sa);
+				d[5] |= 0x01;           /* SERVACTV */
+			}
+			if (rctd) {
+				d[5] |= 0x02;           /* CTDP */
+				zs_put_be16(d + 8, 0x0a);
+			}
+			zs_put_be16(d + 6, zscsi_ops[i].cdb_len);
+			n += dlen;
+		}
+		zs_put_be32(b, (uint32_t)(n - 4));
+	} else if (ropt <= 3) {
+		for (i = 0; i < zscsi_nr_ops; i++) {
+			if (zscsi_ops[i].opcode != opcode)
+				continue;
+			if (zscsi_ops[i].flags & ZSCSI_F_SA)
+				has_sa = true;
+			if (!(zscsi_ops[i].flags & ZSCSI_F_SA) || zscsi_ops[i].sa == sa) {
+				op = &zscsi_ops[i];
+				break;
+			}
+		}
+		if (!op && !has_sa) {
+			/* look again: a command with service actions not matching */
+			for (i = 0; i < zscsi_nr_ops; i++)
+				if (zscsi_ops[i].opcode == opcode && (zscsi_ops[i].flags & ZSCSI_F_SA))
+					has_sa = true;
+		}
+		if (ropt == 1 && has_sa)        /* opcode has service actions */
+			return zscsi_fail_cdb(c, 2, 2);
+		if (ropt == 2 && !has_sa && op)
+			return zscsi_fail_cdb(c, 2, 2);
+		if (op) {
+			b[1] = 0x03;                    /* SUPPORT: as the standard says */
+			zs_put_be16(b + 2, op->cdb_len);
+			memcpy(b + 4, op->usage, op->cdb_len);
+			n = 4 + op->cdb_len;
+			if (rctd) {
+				b[1] |= 0x80;           /* CTDP */
+				zs_put_be16(b + n, 0x0a);
+				n += 12;
+			}
+		} else {
+			b[1] = 0x01;                    /* SUPPORT: not supported */
+			n = 4;
+		}
+	} else {
+		return zscsi_fail_cdb(c, 2, 2);
+	}
+	zscsi_data_in(c, b, n < alloc ? n : alloc);
+	return ZSCSI_GOOD;
+}

@@ -1,0 +1,186 @@
+/*
+ * zscsi_int.h — private to the zscsi_*.c files: the device state, the
+ * per-command context, the opcode table entry, byte-order helpers and the
+ * sense builders.  Nothing here is visible to the transport glue; it sees
+ * zscsi.h only.  The opcode table (zscsi.c) is the single list of what the
+ * target implements: dispatch and REPORT SUPPORTED OPERATION CODES both read
+ * it, so the target never advertises a command it does not execute.
+ */
+#ifndef ZSCSI_INT_H
+#define ZSCSI_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "zscsi.h"
+
+/* Sense keys used by the target. */
+enum {
+	ZSK_NO_SENSE = 0x0,
+	ZSK_MEDIUM_ERROR = 0x3,
+	ZSK_HARDWARE_ERROR = 0x4,
+	ZSK_ILLEGAL_REQUEST = 0x5,
+	ZSK_UNIT_ATTENTION = 0x6,
+	ZSK_DATA_PROTECT = 0x7,
+	ZSK_ABORTED_COMMAND = 0xb,
+};
+
+/* Largest transfer of one READ/WRITE (VPD B0h MAXIMUM TRANSFER LENGTH), bytes. */
+#define ZSCSI_MAX_XFER_BYTES (8u << 20)
+
+struct zscsi {
+	struct zdisk *disk;              /* borrowed */
+	enum zscsi_profile profile;
+	char vendor[9];                  /* space-padded when put on the wire */
+	char product[17];
+	char serial[33];
+	uint64_t naa_id;                 /* NAA designator, NAA nibble forced to 5 or 6 */
+	/* geometry cache (immutable while the zscsi exists) */
+	uint32_t lba_size;               /* bytes */
+	uint32_t pblock_exp;             /* log2(physical / logical block) */
+	uint64_t capacity_lba;
+	uint64_t zone_size_lba;
+	bool has_gaps;                   /* the device reports ZBC-2 gap zones */
+	/* mutable state, under lock */
+	pthread_mutex_t lock;
+	uint8_t last_sense[ZSCSI_SENSE_LEN];
+	bool have_sense;                 /* last_sense is pending for REQUEST SENSE */
+	uint64_t seen_power_cycles;      /* zl_stats.power_cycles already reported as UA */
+};
+
+/* One command in flight. */
+struct zscsi_cmd {
+	struct zscsi *s;
+	const uint8_t *cdb;
+	size_t cdb_len;
+	const struct iovec *iov;
+	int iov_cnt;
+	size_t buf_len;                  /* total bytes of iov */
+	size_t data_len;                 /* data-in bytes produced */
+	uint8_t sense[ZSCSI_SENSE_LEN];
+};
+
+typedef uint8_t (*zscsi_handler_fn)(struct zscsi_cmd *c);
+
+/* Opcode table entry flags. */
+enum {
+	ZSCSI_F_SA = 1u << 0,            /* the service action (CDB byte 1, bits 4:0) selects the entry */
+	ZSCSI_F_NO_UA = 1u << 1,         /* not blocked by a pending unit attention (SAM-5 5.14) */
+};
+
+struct zscsi_op {
+	uint8_t opcode;
+	uint8_t sa;
+	uint8_t flags;
+	uint8_t cdb_len;
+	const char *name;
+	zscsi_handler_fn fn;
+	uint8_t usage[16];               /* REPORT SUPPORTED OPERATION CODES CDB USAGE DATA */
+};
+
+extern const struct zscsi_op zscsi_ops[];
+extern const size_t zscsi_nr_ops;
+
+/* Error contexts: the same zone reason may mean different sense data. */
+enum zscsi_ctx {
+	ZSCSI_CTX_IO = 1u << 0,          /* READ, WRITE, VERIFY, SYNCHRONIZE CACHE */
+	ZSCSI_CTX_ZONE_OP = 1u << 1,     /* ZBC OUT */
+	ZSCSI_CTX_ANY = 0x3,
+};
+
+/* --- byte order ------------------------------------------------------- */
+
+static inline uint16_t zs_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t zs_be24(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+static inline uint32_t zs_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint64_t zs_be64(const uint8_t *p)
+{
+	return (uint64_t)zs_be32(p) << 32 | zs_be32(p + 4);
+}
+
+static inline void zs_put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void zs_put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static inline void zs_put_be64(uint8_t *p, uint64_t v)
+{
+	zs_put_be32(p, (uint32_t)(v >> 32));
+	zs_put_be32(p + 4, (uint32_t)v);
+}
+
+/* --- sense (zscsi_sense.c) ------------------------------------------- */
+
+/* Build fixed-format sense in @c and return CHECK CONDITION. */
+uint8_t zscsi_fail(struct zscsi_cmd *c, uint8_t key, uint8_t asc, uint8_t ascq);
+/* ILLEGAL REQUEST, INVALID FIELD IN CDB with the field pointer (C/D = 1). */
+uint8_t zscsi_fail_cdb(struct zscsi_cmd *c, uint16_t byte, int bit);
+/* ILLEGAL REQUEST, INVALID FIELD IN PARAMETER LIST with the field pointer (C/D = 0). */
+uint8_t zscsi_fail_param(struct zscsi_cmd *c, uint16_t byte, int bit);
+/*
+ * Translate a zdisk/zdev error into sense data: the one table.  @lba is
+ * the failing LBA for the INFORMATION field, or UINT64_MAX for none.
+ */
+uint8_t zscsi_fail_err(struct zscsi_cmd *c, int err, enum zscsi_ctx ctx, uint64_t lba);
+void zscsi_sense_build(uint8_t *sense, uint8_t key, uint8_t asc, uint8_t ascq);
+
+/* --- data buffer helpers (zscsi.c) ------------------------------------ */
+
+/* Copy @len bytes of data-in from @src into the command's iov (bounded by it). */
+void zscsi_data_in(struct zscsi_cmd *c, const void *src, size_t len);
+/* Copy up to @len bytes of data-out into @dst; returns the number copied. */
+size_t zscsi_data_out(struct zscsi_cmd *c, void *dst, size_t len);
+/* The iov as one flat buffer of at least @len bytes, or NULL. */
+void *zscsi_flat_buf(struct zscsi_cmd *c, size_t len);
+
+/* --- command handlers ------------------------------------------------- */
+
+/* zscsi_inquiry.c */
+uint8_t zscsi_inquiry(struct zscsi_cmd *c);
+uint8_t zscsi_read_capacity10(struct zscsi_cmd *c);
+uint8_t zscsi_read_capacity16(struct zscsi_cmd *c);
+uint8_t zscsi_report_luns(struct zscsi_cmd *c);
+uint8_t zscsi_report_opcodes(struct zscsi_cmd *c);
+/* zscsi_mode.c */
+uint8_t zscsi_mode_sense(struct zscsi_cmd *c);
+uint8_t zscsi_mode_select(struct zscsi_cmd *c);
+/* zscsi_rw.c */
+uint8_t zscsi_rw(struct zscsi_cmd *c);
+uint8_t zscsi_verify(struct zscsi_cmd *c);
+uint8_t zscsi_sync_cache(struct zscsi_cmd *c);
+/* zscsi_zbc.c */
+uint8_t zscsi_report_zones(struct zscsi_cmd *c);
+uint8_t zscsi_zone_out(struct zscsi_cmd *c);
+/* zscsi.c */
+uint8_t zscsi_request_sense(struct zscsi_cmd *c);
+
+/* True for a host-managed device (PDT 14h). */
+static inline bool zscsi_is_hm(const struct zscsi *s)
+{
+	return zdisk_geo(s->disk)->model == ZL_MODEL_HM;
+}
+
+#endif /* ZSCSI_INT_H */

@@ -1,0 +1,198 @@
+/*
+ * zscsi_rw.c — READ and WRITE (6/10/12/16), VERIFY (10/16) and
+ * SYNCHRONIZE CACHE (10/16).
+ *
+ * This file parses the CDB, bounds the transfer by the caller's buffer and
+ * the maximum transfer length, and hands the LBA range to zdisk; zone rules
+ * (write pointer, boundaries, gap, read-only, offline) are zdev's, and their
+ * reasons come back as errors that zscsi_fail_err() turns into sense data.
+ * Protection information is not supported (RDPROTECT/WRPROTECT/VRPROTECT
+ * must be zero).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "zscsi_int.h"
+
+struct rw_args {
+	uint64_t lba;
+	uint32_t nr_lba;
+	uint16_t tl_byte;      /* CDB byte of TRANSFER LENGTH (field pointer) */
+	bool write;
+	bool fua;
+	bool has_flags;        /* byte 1 carries RDPROTECT/DPO/FUA */
+};
+
+static void rw_parse(const uint8_t *cdb, struct rw_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	switch (cdb[0]) {
+	case 0x08: case 0x0a:
+		a->lba = zs_be24(cdb + 1) & 0x1fffff;
+		a->nr_lba = cdb[4] ? cdb[4] : 256;      /* 0 means 256 (SBC-4 5.10) */
+		a->tl_byte = 4;
+		break;
+	case 0x28: case 0x2a: case 0x2f: case 0x35:
+		a->lba = zs_be32(cdb + 2);
+		a->nr_lba = zs_be16(cdb + 7);
+		a->tl_byte = 7;
+		a->has_flags = true;
+		break;
+	case 0xa8: case 0xaa:
+		a->lba = zs_be32(cdb + 2);
+		a->nr_lba = zs_be32(cdb + 6);
+		a->tl_byte = 6;
+		a->has_flags = true;
+		break;
+	default: /* 16-byte forms */
+		a->lba = zs_be64(cdb + 2);
+		a->nr_lba = zs_be32(cdb + 10);
+		a->tl_byte = 10;
+		a->has_flags = true;
+		break;
+	}
+	a->write = cdb[0] == 0x0a || cdb[0] == 0x2a || cdb[0] == 0xaa || cdb[0] == 0x8a;
+	a->fua = a->has_flags && (cdb[1] & 0x08);
+}
+
+static bool lba_in_range(const struct zscsi *s, uint64_t lba, uint64_t nr)
+{
+	return lba < s->capacity_lba && nr <= s->capacity_lba - lba;
+}
+
+static uint8_t do_read(struct zscsi_cmd *c, const struct rw_args *a, size_t bytes)
+{
+	struct zdisk_io io = { 0 };
+	void *buf = zscsi_flat_buf(c, bytes);
+	bool bounce = !buf;
+	int err;
+
+	if (bounce) {
+		buf = malloc(bytes);
+		if (!buf)
+			return zscsi_fail(c, ZSK_HARDWARE_ERROR, 0x44, 0x00);
+	}
+	err = zdisk_read(c->s->disk, a->lba, a->nr_lba, buf, &io);
+	if (!err) {
+		if (bounce)
+			zscsi_data_in(c, buf, bytes);
+		else
+			c->data_len = bytes;
+	}
+	if (bounce)
+		free(buf);
+	if (err)
+		return zscsi_fail_err(c, err, ZSCSI_CTX_IO, a->lba + io.done_lba);
+	return ZSCSI_GOOD;
+}
+
+static uint8_t do_write(struct zscsi_cmd *c, const struct rw_args *a, size_t bytes)
+{
+	struct zdisk_io io = { 0 };
+	void *buf = zscsi_flat_buf(c, bytes);
+	bool bounce = !buf && bytes;
+	int err;
+
+	if (bounce) {
+		buf = malloc(bytes);
+		if (!buf)
+			return zscsi_fail(c, ZSK_HARDWARE_ERROR, 0x44, 0x00);
+		zscsi_data_out(c, buf, bytes);
+	}
+	err = zdisk_write(c->s->disk, a->lba, a->nr_lba, buf, a->fua, &io);
+	if (bounce)
+		free(buf);
+	if (err)
+		return zscsi_fail_err(c, err, ZSCSI_CTX_IO, a->lba + io.done_lba);
+	return ZSCSI_GOOD;
+}
+
+uint8_t zscsi_rw(struct zscsi_cmd *c)
+{
+	struct rw_args a;
+	size_t bytes;
+
+	rw_parse(c->cdb, &a);
+	if (a.has_flags && (c->cdb[1] & 0xe0))        /* RDPROTECT / WRPROTECT */
+		return zscsi_fail_cdb(c, 1, 7);
+	if (!lba_in_range(c->s, a.lba, a.nr_lba))
+		return zscsi_fail_err(c, ZL_E_LBA_RANGE, ZSCSI_CTX_IO, a.lba);
+	if ((uint64_t)a.nr_lba * c->s->lba_size > ZSCSI_MAX_XFER_BYTES)
+		return zscsi_fail_cdb(c, a.tl_byte, 7);
+	bytes = (size_t)a.nr_lba * c->s->lba_size;
+	if (bytes > c->buf_len)                         /* the buffer cannot hold it */
+		return zscsi_fail_cdb(c, a.tl_byte, 7);
+	if (a.write)
+		return do_write(c, &a, bytes);
+	if (!a.nr_lba) {
+		/* nothing to transfer; the range itself must still be readable */
+		return ZSCSI_GOOD;
+	}
+	return do_read(c, &a, bytes);
+}
+
+/*
+ * VERIFY with BYTCHK = 0: a medium verification of the range.  The read
+ * rules apply (gap, offline, read boundaries); the data is read and
+ * dropped, so injected medium errors are found as a real drive would.
+ */
+uint8_t zscsi_verify(struct zscsi_cmd *c)
+{
+	struct rw_args a;
+	struct zdisk_io io;
+	uint64_t lba, left;
+	uint32_t chunk;
+	void *buf;
+	int err = 0;
+
+	rw_parse(c->cdb, &a);
+	if (c->cdb[1] & 0xe0)                           /* VRPROTECT */
+		return zscsi_fail_cdb(c, 1, 7);
+	if (c->cdb[1] & 0x06)                           /* BYTCHK: no data compare */
+		return zscsi_fail_cdb(c, 1, 2);
+	if (!lba_in_range(c->s, a.lba, a.nr_lba))
+		return zscsi_fail_err(c, ZL_E_LBA_RANGE, ZSCSI_CTX_IO, a.lba);
+	if (!a.nr_lba)
+		return ZSCSI_GOOD;
+	chunk = ZSCSI_MAX_XFER_BYTES / c->s->lba_size;
+	buf = malloc((size_t)chunk * c->s->lba_size);
+	if (!buf)
+		return zscsi_fail(c, ZSK_HARDWARE_ERROR, 0x44, 0x00);
+	/* the whole range is checked first, so a cross-zone verify fails like a read */
+	zdisk_lock(c->s->disk);
+	err = zdev_read_check(zdisk_zdev(c->s->disk), a.lba, a.nr_lba);
+	zdisk_unlock(c->s->disk);
+	lba = a.lba;
+	left = a.nr_lba;
+	while (!err && left) {
+		uint64_t n = left < chunk ? left : chunk;
+
+		memset(&io, 0, sizeof(io));
+		err = zdisk_read(c->s->disk, lba, n, buf, &io);
+		if (err) {
+			lba += io.done_lba;
+			break;
+		}
+		lba += n;
+		left -= n;
+	}
+	free(buf);
+	if (err)
+		return zscsi_fail_err(c, err, ZSCSI_CTX_IO, lba);
+	return ZSCSI_GOOD;
+}
+
+uint8_t zscsi_sync_cache(struct zscsi_cmd *c)
+{
+	struct rw_args a;
+	int err;
+
+	rw_parse(c->cdb, &a);
+	/* NUMBER OF LOGICAL BLOCKS 0 means "to the end of the medium" */
+	if (a.lba >= c->s->capacity_lba || a.nr_lba > c->s->capacity_lba - a.lba)
+		return zscsi_fail_err(c, ZL_E_LBA_RANGE, ZSCSI_CTX_IO, a.lba);
+	err = zdisk_flush(c->s->disk, NULL);
+	if (err)
+		return zscsi_fail_err(c, err, ZSCSI_CTX_IO, UINT64_MAX);
+	return ZSCSI_GOOD;
+}
