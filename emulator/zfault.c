@@ -1,0 +1,626 @@
+/*
+ * zfault.c — the fault engine: a list of rules with ids, per-rule match and
+ * fire counters, seeded generators, and the evaluation that turns the rules
+ * matching one command into one verdict.
+ *
+ * This file only decides.  It does not touch zones, bytes or clocks: zdisk
+ * carries verdicts out.  Text (parsing, formatting, action names) lives in
+ * zfault_parse.c.  The engine is not thread-safe; zdisk serializes calls
+ * under its own lock.
+ *
+ * Randomness: every rule owns a xoshiro256** generator seeded (through
+ * splitmix64) from the engine seed and the rule id.  A rule draws from it
+ * only when it is considered past its `after` and its prob is below 1 (one
+ * draw to decide whether it fires), and when a fired latency rule samples a
+ * non-fixed distribution.  So the same seed and the same sequence of
+ * zfault_eval() calls give the same verdicts, and adding, removing or
+ * changing one rule never changes the draws of another.  No rand(), no clock.
+ */
+#include "zfault.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Upper bound of a Pareto sample, as a multiple of the scale a. */
+#define ZFAULT_PARETO_CAP 1000u
+
+struct zfault_entry {
+	struct zfault_rule rule;
+	uint32_t id;
+	uint64_t nr_matched;      /* matches counted (including those skipped by after) */
+	uint64_t nr_fired;        /* times the rule fired */
+	uint64_t rng[4];          /* xoshiro256** state */
+};
+
+struct zfault {
+	uint64_t seed;
+	uint32_t next_id;         /* ids are never reused, not even after clear */
+	uint32_t nr_rules;
+	uint32_t cap_rules;
+	struct zfault_entry *rules;  /* sorted by id */
+	uint64_t release_gen;
+};
+
+static inline uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline uint64_t rotl64(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t xoshiro_next(uint64_t s[4])
+{
+	uint64_t result = rotl64(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl64(s[3], 45);
+	return result;
+}
+
+/* Uniform in [0, 1) with 53 random bits. */
+static double rng_unit(uint64_t s[4])
+{
+	return (double)(xoshiro_next(s) >> 11) * 0x1.0p-53;
+}
+
+static void rng_seed(uint64_t s[4], uint64_t seed, uint32_t id)
+{
+	uint64_t sm = seed ^ ((uint64_t)id * 0xd1b54a32d192ed03ULL);
+	int i;
+
+	for (i = 0; i < 4; i++)
+		s[i] = splitmix64(&sm);
+	/* splitmix64 never yields four zero words in a row, but be explicit. */
+	if (!(s[0] | s[1] | s[2] | s[3]))
+		s[0] = 1;
+}
+
+static inline uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static inline uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	if (a && b > UINT64_MAX / a)
+		return UINT64_MAX;
+	return a * b;
+}
+
+static uint64_t dbl_to_ns(double x)
+{
+	if (!(x >= 0.0))
+		return 0;
+	if (x >= 18446744073709551615.0)
+		return UINT64_MAX;
+	return (uint64_t)x;
+}
+
+/* One latency sample in ns (see enum zfault_dist and docs/FAULTS.md). */
+static uint64_t latency_sample(const struct zfault_rule *r, uint64_t s[4])
+{
+	uint64_t a = r->lat_a_ns, b = r->lat_b_ns, span, cap;
+	double u, x;
+
+	switch (r->dist) {
+	case ZFAULT_DIST_UNIFORM:
+		if (b <= a)
+			return a;
+		span = b - a + 1;       /* 0 means the full 2^64 range */
+		if (!span)
+			return xoshiro_next(s);
+		/* Lemire's multiply-shift: unbiased enough, no division. */
+		return a + (uint64_t)(((unsigned __int128)xoshiro_next(s) * span) >> 64);
+	case ZFAULT_DIST_EXP:
+		u = rng_unit(s);        /* [0, 1): 1 - u in (0, 1] */
+		return dbl_to_ns(-(double)a * log1p(-u));
+	case ZFAULT_DIST_PARETO:
+		if (b < 2)
+			return a;
+		cap = sat_mul(a, ZFAULT_PARETO_CAP);
+		u = 1.0 - rng_unit(s);  /* (0, 1] */
+		x = (double)a / pow(u, 1.0 / (double)b);
+		if (!(x < (double)cap))
+			return cap;
+		return dbl_to_ns(x) < a ? a : dbl_to_ns(x);
+	case ZFAULT_DIST_FIXED:
+	default:
+		return a;
+	}
+}
+
+/**
+ * zfault_create() - an empty rule engine.
+ * @seed: seeds every rule's generator (with the rule id).
+ * @out: gets the engine; set only on success.  Caller owns it and frees it
+ *       with zfault_destroy().
+ *
+ * Return: 0, -EINVAL (@out NULL) or -ENOMEM.
+ */
+int zfault_create(uint64_t seed, struct zfault **out)
+{
+	struct zfault *f;
+
+	if (!out)
+		return -EINVAL;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	f->seed = seed;
+	f->next_id = 1;
+	*out = f;
+	return 0;
+}
+
+/**
+ * zfault_destroy() - free an engine and its rules.  NULL is a no-op.
+ * @f: engine (owned; invalid afterwards).
+ */
+void zfault_destroy(struct zfault *f)
+{
+	if (!f)
+		return;
+	free(f->rules);
+	free(f);
+}
+
+/**
+ * zfault_rule_init() - a rule with the defaults of the text form.
+ * @r: caller storage.
+ * @a: action.
+ *
+ * ops any (0), no LBA or zone restriction, after 0, prob 1, count 1 (once),
+ * torn-write keep 50%, latency fixed 0 ns.
+ */
+void zfault_rule_init(struct zfault_rule *r, enum zfault_action a)
+{
+	memset(r, 0, sizeof(*r));
+	r->action = a;
+	r->ops = 0;
+	r->lba_first = 0;
+	r->lba_last = UINT64_MAX;
+	r->zone_first = 0;
+	r->zone_last = UINT32_MAX;
+	r->after = 0;
+	r->prob = 1.0;
+	r->count = 1;
+	r->torn_keep_lba = 0;
+	r->torn_keep_pct = a == ZFAULT_TORN_WRITE ? 50 : 0;
+	r->dist = ZFAULT_DIST_FIXED;
+	r->lat_a_ns = 0;
+	r->lat_b_ns = 0;
+}
+
+/* Structural validity of a rule given through the C API. */
+static bool rule_is_valid(const struct zfault_rule *r)
+{
+	if (r->action < ZFAULT_MEDIUM_ERROR || r->action > ZFAULT_POWER_LOSS)
+		return false;
+	if (r->ops & ~(uint32_t)ZFAULT_OP_ANY)
+		return false;
+	if (r->lba_first > r->lba_last || r->zone_first > r->zone_last)
+		return false;
+	if (!(r->prob >= 0.0 && r->prob <= 1.0))
+		return false;
+	if (r->action == ZFAULT_TORN_WRITE && r->torn_keep_pct > 100)
+		return false;
+	if (r->action == ZFAULT_LATENCY) {
+		switch (r->dist) {
+		case ZFAULT_DIST_FIXED:
+		case ZFAULT_DIST_EXP:
+			break;
+		case ZFAULT_DIST_UNIFORM:
+			if (r->lat_a_ns > r->lat_b_ns)
+				return false;
+			break;
+		case ZFAULT_DIST_PARETO:
+			if (r->lat_b_ns < 2)
+				return false;
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
+static int reserve(struct zfault *f, uint32_t nr_more)
+{
+	struct zfault_entry *n;
+	uint64_t want = (uint64_t)f->nr_rules + nr_more;
+	uint64_t cap = f->cap_rules ? f->cap_rules : 8;
+
+	if (want <= f->cap_rules)
+		return 0;
+	if (want > UINT32_MAX / 2)
+		return -ENOMEM;
+	while (cap < want)
+		cap *= 2;
+	n = realloc(f->rules, cap * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	f->rules = n;
+	f->cap_rules = (uint32_t)cap;
+	return 0;
+}
+
+/* Append a valid rule; capacity must have been reserved. */
+static uint32_t append(struct zfault *f, const struct zfault_rule *r)
+{
+	struct zfault_entry *e = &f->rules[f->nr_rules++];
+
+	memset(e, 0, sizeof(*e));
+	e->rule = *r;
+	e->id = f->next_id++;
+	rng_seed(e->rng, f->seed, e->id);
+	return e->id;
+}
+
+/**
+ * zfault_add() - append a copy of a rule.
+ * @f: engine.
+ * @r: rule (borrowed; copied).
+ * @id: may be NULL; gets the new rule's id (> 0, larger than every id before).
+ *
+ * Return: 0, -EINVAL (invalid rule, see docs/FAULTS.md) or -ENOMEM.
+ */
+int zfault_add(struct zfault *f, const struct zfault_rule *r, uint32_t *id)
+{
+	uint32_t new_id;
+	int ret;
+
+	if (!f || !r || !rule_is_valid(r))
+		return -EINVAL;
+	if (f->next_id == UINT32_MAX)
+		return -ENOMEM;         /* ids exhausted */
+	ret = reserve(f, 1);
+	if (ret)
+		return ret;
+	new_id = append(f, r);
+	if (id)
+		*id = new_id;
+	return 0;
+}
+
+/* Length of the rule starting at @s: up to ';' or the end. */
+static size_t rule_span(const char *s)
+{
+	return strcspn(s, ";");
+}
+
+/**
+ * zfault_add_text() - parse ';'-separated rules and add all of them or none.
+ * @f: engine.
+ * @text: rules (borrowed).  Blank text adds nothing and succeeds.
+ * @msg: may be NULL; gets the first parse error (see zfault_parse()).
+ * @msg_len: size of @msg.
+ *
+ * Return: 0, ZL_E_FAULT_SYNTAX (nothing added), -EINVAL or -ENOMEM.
+ */
+int zfault_add_text(struct zfault *f, const char *text, char *msg, size_t msg_len)
+{
+	struct zfault_rule *parsed = NULL;
+	const char *p;
+	uint32_t nr = 0, i;
+	size_t nr_max = 1;
+	char *one = NULL;
+	int ret = 0;
+
+	if (msg && msg_len)
+		msg[0] = '\0';
+	if (!f || !text)
+		return -EINVAL;
+	/* A blank text is an empty list: nothing to add. */
+	if (!text[strspn(text, " \t\r\n")])
+		return 0;
+	for (p = text; *p; p++)
+		nr_max += *p == ';';
+	parsed = calloc(nr_max, sizeof(*parsed));
+	one = malloc(strlen(text) + 1);
+	if (!parsed || !one) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	for (p = text;;) {
+		size_t n = rule_span(p);
+
+		memcpy(one, p, n);
+		one[n] = '\0';
+		ret = zfault_parse(one, &parsed[nr], msg, msg_len);
+		if (ret)
+			goto out_free;
+		nr++;
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	if (f->next_id > UINT32_MAX - nr) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	ret = reserve(f, nr);
+	if (ret)
+		goto out_free;
+	/* Parsed rules always pass rule_is_valid(); nothing fails from here. */
+	for (i = 0; i < nr; i++)
+		append(f, &parsed[i]);
+out_free:
+	if (ret == -ENOMEM && msg && msg_len)
+		snprintf(msg, msg_len, "fault rules: out of memory");
+	free(one);
+	free(parsed);
+	return ret;
+}
+
+/**
+ * zfault_remove() - remove one rule; the other ids do not change.
+ * @f: engine.
+ * @id: rule id.
+ *
+ * Return: 0 or -ENOENT.
+ */
+int zfault_remove(struct zfault *f, uint32_t id)
+{
+	uint32_t i;
+
+	if (!f)
+		return -ENOENT;
+	for (i = 0; i < f->nr_rules; i++) {
+		if (f->rules[i].id != id)
+			continue;
+		memmove(&f->rules[i], &f->rules[i + 1],
+			(size_t)(f->nr_rules - i - 1) * sizeof(f->rules[0]));
+		f->nr_rules--;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/**
+ * zfault_clear() - remove every rule.  Ids are not reused afterwards.
+ * @f: engine.
+ */
+void zfault_clear(struct zfault *f)
+{
+	if (f)
+		f->nr_rules = 0;
+}
+
+/**
+ * zfault_nr_rules() - number of listed rules (exhausted ones included).
+ * @f: engine (NULL counts as empty).
+ */
+uint32_t zfault_nr_rules(const struct zfault *f)
+{
+	return f ? f->nr_rules : 0;
+}
+
+/**
+ * zfault_list() - the rules as text, "id: text (matched N, fired M)\n" each.
+ * @f: engine (NULL lists nothing).
+ *
+ * Return: a string the caller frees with free() ("" when there are no
+ * rules), or NULL when out of memory.
+ */
+char *zfault_list(const struct zfault *f)
+{
+	size_t cap = 256, len = 0;
+	char *out = malloc(cap), *n;
+	char text[512];
+	uint32_t i;
+
+	if (!out)
+		return NULL;
+	out[0] = '\0';
+	for (i = 0; f && i < f->nr_rules; i++) {
+		const struct zfault_entry *e = &f->rules[i];
+		int tl = zfault_format(&e->rule, text, sizeof(text));
+		int ll;
+
+		if (tl < 0)
+			snprintf(text, sizeof(text), "%s:?", zfault_action_name(e->rule.action));
+		for (;;) {
+			ll = snprintf(out + len, cap - len, "%u: %s (matched %llu, fired %llu)\n",
+				      e->id, text, (unsigned long long)e->nr_matched,
+				      (unsigned long long)e->nr_fired);
+			if (ll < 0) {
+				free(out);
+				return NULL;
+			}
+			if ((size_t)ll < cap - len)
+				break;
+			n = realloc(out, cap * 2);
+			if (!n) {
+				free(out);
+				return NULL;
+			}
+			out = n;
+			cap *= 2;
+		}
+		len += (size_t)ll;
+	}
+	return out;
+}
+
+/* Does rule @r concern a command of type @op with @nr_lba LBAs at all? */
+static bool rule_applies(const struct zfault_rule *r, enum zfault_op op, uint64_t nr_lba)
+{
+	uint32_t ops = r->ops ? r->ops : ZFAULT_OP_ANY;
+
+	if (!(ops & op))
+		return false;
+	switch (r->action) {
+	case ZFAULT_TORN_WRITE:
+		return op == ZFAULT_OP_WRITE && nr_lba >= 2;
+	case ZFAULT_READ_ONLY:
+	case ZFAULT_OFFLINE:
+		return op != ZFAULT_OP_FLUSH;   /* a flush has no zone */
+	default:
+		return true;
+	}
+}
+
+static inline bool rule_has_lba_range(const struct zfault_rule *r)
+{
+	return r->lba_first != 0 || r->lba_last != UINT64_MAX;
+}
+
+static inline bool rule_has_zone_range(const struct zfault_rule *r)
+{
+	return r->zone_first != 0 || r->zone_last != UINT32_MAX;
+}
+
+static bool rule_matches(const struct zfault_rule *r, enum zfault_op op, uint64_t lba,
+			 uint64_t last_lba, uint32_t zone_first, uint32_t zone_last)
+{
+	if (op == ZFAULT_OP_FLUSH)
+		return !rule_has_lba_range(r) && !rule_has_zone_range(r);
+	if (lba > r->lba_last || last_lba < r->lba_first)
+		return false;
+	if (zone_first > r->zone_last || zone_last < r->zone_first)
+		return false;
+	return true;
+}
+
+static uint64_t torn_keep(const struct zfault_rule *r, uint64_t nr_lba)
+{
+	uint64_t keep;
+
+	if (r->torn_keep_lba)
+		keep = r->torn_keep_lba;
+	else
+		keep = (uint64_t)(((unsigned __int128)nr_lba * r->torn_keep_pct) / 100);
+	return keep > nr_lba - 1 ? nr_lba - 1 : keep;
+}
+
+/**
+ * zfault_eval() - decide what happens to one command.
+ * @f: engine (NULL: empty verdict).
+ * @op: the command's operation (one ZFAULT_OP_* bit).
+ * @lba: first LBA (flush: ignored).
+ * @nr_lba: LBAs touched (zone op: the zone's length; flush: 0).
+ * @zone_first: first zone touched.
+ * @zone_last: last zone touched (swapped with @zone_first when smaller).
+ * @v: always filled; see docs/FAULTS.md for matching and combining.
+ *
+ * Advances the match and fire counters and the generators of the rules
+ * considered; deterministic given the seed and the sequence of calls.
+ */
+void zfault_eval(struct zfault *f, enum zfault_op op, uint64_t lba, uint64_t nr_lba,
+		 uint32_t zone_first, uint32_t zone_last, struct zfault_verdict *v)
+{
+	uint32_t err_id = 0, cond_id = 0, stall_id = 0, power_id = 0;
+	uint64_t last_lba;
+	uint32_t i;
+
+	memset(v, 0, sizeof(*v));
+	if (!f)
+		return;
+	if (zone_first > zone_last) {
+		uint32_t t = zone_first;
+
+		zone_first = zone_last;
+		zone_last = t;
+	}
+	/* A zero-length command touches the LBA it names. */
+	last_lba = nr_lba ? sat_add(lba, nr_lba - 1) : lba;
+
+	for (i = 0; i < f->nr_rules; i++) {
+		struct zfault_entry *e = &f->rules[i];
+		const struct zfault_rule *r = &e->rule;
+
+		if (r->count && e->nr_fired >= r->count)
+			continue;               /* exhausted: inert, not even counted */
+		if (!rule_applies(r, op, nr_lba) ||
+		    !rule_matches(r, op, lba, last_lba, zone_first, zone_last))
+			continue;
+		e->nr_matched++;
+		if (e->nr_matched <= r->after)
+			continue;
+		if (r->prob < 1.0 && !(rng_unit(e->rng) < r->prob))
+			continue;
+		e->nr_fired++;
+
+		switch (r->action) {
+		case ZFAULT_MEDIUM_ERROR:
+			if (!err_id) {
+				err_id = e->id;
+				v->err = op == ZFAULT_OP_READ ? ZL_E_MEDIUM_READ : ZL_E_MEDIUM_WRITE;
+			}
+			break;
+		case ZFAULT_TORN_WRITE:
+			if (!err_id) {
+				err_id = e->id;
+				v->err = ZL_E_TORN_WRITE;
+				v->torn_keep_lba = torn_keep(r, nr_lba);
+			}
+			break;
+		case ZFAULT_READ_ONLY:
+		case ZFAULT_OFFLINE:
+			if (!cond_id) {
+				cond_id = e->id;
+				v->set_cond = r->action == ZFAULT_READ_ONLY ?
+					ZL_COND_READ_ONLY : ZL_COND_OFFLINE;
+				/* first zone of command ∩ rule zone range */
+				v->set_zone = zone_first > r->zone_first ? zone_first : r->zone_first;
+			}
+			break;
+		case ZFAULT_LATENCY:
+			v->delay_ns = sat_add(v->delay_ns, latency_sample(r, e->rng));
+			break;
+		case ZFAULT_STALL:
+			if (!stall_id)
+				stall_id = e->id;
+			v->stall = true;
+			break;
+		case ZFAULT_POWER_LOSS:
+			if (!power_id)
+				power_id = e->id;
+			break;
+		}
+	}
+
+	if (power_id) {
+		/* Power loss wins over everything: the command never completes. */
+		memset(v, 0, sizeof(*v));
+		v->err = ZL_E_POWER_LOSS;
+		v->rule_id = power_id;
+		return;
+	}
+	v->rule_id = err_id ? err_id : cond_id ? cond_id : stall_id;
+}
+
+/**
+ * zfault_release_gen() - generation bumped by every zfault_release_all().
+ * @f: engine (NULL: 0).
+ */
+uint64_t zfault_release_gen(const struct zfault *f)
+{
+	return f ? f->release_gen : 0;
+}
+
+/**
+ * zfault_release_all() - release every stalled command (zdisk waits on the
+ * generation changing).
+ * @f: engine.
+ */
+void zfault_release_all(struct zfault *f)
+{
+	if (f)
+		f->release_gen++;
+}
