@@ -1,0 +1,152 @@
+/*
+ * test_zl_cfgstr.c — the zonelab cfgstring parser: defaults, every key,
+ * size suffixes and alignment, and a precise message for each rejection.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tcmu/zl_cfgstr.h"
+
+static struct zl_cfgstr c;
+static char msg[512];
+
+static void test_cfgstr_defaults_are_documented_ones(void **state)
+{
+	assert_int_equal(zl_cfgstr_parse("zonelab//var/tmp/d.img", &c, msg, sizeof(msg)), 0);
+	assert_string_equal(c.path, "/var/tmp/d.img");
+	assert_ptr_equal(c.disk.store.path, c.path);
+	assert_int_equal(c.disk.store.kind, ZSTORE_FILE);
+	assert_int_equal(c.zone_size_bytes, 256ull << 20);
+	assert_int_equal(c.disk.geo.max_open, 128);
+	assert_int_equal(c.disk.geo.max_active, 0);
+	assert_int_equal(c.disk.geo.model, ZL_MODEL_HM);
+	assert_true(c.disk.wce);
+	assert_true(c.disk.geo.urswrz);
+	assert_false(c.force);
+	assert_null(c.disk.faults);
+	assert_int_equal(zl_cfgstr_geometry(&c, 1ull << 30, 512, msg, sizeof(msg)), 0);
+	assert_int_equal(c.disk.geo.capacity_lba, (1ull << 30) / 512);
+	assert_int_equal(c.disk.geo.zone_size_lba, (256ull << 20) / 512);
+}
+
+static void test_cfgstr_every_key_is_applied(void **state)
+{
+	const char *s = "/d?size=2G&zsize=64M&zcap=48M&gap=1&conv=2&conv_at=10-11:20+3&lba=4096"
+			"&pblock=4096&model=ha&max_open=8&max_active=12&urswrz=1&wce=0&store=mem"
+			"&punch=1&faults=medium-error:op=read/lba=0-7;latency:a=1ms&seed=42"
+			"&realtime=0&profile=dhsmr&force=1";
+
+	assert_int_equal(zl_cfgstr_parse(s, &c, msg, sizeof(msg)), 0);
+	assert_int_equal(c.disk.store.kind, ZSTORE_MEM);
+	assert_null(c.disk.store.path);
+	assert_int_equal(c.disk.geo.nr_conv_start, 2);
+	assert_int_equal(c.disk.geo.nr_conv_ranges, 2);
+	assert_int_equal(c.disk.geo.conv_ranges[0].first, 10);
+	assert_int_equal(c.disk.geo.conv_ranges[0].count, 2);
+	assert_int_equal(c.disk.geo.conv_ranges[1].first, 20);
+	assert_int_equal(c.disk.geo.conv_ranges[1].count, 3);
+	assert_int_equal(c.disk.geo.model, ZL_MODEL_HA);
+	assert_int_equal(c.disk.geo.max_open, 8);
+	assert_int_equal(c.disk.geo.max_active, 12);
+	assert_false(c.disk.wce);
+	assert_true(c.disk.store.punch_on_reset);
+	assert_string_equal(c.disk.faults, "medium-error:op=read,lba=0-7;latency:a=1ms");
+	assert_int_equal(c.disk.seed, 42);
+	assert_false(c.disk.realtime);
+	assert_int_equal(c.profile, ZSCSI_PROFILE_DHSMR);
+	assert_true(c.force);
+	assert_int_equal(zl_cfgstr_geometry(&c, 0, 4096, msg, sizeof(msg)), 0);
+	assert_int_equal(c.disk.geo.capacity_lba, (2ull << 30) / 4096);
+	assert_int_equal(c.disk.geo.zone_size_lba, (64ull << 20) / 4096);
+	assert_int_equal(c.disk.geo.zone_cap_lba, (48ull << 20) / 4096);
+	assert_true(c.disk.geo.gap_zones);
+}
+
+static void test_cfgstr_size_suffixes_are_binary(void **state)
+{
+	uint64_t b;
+
+	assert_int_equal(zl_cfgstr_parse_size("4k", &b), 0);
+	assert_int_equal(b, 4096);
+	assert_int_equal(zl_cfgstr_parse_size("3M", &b), 0);
+	assert_int_equal(b, 3ull << 20);
+	assert_int_equal(zl_cfgstr_parse_size("1T", &b), 0);
+	assert_int_equal(b, 1ull << 40);
+	assert_int_equal(zl_cfgstr_parse_size("512", &b), 0);
+	assert_int_equal(b, 512);
+	assert_int_equal(zl_cfgstr_parse_size("1MB", &b), -EINVAL);
+	assert_int_equal(zl_cfgstr_parse_size("M", &b), -EINVAL);
+	assert_int_equal(zl_cfgstr_parse_size("99999999999999999999", &b), -EINVAL);
+	assert_int_equal(zl_cfgstr_parse_size("17179869184G", &b), -EINVAL);
+}
+
+#define REJECT(s, needle)							\
+	do {									\
+		assert_int_equal(zl_cfgstr_parse(s, &c, msg, sizeof(msg)), -EINVAL); \
+		if (!strstr(msg, needle))					\
+			fail_msg("'%s': message '%s' lacks '%s'", s, msg, needle); \
+	} while (0)
+
+static void test_cfgstr_rejections_name_key_value_and_reason(void **state)
+{
+	REJECT("/d?zsize=12Q", "key 'zsize' value '12Q'");
+	REJECT("/d?colour=red", "unknown key 'colour'");
+	REJECT("/d?wce=1&wce=0", "key 'wce' given twice");
+	REJECT("/d?wce=", "key 'wce' has an empty value");
+	REJECT("/d?wce", "has no '='");
+	REJECT("/d?wce=2", "expected 0 or 1");
+	REJECT("/d?wce=1&", "trailing '&'");
+	REJECT("/d?&wce=1", "empty option");
+	REJECT("/d?lba=1024", "expected 512 or 4096");
+	REJECT("/d?model=dm", "expected hm");
+	REJECT("/d?store=tape", "expected file, block, mem or none");
+	REJECT("/d?conv_at=5-3", "reversed");
+	REJECT("/d?conv_at=1:", "trailing ':'");
+	REJECT("/d?faults=a,b", "splits dev_config at ','");
+	REJECT("relative/d", "must be absolute");
+	REJECT("?zsize=1M", "must be absolute");
+	REJECT("/d?profile=scsi3", "expected zbc2 or dhsmr");
+}
+
+static void test_cfgstr_geometry_checks_alignment_and_block_size(void **state)
+{
+	assert_int_equal(zl_cfgstr_parse("/d?zsize=6K&pblock=4096", &c, msg, sizeof(msg)), 0);
+	assert_int_equal(zl_cfgstr_geometry(&c, 1 << 30, 512, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "key 'zsize' value '6144' bytes: not a multiple of the physical block 4096"));
+
+	assert_int_equal(zl_cfgstr_parse("/d?lba=4096", &c, msg, sizeof(msg)), 0);
+	assert_int_equal(zl_cfgstr_geometry(&c, 1 << 30, 512, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "hw_block_size 512"));
+
+	assert_int_equal(zl_cfgstr_parse("/d?zsize=1M&zcap=2M", &c, msg, sizeof(msg)), 0);
+	assert_int_equal(zl_cfgstr_geometry(&c, 1 << 30, 512, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "larger than the zone size"));
+
+	assert_int_equal(zl_cfgstr_parse("/d", &c, msg, sizeof(msg)), 0);
+	assert_int_equal(zl_cfgstr_geometry(&c, 0, 512, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "device size is 0"));
+
+	/* hw_block_size decides the LBA size when lba= is absent */
+	assert_int_equal(zl_cfgstr_parse("/d?zsize=1M", &c, msg, sizeof(msg)), 0);
+	assert_int_equal(zl_cfgstr_geometry(&c, 64 << 20, 4096, msg, sizeof(msg)), 0);
+	assert_int_equal(c.disk.geo.lba_size, 4096);
+	assert_int_equal(c.disk.geo.zone_size_lba, 256);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cfgstr_defaults_are_documented_ones),
+		cmocka_unit_test(test_cfgstr_every_key_is_applied),
+		cmocka_unit_test(test_cfgstr_size_suffixes_are_binary),
+		cmocka_unit_test(test_cfgstr_rejections_name_key_value_and_reason),
+		cmocka_unit_test(test_cfgstr_geometry_checks_alignment_and_block_size),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
