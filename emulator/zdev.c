@@ -377,6 +377,16 @@ uint32_t zdev_zone_of(const struct zdev *d, uint64_t lba)
 	return (uint32_t)(lba / d->cfg.zone_size_lba);
 }
 
+uint8_t zdev_zone_cond(const struct zdev *d, uint32_t idx)
+{
+	return d->zones[idx].cond;
+}
+
+bool zdev_zone_is_conv(const struct zdev *d, uint32_t idx)
+{
+	return d->zones[idx].type == ZL_ZONE_TYPE_CONV;
+}
+
 void zdev_zone_get(const struct zdev *d, uint32_t idx, struct zl_zone_info *zi)
 {
 	const struct zdev_zone *z = &d->zones[idx];

@@ -101,6 +101,11 @@ size_t zdev_mem_bytes(const struct zdev *d);           /* memory held by the mod
 /* Zone index of an LBA (LBA must be < capacity). */
 uint32_t zdev_zone_of(const struct zdev *d, uint64_t lba);
 
+/* Condition of zone slot @idx (enum zl_zone_cond). */
+uint8_t zdev_zone_cond(const struct zdev *d, uint32_t idx);
+/* True if slot @idx is conventional. */
+bool zdev_zone_is_conv(const struct zdev *d, uint32_t idx);
+
 /* Fill @zi for zone slot @idx in the ZNS-style view (len = slot size, cap). */
 void zdev_zone_get(const struct zdev *d, uint32_t idx, struct zl_zone_info *zi);
 

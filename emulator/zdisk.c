@@ -1,0 +1,760 @@
+/*
+ * zdisk.c — the emulated zoned disk: zdev + zstore + zfault + statistics
+ * behind one thread-safe handle.  See zdisk.h for the locking and
+ * durability rules; this comment says how they are kept.
+ *
+ * Write path:  lock, per-zone write lock, faults, zdev_write_check (may open
+ * the zone), unlock; store the bytes (and fdatasync when WCE is off or FUA);
+ * lock, zdev_write_commit over what was stored, unlock.  zdev reports every
+ * changed zone to on_zone_changed(), which counts transitions and either
+ * stores the zone's word in the store's table at once (WCE off, or the data
+ * already synced) or marks it dirty until the next flush (WCE on).  A zone
+ * management command acts as a flush, so zone operations are durable when
+ * they complete.  Conventional-zone data is written in place and is never
+ * rolled back by a power cycle (the medium has it; documented in
+ * docs/ZONE-MODEL.md).
+ *
+ * Not in this file: zone rules (zdev.c), bytes and formats (zstore*.c),
+ * fault rules (zfault*.c), SCSI (zscsi*.c).
+ */
+#include "zdisk.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "zbitmap.h"
+
+enum zdisk_ctx {
+	CTX_NONE,
+	CTX_WRITE,
+	CTX_OPEN,
+	CTX_CLOSE,
+	CTX_FINISH,
+	CTX_RESET,
+};
+
+struct zdisk {
+	pthread_mutex_t lock;
+	pthread_cond_t zone_cv;       /* per-zone write locks and stalls */
+	struct zdev *dev;
+	struct zstore *store;
+	struct zfault *faults;
+	struct zl_stats stats;
+	uint8_t *shadow;              /* last condition seen per zone (transition counting) */
+	uint8_t *busy;                /* per zone: a write between check and commit */
+	uint32_t nr_busy;
+	struct zbitmap dirty;         /* WCE on: zones whose word is not in the table yet */
+	bool any_dirty;
+	bool data_dirty;              /* data written since the last fdatasync */
+	bool wce;
+	bool realtime;
+	enum zdisk_ctx ctx;
+	char path[256];
+};
+
+void zdisk_cfg_init(struct zdisk_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	zdev_cfg_init(&cfg->geo);
+	cfg->store.kind = ZSTORE_MEM;
+	cfg->wce = true;
+	cfg->seed = 1;
+}
+
+/* ---- zone change hook ---------------------------------------------------- */
+
+static void count_transition(struct zdisk *z, uint8_t old, uint8_t new)
+{
+	struct zl_stats *s = &z->stats;
+
+	if (old == new)
+		return;
+	if (new == ZL_COND_IMP_OPEN && !zl_cond_is_open(old))
+		s->imp_opens++;
+	else if (new == ZL_COND_EXP_OPEN)
+		s->exp_opens++;
+	else if (zl_cond_is_open(old) && (new == ZL_COND_CLOSED || new == ZL_COND_EMPTY)) {
+		if (z->ctx == CTX_CLOSE)
+			s->exp_closes++;
+		else
+			s->imp_closes++;
+	}
+	if (new == ZL_COND_FULL && z->ctx == CTX_FINISH)
+		s->finishes++;
+	if (new == ZL_COND_EMPTY && z->ctx == CTX_RESET)
+		s->resets++;
+}
+
+static void on_zone_changed(void *arg, uint32_t idx)
+{
+	struct zdisk *z = arg;
+	uint8_t cond = zdev_zone_cond(z->dev, idx);
+
+	count_transition(z, z->shadow[idx], cond);
+	if (z->ctx == CTX_RESET && cond == ZL_COND_EMPTY && z->shadow[idx] == ZL_COND_EMPTY)
+		z->stats.resets++;      /* EMPTY with attributes cleared */
+	z->shadow[idx] = cond;
+	if (!z->wce) {
+		zstore_zone_word_set(z->store, idx, zdev_zone_pack(z->dev, idx));
+	} else {
+		zbitmap_set(&z->dirty, idx);
+		z->any_dirty = true;
+	}
+}
+
+/* Make completed writes and dirty zone words durable.  Caller holds the lock. */
+static int flush_locked(struct zdisk *z)
+{
+	int ret = 0;
+
+	if (z->data_dirty) {
+		ret = zstore_sync_data(z->store);
+		if (ret)
+			return ret;
+		z->data_dirty = false;
+	}
+	if (z->any_dirty) {
+		uint32_t idx = zbitmap_next(&z->dirty, 0);
+
+		while (idx != ZBITMAP_NONE) {
+			zstore_zone_word_set(z->store, idx, zdev_zone_pack(z->dev, idx));
+			zbitmap_clear(&z->dirty, idx);
+			idx = zbitmap_next(&z->dirty, idx + 1);
+		}
+		z->any_dirty = false;
+	}
+	return zstore_sync_table(z->store);
+}
+
+/* ---- open / close -------------------------------------------------------- */
+
+static int load_zones(struct zdisk *z, char *msg, size_t msg_len)
+{
+	uint32_t n = zdev_nr_zones(z->dev);
+
+	if (zstore_is_fresh(z->store)) {
+		for (uint32_t i = 0; i < n; i++)
+			zstore_zone_word_set(z->store, i, zdev_zone_pack(z->dev, i));
+		return zstore_sync_table(z->store);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t w = zstore_zone_word_get(z->store, i);
+		int ret = zdev_zone_unpack(z->dev, i, w);
+
+		if (ret) {
+			if (msg)
+				snprintf(msg, msg_len,
+					 "%s: zone %u: corrupt zone record 0x%016" PRIx64
+					 " (refusing to guess its state; check the image or reformat with force)",
+					 z->path, i, w);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int zdisk_open(const struct zdisk_cfg *cfg, struct zdisk **out, char *msg, size_t msg_len)
+{
+	const struct zdev_cfg *geo;
+	struct zdisk *z;
+	uint32_t n;
+	int ret;
+
+	if (msg && msg_len)
+		msg[0] = 0;
+	if (!cfg->use_image_geo) {
+		ret = zdev_cfg_check(&cfg->geo, msg, msg_len);
+		if (ret)
+			return ret;
+	}
+	z = calloc(1, sizeof(*z));
+	if (!z)
+		return -ENOMEM;
+	pthread_mutex_init(&z->lock, NULL);
+	pthread_cond_init(&z->zone_cv, NULL);
+	z->wce = cfg->wce;
+	z->realtime = cfg->realtime;
+	snprintf(z->path, sizeof(z->path), "%s",
+		 cfg->store.path ? cfg->store.path : zstore_kind_name(cfg->store.kind));
+
+	ret = zstore_open(&cfg->store, cfg->use_image_geo ? NULL : &cfg->geo, &z->store,
+			  msg, msg_len);
+	if (ret)
+		goto out_free;
+	geo = zstore_geometry(z->store);
+	ret = zdev_create(geo, &z->dev);
+	if (ret) {
+		if (msg)
+			zdev_cfg_check(geo, msg, msg_len);
+		goto out_close_store;
+	}
+	n = zdev_nr_zones(z->dev);
+	z->shadow = malloc(n);
+	z->busy = calloc(n, 1);
+	if (!z->shadow || !z->busy || zbitmap_init(&z->dirty, n)) {
+		ret = -ENOMEM;
+		goto out_destroy_dev;
+	}
+	ret = load_zones(z, msg, msg_len);
+	if (ret)
+		goto out_destroy_dev;
+	for (uint32_t i = 0; i < n; i++)
+		z->shadow[i] = zdev_zone_cond(z->dev, i);
+	zdev_set_changed_cb(z->dev, on_zone_changed, z);
+
+	ret = zfault_create(cfg->seed, &z->faults);
+	if (ret)
+		goto out_destroy_dev;
+	if (cfg->faults && *cfg->faults) {
+		ret = zfault_add_text(z->faults, cfg->faults, msg, msg_len);
+		if (ret)
+			goto out_destroy_faults;
+	}
+	*out = z;
+	return 0;
+
+out_destroy_faults:
+	zfault_destroy(z->faults);
+out_destroy_dev:
+	zbitmap_fini(&z->dirty);
+	free(z->busy);
+	free(z->shadow);
+	zdev_destroy(z->dev);
+out_close_store:
+	zstore_close(z->store);
+out_free:
+	pthread_cond_destroy(&z->zone_cv);
+	pthread_mutex_destroy(&z->lock);
+	free(z);
+	return ret;
+}
+
+void zdisk_close(struct zdisk *z)
+{
+	if (!z)
+		return;
+	pthread_mutex_lock(&z->lock);
+	flush_locked(z);
+	pthread_mutex_unlock(&z->lock);
+	zfault_destroy(z->faults);
+	zbitmap_fini(&z->dirty);
+	free(z->busy);
+	free(z->shadow);
+	zdev_destroy(z->dev);
+	zstore_close(z->store);
+	pthread_cond_destroy(&z->zone_cv);
+	pthread_mutex_destroy(&z->lock);
+	free(z);
+}
+
+struct zdev *zdisk_zdev(struct zdisk *z) { return z->dev; }
+const struct zdev_cfg *zdisk_geo(const struct zdisk *z) { return zdev_cfg(z->dev); }
+struct zfault *zdisk_faults(struct zdisk *z) { return z->faults; }
+void zdisk_lock(struct zdisk *z) { pthread_mutex_lock(&z->lock); }
+void zdisk_unlock(struct zdisk *z) { pthread_mutex_unlock(&z->lock); }
+
+/* ---- faults -------------------------------------------------------------- */
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int power_cycle_locked(struct zdisk *z);
+
+/*
+ * Evaluate the fault rules for a command and carry out what does not depend
+ * on the command itself: zone condition changes, delay, stall, power loss.
+ * Caller holds the lock (dropped while sleeping or stalled).  Returns the
+ * verdict's error, or 0.
+ */
+static int apply_faults(struct zdisk *z, enum zfault_op op, uint64_t lba, uint64_t nr_lba,
+			struct zfault_verdict *v, struct zdisk_io *io)
+{
+	const struct zdev_cfg *g = zdev_cfg(z->dev);
+	uint64_t last = nr_lba ? lba + nr_lba - 1 : lba;
+	uint32_t zf, zl;
+
+	if (zfault_nr_rules(z->faults) == 0) {
+		memset(v, 0, sizeof(*v));
+		return 0;
+	}
+	if (lba >= g->capacity_lba)
+		lba = last = g->capacity_lba - 1;
+	if (last >= g->capacity_lba)
+		last = g->capacity_lba - 1;
+	zf = zdev_zone_of(z->dev, lba);
+	zl = zdev_zone_of(z->dev, last);
+	zfault_eval(z->faults, op, lba, nr_lba, zf, zl, v);
+	if (v->err || v->set_cond || v->stall || v->delay_ns)
+		z->stats.faults_fired++;
+	if (v->set_cond && v->set_zone < zdev_nr_zones(z->dev))
+		zdev_zone_set_cond(z->dev, v->set_zone, v->set_cond);
+	if (v->err == ZL_E_POWER_LOSS) {
+		power_cycle_locked(z);
+		return ZL_E_POWER_LOSS;
+	}
+	if (v->delay_ns) {
+		z->stats.injected_delay_ns += v->delay_ns;
+		if (io)
+			io->delay_ns += v->delay_ns;
+		if (z->realtime) {
+			pthread_mutex_unlock(&z->lock);
+			sleep_ns(v->delay_ns);
+			pthread_mutex_lock(&z->lock);
+		}
+	}
+	if (v->stall) {
+		if (io)
+			io->stalled = true;
+		if (z->realtime) {
+			uint64_t gen = zfault_release_gen(z->faults);
+
+			while (zfault_release_gen(z->faults) == gen)
+				pthread_cond_wait(&z->zone_cv, &z->lock);
+		}
+	}
+	return v->err == ZL_E_TORN_WRITE ? 0 : v->err;
+}
+
+static int fail(struct zdisk *z, int err)
+{
+	zl_stats_count_err(&z->stats, err);
+	return err;
+}
+
+/* ---- I/O ----------------------------------------------------------------- */
+
+int zdisk_read(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf, struct zdisk_io *io)
+{
+	struct zfault_verdict v;
+	uint32_t lbs = zdev_cfg(z->dev)->lba_size;
+	uint8_t *p = buf;
+	uint64_t done = 0;
+	int ret;
+
+	if (io)
+		memset(io, 0, sizeof(*io));
+	pthread_mutex_lock(&z->lock);
+	ret = apply_faults(z, ZFAULT_OP_READ, lba, nr_lba, &v, io);
+	if (!ret)
+		ret = zdev_read_check(z->dev, lba, nr_lba);
+	if (ret) {
+		fail(z, ret);
+		pthread_mutex_unlock(&z->lock);
+		return ret;
+	}
+	pthread_mutex_unlock(&z->lock);
+
+	while (done < nr_lba) {
+		bool has_data;
+		uint64_t run;
+
+		pthread_mutex_lock(&z->lock);
+		run = zdev_read_run(z->dev, lba + done, nr_lba - done, &has_data);
+		pthread_mutex_unlock(&z->lock);
+		if (has_data) {
+			ret = zstore_read(z->store, lba + done, run, p + done * lbs);
+			if (ret) {
+				pthread_mutex_lock(&z->lock);
+				fail(z, ret);
+				pthread_mutex_unlock(&z->lock);
+				return ret;
+			}
+		} else {
+			memset(p + done * lbs, 0, run * lbs);
+		}
+		done += run;
+	}
+	pthread_mutex_lock(&z->lock);
+	z->stats.reads++;
+	z->stats.read_lbas += nr_lba;
+	pthread_mutex_unlock(&z->lock);
+	if (io)
+		io->done_lba = nr_lba;
+	return 0;
+}
+
+/* Zones [*first, *last] a write takes write locks on (sequential zones only). */
+static bool write_zones(struct zdisk *z, uint64_t lba, uint64_t nr_lba, uint32_t *first,
+			uint32_t *last)
+{
+	const struct zdev_cfg *g = zdev_cfg(z->dev);
+	uint64_t end;
+
+	if (lba >= g->capacity_lba)
+		return false;
+	end = nr_lba && nr_lba <= g->capacity_lba - lba ? lba + nr_lba - 1 : lba;
+	*first = zdev_zone_of(z->dev, lba);
+	*last = zdev_zone_of(z->dev, end);
+	return true;
+}
+
+static void lock_zones(struct zdisk *z, uint32_t first, uint32_t last)
+{
+	for (uint32_t i = first; i <= last; i++) {
+		while (z->busy[i])
+			pthread_cond_wait(&z->zone_cv, &z->lock);
+	}
+	for (uint32_t i = first; i <= last; i++)
+		z->busy[i] = 1;
+	z->nr_busy += last - first + 1;
+}
+
+static void unlock_zones(struct zdisk *z, uint32_t first, uint32_t last)
+{
+	for (uint32_t i = first; i <= last; i++)
+		z->busy[i] = 0;
+	z->nr_busy -= last - first + 1;
+	pthread_cond_broadcast(&z->zone_cv);
+}
+
+int zdisk_write(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const void *buf, bool fua,
+		struct zdisk_io *io)
+{
+	struct zfault_verdict v;
+	uint32_t zf = 0, zl = 0;
+	uint64_t keep = nr_lba;
+	bool locked_zones;
+	int ret, sret = 0;
+
+	if (io)
+		memset(io, 0, sizeof(*io));
+	pthread_mutex_lock(&z->lock);
+	locked_zones = write_zones(z, lba, nr_lba, &zf, &zl);
+	if (locked_zones)
+		lock_zones(z, zf, zl);
+	ret = apply_faults(z, ZFAULT_OP_WRITE, lba, nr_lba, &v, io);
+	if (!ret)
+		ret = zdev_write_check(z->dev, lba, nr_lba);
+	if (ret) {
+		if (locked_zones)
+			unlock_zones(z, zf, zl);
+		fail(z, ret);
+		pthread_mutex_unlock(&z->lock);
+		return ret;
+	}
+	if (v.err == ZL_E_TORN_WRITE)
+		keep = v.torn_keep_lba < nr_lba ? v.torn_keep_lba : nr_lba;
+	pthread_mutex_unlock(&z->lock);
+
+	if (keep)
+		sret = zstore_write(z->store, lba, keep, buf);
+	if (!sret && keep && (!z->wce || fua))
+		sret = zstore_sync_data(z->store);
+
+	pthread_mutex_lock(&z->lock);
+	if (!sret) {
+		bool wce = z->wce;
+
+		if (fua)
+			z->wce = false;          /* store this write's zone words now */
+		zdev_write_commit(z->dev, lba, keep);
+		z->wce = wce;
+		if (keep && z->wce && !fua)
+			z->data_dirty = true;
+	}
+	if (locked_zones)
+		unlock_zones(z, zf, zl);
+	if (sret) {
+		ret = fail(z, sret);
+	} else if (keep < nr_lba) {
+		ret = fail(z, ZL_E_TORN_WRITE);
+	} else {
+		z->stats.writes++;
+		z->stats.write_lbas += nr_lba;
+	}
+	pthread_mutex_unlock(&z->lock);
+	if (!sret && (!z->wce || fua) && keep)
+		sret = zstore_sync_table(z->store);
+	if (io)
+		io->done_lba = sret ? 0 : keep;
+	if (!ret && sret) {
+		pthread_mutex_lock(&z->lock);
+		ret = fail(z, sret);
+		pthread_mutex_unlock(&z->lock);
+	}
+	return ret;
+}
+
+int zdisk_flush(struct zdisk *z, struct zdisk_io *io)
+{
+	struct zfault_verdict v;
+	int ret;
+
+	if (io)
+		memset(io, 0, sizeof(*io));
+	pthread_mutex_lock(&z->lock);
+	ret = apply_faults(z, ZFAULT_OP_FLUSH, 0, 0, &v, io);
+	if (!ret && v.err == ZL_E_TORN_WRITE)
+		ret = ZL_E_MEDIUM_WRITE;
+	if (!ret)
+		ret = flush_locked(z);
+	if (ret)
+		fail(z, ret);
+	else
+		z->stats.flushes++;
+	pthread_mutex_unlock(&z->lock);
+	return ret;
+}
+
+static enum zdisk_ctx op_ctx(enum zl_zone_op op)
+{
+	switch (op) {
+	case ZL_ZOP_OPEN: return CTX_OPEN;
+	case ZL_ZOP_CLOSE: return CTX_CLOSE;
+	case ZL_ZOP_FINISH: return CTX_FINISH;
+	case ZL_ZOP_RESET: return CTX_RESET;
+	}
+	return CTX_NONE;
+}
+
+int zdisk_zone_op(struct zdisk *z, enum zl_zone_op op, uint64_t lba, bool all,
+		  struct zdisk_io *io)
+{
+	const struct zdev_cfg *g = zdev_cfg(z->dev);
+	struct zfault_verdict v;
+	uint32_t idx = 0;
+	int ret;
+
+	if (io)
+		memset(io, 0, sizeof(*io));
+	pthread_mutex_lock(&z->lock);
+	/* Wait for writes in flight on the zone (or on any zone, for ALL). */
+	if (all) {
+		while (z->nr_busy)
+			pthread_cond_wait(&z->zone_cv, &z->lock);
+	} else if (lba < g->capacity_lba) {
+		idx = zdev_zone_of(z->dev, lba);
+		while (z->busy[idx])
+			pthread_cond_wait(&z->zone_cv, &z->lock);
+	}
+	ret = apply_faults(z, ZFAULT_OP_ZONE, all ? 0 : lba,
+			   all ? g->capacity_lba : (lba < g->capacity_lba ?
+						    g->zone_size_lba - (lba % g->zone_size_lba) : 0),
+			   &v, io);
+	if (!ret && v.err == ZL_E_TORN_WRITE)
+		ret = ZL_E_MEDIUM_WRITE;
+	if (!ret) {
+		z->ctx = op_ctx(op);
+		ret = zdev_zone_op(z->dev, op, lba, all);
+		z->ctx = CTX_NONE;
+	}
+	if (!ret && op == ZL_ZOP_RESET && zstore_kind(z->store) != ZSTORE_NONE) {
+		/* Dropping the bytes of reset zones is an optimisation only. */
+		if (all)
+			; /* leave data: RESET ALL of a large device would punch everything */
+		else
+			zstore_discard(z->store, lba, g->zone_size_lba);
+	}
+	if (!ret)
+		ret = flush_locked(z);
+	if (ret)
+		fail(z, ret);
+	else
+		z->stats.zone_ops++;
+	pthread_mutex_unlock(&z->lock);
+	return ret;
+}
+
+int zdisk_report(struct zdisk *z, uint64_t start_lba, enum zl_report_opt opt,
+		 struct zl_zone_info *out, uint32_t max, uint64_t *next)
+{
+	int ret;
+
+	pthread_mutex_lock(&z->lock);
+	ret = zdev_report(z->dev, start_lba, opt, out, max, next);
+	if (ret < 0) {
+		fail(z, ret);
+	} else {
+		z->stats.reports++;
+		z->stats.report_zones += (uint64_t)ret;
+	}
+	pthread_mutex_unlock(&z->lock);
+	return ret;
+}
+
+int64_t zdisk_report_count(struct zdisk *z, uint64_t start_lba, enum zl_report_opt opt)
+{
+	int64_t n;
+
+	pthread_mutex_lock(&z->lock);
+	n = zdev_report_count(z->dev, start_lba, opt);
+	pthread_mutex_unlock(&z->lock);
+	return n;
+}
+
+/* ---- settings and control ------------------------------------------------ */
+
+bool zdisk_wce(const struct zdisk *z)
+{
+	return z->wce;
+}
+
+int zdisk_set_wce(struct zdisk *z, bool on)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&z->lock);
+	if (z->wce && !on)
+		ret = flush_locked(z);
+	if (!ret)
+		z->wce = on;
+	pthread_mutex_unlock(&z->lock);
+	return ret;
+}
+
+int zdisk_fault_add(struct zdisk *z, const char *rules, char *msg, size_t msg_len)
+{
+	int ret;
+
+	pthread_mutex_lock(&z->lock);
+	ret = zfault_add_text(z->faults, rules, msg, msg_len);
+	pthread_mutex_unlock(&z->lock);
+	return ret;
+}
+
+int zdisk_fault_remove(struct zdisk *z, uint32_t id)
+{
+	int ret;
+
+	pthread_mutex_lock(&z->lock);
+	ret = zfault_remove(z->faults, id);
+	pthread_mutex_unlock(&z->lock);
+	return ret;
+}
+
+int zdisk_zone_set_cond(struct zdisk *z, uint32_t zone_idx, enum zl_zone_cond cond)
+{
+	int ret;
+
+	pthread_mutex_lock(&z->lock);
+	if (zone_idx >= zdev_nr_zones(z->dev)) {
+		pthread_mutex_unlock(&z->lock);
+		return -EINVAL;
+	}
+	while (z->busy[zone_idx])
+		pthread_cond_wait(&z->zone_cv, &z->lock);
+	ret = zdev_zone_set_cond(z->dev, zone_idx, cond);
+	if (!ret)
+		ret = flush_locked(z);
+	pthread_mutex_unlock(&z->lock);
+	return ret;
+}
+
+int zdisk_zone_clear_fault(struct zdisk *z, uint32_t zone_idx)
+{
+	int ret;
+
+	pthread_mutex_lock(&z->lock);
+	if (zone_idx >= zdev_nr_zones(z->dev)) {
+		pthread_mutex_unlock(&z->lock);
+		return -EINVAL;
+	}
+	ret = zdev_zone_clear_fault(z->dev, zone_idx);
+	if (!ret)
+		ret = flush_locked(z);
+	pthread_mutex_unlock(&z->lock);
+	return ret;
+}
+
+void zdisk_release_stalls(struct zdisk *z)
+{
+	pthread_mutex_lock(&z->lock);
+	zfault_release_all(z->faults);
+	pthread_cond_broadcast(&z->zone_cv);
+	pthread_mutex_unlock(&z->lock);
+}
+
+/* Reload every zone from the store's table: what survives a power loss. */
+static int power_cycle_locked(struct zdisk *z)
+{
+	uint32_t n = zdev_nr_zones(z->dev);
+	int ret = 0;
+
+	for (uint32_t i = 0; i < n && !ret; i++) {
+		ret = zdev_zone_unpack(z->dev, i, zstore_zone_word_get(z->store, i));
+		z->shadow[i] = zdev_zone_cond(z->dev, i);
+		zbitmap_clear(&z->dirty, i);
+	}
+	z->any_dirty = false;
+	z->data_dirty = false;
+	z->stats.power_cycles++;
+	return ret;
+}
+
+int zdisk_power_cycle(struct zdisk *z)
+{
+	int ret;
+
+	pthread_mutex_lock(&z->lock);
+	while (z->nr_busy)
+		pthread_cond_wait(&z->zone_cv, &z->lock);
+	ret = power_cycle_locked(z);
+	pthread_mutex_unlock(&z->lock);
+	return ret;
+}
+
+void zdisk_stats(struct zdisk *z, struct zl_stats *out)
+{
+	pthread_mutex_lock(&z->lock);
+	*out = z->stats;
+	pthread_mutex_unlock(&z->lock);
+}
+
+int zdisk_check(struct zdisk *z, char *msg, size_t msg_len)
+{
+	const struct zdev_cfg *g;
+	struct zdev *scratch;
+	uint32_t n;
+	int ret;
+
+	pthread_mutex_lock(&z->lock);
+	ret = flush_locked(z);
+	if (ret) {
+		snprintf(msg, msg_len, "flush failed: %s", zl_strerror(ret));
+		goto out_unlock;
+	}
+	g = zdev_cfg(z->dev);
+	ret = zdev_create(g, &scratch);
+	if (ret) {
+		snprintf(msg, msg_len, "geometry: %s", zl_strerror(ret));
+		goto out_unlock;
+	}
+	n = zdev_nr_zones(z->dev);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t w = zstore_zone_word_get(z->store, i);
+
+		ret = zdev_zone_unpack(scratch, i, w);
+		if (ret) {
+			snprintf(msg, msg_len, "zone %u: corrupt zone record 0x%016" PRIx64, i, w);
+			goto out_destroy;
+		}
+	}
+	if (g->max_active && zdev_nr_active(scratch) > g->max_active) {
+		snprintf(msg, msg_len, "%u active zones exceed max active %u",
+			 zdev_nr_active(scratch), g->max_active);
+		ret = ZL_E_CORRUPT;
+		goto out_destroy;
+	}
+	snprintf(msg, msg_len, "%u zones: %" PRId64 " empty, %u closed, %" PRId64 " full, %"
+		 PRId64 " read-only, %" PRId64 " offline, %" PRId64 " conventional; consistent",
+		 n, zdev_report_count(scratch, 0, ZL_RO_EMPTY), zdev_nr_closed(scratch),
+		 zdev_report_count(scratch, 0, ZL_RO_FULL),
+		 zdev_report_count(scratch, 0, ZL_RO_READ_ONLY),
+		 zdev_report_count(scratch, 0, ZL_RO_OFFLINE),
+		 zdev_report_count(scratch, 0, ZL_RO_NOT_WP));
+out_destroy:
+	zdev_destroy(scratch);
+out_unlock:
+	pthread_mutex_unlock(&z->lock);
+	return ret;
+}
