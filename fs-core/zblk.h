@@ -1,0 +1,136 @@
+/*
+ * zblk.h — the small block interface fs-core talks to: report zones, read,
+ * write, zone management (open/close/finish/reset), flush and zone append,
+ * as an ops table.  Everything here counts bytes; the implementations convert
+ * to LBAs (zdev) or 512-byte sectors (the kernel ioctls).
+ *
+ * Two implementations: zblk_zdev (in process, over a borrowed struct zdev;
+ * a NULL buffer means "data-less": the zone rules are applied, no byte is
+ * stored) and zblk_linux (a real zoned block device through BLKREPORTZONE,
+ * BLKRESETZONE, BLKOPENZONE, BLKCLOSEZONE, BLKFINISHZONE).  zblk is not a
+ * scheduler, a cache or a queue: every call is synchronous.
+ */
+#ifndef ZBLK_H
+#define ZBLK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zl_types.h"
+#include "zl_err.h"
+
+struct zdev;
+struct zblk;
+
+/* One zone, in bytes. */
+struct zblk_zone {
+	uint64_t start_bytes;
+	uint64_t len_bytes;
+	uint64_t cap_bytes;
+	uint64_t wp_bytes;  /* absolute; UINT64_MAX for conventional zones */
+	uint8_t type;       /* enum zl_zone_type */
+	uint8_t cond;       /* enum zl_zone_cond */
+};
+
+struct zblk_ops {
+	/* Fill up to @max zones starting with the zone holding @pos_bytes.
+	 * Returns the number filled (0 at the end) or a negative error. */
+	int (*report)(struct zblk *b, uint64_t pos_bytes, struct zblk_zone *out, uint32_t max);
+	/* @buf may be NULL on data-less devices. */
+	int (*read)(struct zblk *b, uint64_t pos_bytes, void *buf, uint64_t len_bytes);
+	int (*write)(struct zblk *b, uint64_t pos_bytes, const void *buf, uint64_t len_bytes);
+	/* @op on the zone starting at @pos_bytes. */
+	int (*zone_mgmt)(struct zblk *b, enum zl_zone_op op, uint64_t pos_bytes);
+	int (*flush)(struct zblk *b);
+	/* Write at the write pointer of the zone starting at @zone_bytes; the
+	 * position used is returned in *@pos_bytes. NULL = not supported. */
+	int (*append)(struct zblk *b, uint64_t zone_bytes, const void *buf, uint64_t len_bytes,
+		      uint64_t *pos_bytes);
+	void (*destroy)(struct zblk *b);
+};
+
+/* Common part of every zblk. */
+struct zblk {
+	const struct zblk_ops *ops;
+	uint64_t capacity_bytes;
+	uint64_t zone_size_bytes;  /* 0 on a regular (not zoned) device */
+	uint32_t nr_zones;         /* 0 on a regular device */
+	uint32_t block_bytes;      /* logical block size */
+	bool zoned;
+	enum zl_model model;
+	uint64_t nr_write_errors;  /* writes refused by the device, any reason */
+	int last_write_err;        /* reason of the last refused write */
+};
+
+static inline bool zblk_is_zoned(const struct zblk *b)
+{
+	return b->zoned;
+}
+
+/**
+ * zblk_zdev_create() - a zblk over a borrowed zone model.
+ * @d: the model (borrowed; must outlive the zblk).
+ * @zoned: false presents the model as a regular device (no zones reported;
+ *         for mixed-device checks), true as a zoned one.
+ * @out: set on success; caller owns it (zblk_destroy()).
+ * Returns 0 or -ENOMEM, -EINVAL.  Writes and reads take NULL buffers only
+ * (data-less): the zone rules are applied, nothing is stored.
+ */
+int zblk_zdev_create(struct zdev *d, bool zoned, struct zblk **out);
+
+/* The zdev behind a zblk_zdev (borrowed), NULL for other kinds. */
+struct zdev *zblk_zdev_of(struct zblk *b);
+
+/**
+ * zblk_linux_open() - open a Linux zoned block device (O_RDWR | O_DIRECT).
+ * Returns 0, -errno from open/ioctl, -ENOTBLK if @path is not a block
+ * device, -EOPNOTSUPP if the kernel has no zoned block support.
+ */
+int zblk_linux_open(const char *path, struct zblk **out);
+
+/*
+ * Argument checks of the Linux implementation, exposed for unit tests:
+ * byte range -> 512-byte sector range for the zone ioctls.  Returns 0, or
+ * -EINVAL when @pos_bytes is not sector aligned or not a zone start of a
+ * device with @zone_bytes zones, or beyond @capacity_bytes.
+ */
+int zblk_linux_zone_range(uint64_t pos_bytes, uint64_t zone_bytes, uint64_t capacity_bytes,
+			  uint64_t *sector, uint64_t *nr_sectors);
+/* ioctl request for a zone op, or 0 if the kernel headers lack it. */
+unsigned long zblk_linux_zone_ioctl(enum zl_zone_op op);
+
+void zblk_destroy(struct zblk *b);
+
+static inline int zblk_report(struct zblk *b, uint64_t pos_bytes, struct zblk_zone *out,
+			      uint32_t max)
+{
+	return b->ops->report(b, pos_bytes, out, max);
+}
+
+static inline int zblk_read(struct zblk *b, uint64_t pos_bytes, void *buf, uint64_t len_bytes)
+{
+	return b->ops->read(b, pos_bytes, buf, len_bytes);
+}
+
+/* zblk_write() - write; counts refused writes in b->nr_write_errors. */
+int zblk_write(struct zblk *b, uint64_t pos_bytes, const void *buf, uint64_t len_bytes);
+
+static inline int zblk_zone_mgmt(struct zblk *b, enum zl_zone_op op, uint64_t pos_bytes)
+{
+	return b->ops->zone_mgmt(b, op, pos_bytes);
+}
+
+static inline int zblk_flush(struct zblk *b)
+{
+	return b->ops->flush(b);
+}
+
+/* zblk_append() - zone append; -EOPNOTSUPP when the device has none. */
+int zblk_append(struct zblk *b, uint64_t zone_bytes, const void *buf, uint64_t len_bytes,
+		uint64_t *pos_bytes);
+
+/* zblk_zone_get() - report one zone (the one holding @pos_bytes). */
+int zblk_zone_get(struct zblk *b, uint64_t pos_bytes, struct zblk_zone *z);
+
+#endif /* ZBLK_H */

@@ -1,0 +1,184 @@
+/*
+ * test_fsc_zblk.c — zblk: the in-process implementation over the real zone
+ * model (data-less), and the argument handling of the Linux ioctl one (this
+ * machine's kernel has no zoned block support: its ioctl paths are only
+ * compile-tested).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <linux/blkzoned.h>
+
+#include "zblk.h"
+#include "zdev.h"
+
+struct fx {
+	struct zdev *d;
+	struct zblk *b;
+};
+
+#define ZONE_LBA 2048u  /* 1 MiB of 512 B */
+
+static int setup(void **state)
+{
+	static struct fx fx;
+	struct zdev_cfg cfg;
+
+	zdev_cfg_init(&cfg);
+	cfg.capacity_lba = 16 * ZONE_LBA;
+	cfg.zone_size_lba = ZONE_LBA;
+	cfg.nr_conv_start = 1;
+	assert_int_equal(zdev_create(&cfg, &fx.d), 0);
+	assert_int_equal(zblk_zdev_create(fx.d, true, &fx.b), 0);
+	*state = &fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *fx = *state;
+
+	zblk_destroy(fx->b);
+	zdev_destroy(fx->d);
+	return 0;
+}
+
+static void test_zblk_zdev_geometry_in_bytes(void **state)
+{
+	struct fx *fx = *state;
+
+	assert_true(zblk_is_zoned(fx->b));
+	assert_int_equal(fx->b->zone_size_bytes, 1 << 20);
+	assert_int_equal(fx->b->nr_zones, 16);
+	assert_int_equal(fx->b->capacity_bytes, 16 << 20);
+}
+
+static void test_zblk_zdev_report_types_and_wp(void **state)
+{
+	struct fx *fx = *state;
+	struct zblk_zone z[20];
+
+	assert_int_equal(zblk_report(fx->b, 0, z, 20), 16);
+	assert_int_equal(z[0].type, ZL_ZONE_TYPE_CONV);
+	assert_true(z[0].wp_bytes == UINT64_MAX);
+	assert_int_equal(z[1].type, ZL_ZONE_TYPE_SWR);
+	assert_int_equal(z[1].cond, ZL_COND_EMPTY);
+	assert_int_equal(z[1].wp_bytes, 1 << 20);
+	assert_int_equal(zblk_report(fx->b, 15u << 20, z, 20), 1);
+	assert_int_equal(zblk_report(fx->b, 16u << 20, z, 20), 0);
+}
+
+static void test_zblk_zdev_write_moves_wp_and_unaligned_is_refused(void **state)
+{
+	struct fx *fx = *state;
+	struct zblk_zone z;
+
+	assert_int_equal(zblk_write(fx->b, 1 << 20, NULL, 8192), 0);
+	assert_int_equal(zblk_zone_get(fx->b, 1 << 20, &z), 0);
+	assert_int_equal(z.wp_bytes, (1 << 20) + 8192);
+	assert_int_equal(zblk_write(fx->b, (1 << 20) + 16384, NULL, 4096), ZL_E_UNALIGNED);
+	assert_int_equal(fx->b->nr_write_errors, 1);
+	assert_int_equal(fx->b->last_write_err, ZL_E_UNALIGNED);
+	assert_int_equal(zblk_write(fx->b, 4096, NULL, 4096), 0);  /* conventional */
+}
+
+static void test_zblk_zdev_append_returns_position(void **state)
+{
+	struct fx *fx = *state;
+	uint64_t pos;
+
+	assert_int_equal(zblk_append(fx->b, 2 << 20, NULL, 4096, &pos), 0);
+	assert_int_equal(pos, 2 << 20);
+	assert_int_equal(zblk_append(fx->b, 2 << 20, NULL, 4096, &pos), 0);
+	assert_int_equal(pos, (2 << 20) + 4096);
+	assert_int_equal(zblk_append(fx->b, (2 << 20) + 4096, NULL, 4096, &pos),
+			 ZL_E_NOT_ZONE_START);
+}
+
+static void test_zblk_zdev_reset_finish(void **state)
+{
+	struct fx *fx = *state;
+	struct zblk_zone z;
+
+	assert_int_equal(zblk_write(fx->b, 3 << 20, NULL, 4096), 0);
+	assert_int_equal(zblk_zone_mgmt(fx->b, ZL_ZOP_FINISH, 3 << 20), 0);
+	assert_int_equal(zblk_zone_get(fx->b, 3 << 20, &z), 0);
+	assert_int_equal(z.cond, ZL_COND_FULL);
+	assert_int_equal(zblk_zone_mgmt(fx->b, ZL_ZOP_RESET, 3 << 20), 0);
+	assert_int_equal(zblk_zone_get(fx->b, 3 << 20, &z), 0);
+	assert_int_equal(z.cond, ZL_COND_EMPTY);
+	assert_int_equal(z.wp_bytes, 3 << 20);
+	assert_int_equal(zblk_zone_mgmt(fx->b, ZL_ZOP_RESET, 0), ZL_E_NOT_WP_ZONE);
+	assert_int_equal(zblk_flush(fx->b), 0);
+}
+
+static void test_zblk_zdev_as_regular_device_reports_nothing(void **state)
+{
+	struct fx *fx = *state;
+	struct zblk *r;
+	struct zblk_zone z;
+
+	assert_int_equal(zblk_zdev_create(fx->d, false, &r), 0);
+	assert_false(zblk_is_zoned(r));
+	assert_int_equal(r->zone_size_bytes, 0);
+	assert_int_equal(zblk_report(r, 0, &z, 1), -EOPNOTSUPP);
+	zblk_destroy(r);
+}
+
+static void test_zblk_linux_zone_range_converts_and_checks(void **state)
+{
+	uint64_t s, n;
+
+	assert_int_equal(zblk_linux_zone_range(2 << 20, 1 << 20, 16 << 20, &s, &n), 0);
+	assert_int_equal(s, 4096);
+	assert_int_equal(n, 2048);
+	assert_int_equal(zblk_linux_zone_range((2 << 20) + 512, 1 << 20, 16 << 20, &s, &n),
+			 -EINVAL);
+	assert_int_equal(zblk_linux_zone_range(100, 1 << 20, 16 << 20, &s, &n), -EINVAL);
+	assert_int_equal(zblk_linux_zone_range(16 << 20, 1 << 20, 16 << 20, &s, &n), -EINVAL);
+	assert_int_equal(zblk_linux_zone_range(0, 0, 16 << 20, &s, &n), -EINVAL);
+	/* runt last zone */
+	assert_int_equal(zblk_linux_zone_range(15 << 20, 1 << 20, (15 << 20) + 4096, &s, &n), 0);
+	assert_int_equal(n, 8);
+}
+
+static void test_zblk_linux_zone_ioctls(void **state)
+{
+	assert_int_equal(zblk_linux_zone_ioctl(ZL_ZOP_RESET), BLKRESETZONE);
+#ifdef BLKOPENZONE
+	assert_int_equal(zblk_linux_zone_ioctl(ZL_ZOP_OPEN), BLKOPENZONE);
+	assert_int_equal(zblk_linux_zone_ioctl(ZL_ZOP_CLOSE), BLKCLOSEZONE);
+	assert_int_equal(zblk_linux_zone_ioctl(ZL_ZOP_FINISH), BLKFINISHZONE);
+#endif
+}
+
+static void test_zblk_linux_open_refuses_non_block_files(void **state)
+{
+	struct zblk *b = NULL;
+
+	assert_int_equal(zblk_linux_open("/dev/null", &b), -ENOTBLK);
+	assert_null(b);
+	assert_int_equal(zblk_linux_open("/nonexistent/zonelab", &b), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_zblk_zdev_geometry_in_bytes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zblk_zdev_report_types_and_wp, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zblk_zdev_write_moves_wp_and_unaligned_is_refused,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zblk_zdev_append_returns_position, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zblk_zdev_reset_finish, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zblk_zdev_as_regular_device_reports_nothing,
+						setup, teardown),
+		cmocka_unit_test(test_zblk_linux_zone_range_converts_and_checks),
+		cmocka_unit_test(test_zblk_linux_zone_ioctls),
+		cmocka_unit_test(test_zblk_linux_open_refuses_non_block_files),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
