@@ -1,0 +1,263 @@
+/*
+ * cli_util.c — argument parsers shared by zonelab subcommands: byte sizes
+ * with binary suffixes, integers, ranges, and the geometry options.  Every
+ * rejection prints what was wrong and why.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int cli_parse_u64(const char *what, const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-') {
+		fprintf(stderr, "zonelab: %s: '%s' is not a non-negative integer\n", what,
+			s ? s : "");
+		return -1;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno == ERANGE) {
+		fprintf(stderr, "zonelab: %s: '%s' is too large\n", what, s);
+		return -1;
+	}
+	if (*end) {
+		fprintf(stderr, "zonelab: %s: '%s' is not an integer (stray '%s')\n", what, s, end);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int cli_parse_bytes(const char *what, const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned shift = 0;
+
+	if (!s || !*s || *s == '-') {
+		fprintf(stderr, "zonelab: %s: '%s' is not a size\n", what, s ? s : "");
+		return -1;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno == ERANGE || end == s) {
+		fprintf(stderr, "zonelab: %s: '%s' is not a size (e.g. 4096, 64K, 256M, 2G)\n",
+			what, s);
+		return -1;
+	}
+	if (*end) {
+		switch (*end) {
+		case 'k': case 'K': shift = 10; break;
+		case 'm': case 'M': shift = 20; break;
+		case 'g': case 'G': shift = 30; break;
+		case 't': case 'T': shift = 40; break;
+		default:
+			fprintf(stderr, "zonelab: %s: unknown size suffix in '%s' (K, M, G or T)\n",
+				what, s);
+			return -1;
+		}
+		if (end[1] && strcasecmp(end + 1, "iB") && strcasecmp(end + 1, "B")) {
+			fprintf(stderr, "zonelab: %s: stray characters after the size in '%s'\n",
+				what, s);
+			return -1;
+		}
+	}
+	if (shift && v > (UINT64_MAX >> shift)) {
+		fprintf(stderr, "zonelab: %s: '%s' overflows 64 bits\n", what, s);
+		return -1;
+	}
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+int cli_parse_range(const char *what, const char *s, uint64_t *first, uint64_t *count)
+{
+	char buf[64], *sep;
+	uint64_t a, b;
+
+	if (!s || strlen(s) >= sizeof(buf)) {
+		fprintf(stderr, "zonelab: %s: '%s' is not a range (A, A-B or A+N)\n", what,
+			s ? s : "");
+		return -1;
+	}
+	strcpy(buf, s);
+	sep = strpbrk(buf, "-+");
+	if (!sep) {
+		if (cli_parse_u64(what, buf, &a))
+			return -1;
+		*first = a;
+		*count = 1;
+		return 0;
+	}
+	char op = *sep;
+
+	*sep = 0;
+	if (cli_parse_u64(what, buf, &a) || cli_parse_u64(what, sep + 1, &b))
+		return -1;
+	if (op == '+') {
+		if (b == 0) {
+			fprintf(stderr, "zonelab: %s: '%s' is an empty range\n", what, s);
+			return -1;
+		}
+		*first = a;
+		*count = b;
+		return 0;
+	}
+	if (b < a) {
+		fprintf(stderr, "zonelab: %s: range '%s' ends before it starts\n", what, s);
+		return -1;
+	}
+	*first = a;
+	*count = b - a + 1;
+	return 0;
+}
+
+const char cli_geo_help[] =
+	"geometry options:\n"
+	"  --size BYTES          device capacity (required to create), e.g. 16G\n"
+	"  --zone-size BYTES     zone size (default 256M); the last zone may be smaller\n"
+	"  --zone-cap BYTES      writable bytes per sequential zone (default: zone size)\n"
+	"  --gap-zones           show zone-cap < zone-size as ZBC-2 gap zones (else ZNS-style)\n"
+	"  --conv N              N conventional zones at LBA 0\n"
+	"  --conv-at A[-B|+N]    conventional zones by index anywhere (repeatable, up to 64)\n"
+	"  --lba-size 512|4096   logical block size (default 512)\n"
+	"  --pblock-size 512|4096 physical block size (default: the logical block size)\n"
+	"  --model hm|ha         host-managed (default) or host-aware\n"
+	"  --max-open N          maximum open zones (0 = no limit, default)\n"
+	"  --max-active N        maximum active zones (0 = no limit, default)\n"
+	"  --no-urswrz           restrict reads of sequential zones to below the write pointer\n";
+
+void cli_geo_init(struct cli_geo *g)
+{
+	memset(g, 0, sizeof(*g));
+	zdev_cfg_init(&g->cfg);
+	g->zone_bytes = 256ull << 20;
+	g->lba = 512;
+}
+
+static int need_val(int argc, char **argv, int i)
+{
+	if (i + 1 >= argc) {
+		fprintf(stderr, "zonelab: option %s needs a value\n", argv[i]);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_geo_opt(struct cli_geo *g, int argc, char **argv, int i)
+{
+	const char *o = argv[i];
+	uint64_t v, n;
+
+	if (!strcmp(o, "--gap-zones")) {
+		g->cfg.gap_zones = true;
+		return 1;
+	}
+	if (!strcmp(o, "--no-urswrz")) {
+		g->cfg.urswrz = false;
+		return 1;
+	}
+	if (strcmp(o, "--size") && strcmp(o, "--zone-size") && strcmp(o, "--zone-cap") &&
+	    strcmp(o, "--conv") && strcmp(o, "--conv-at") && strcmp(o, "--lba-size") &&
+	    strcmp(o, "--pblock-size") && strcmp(o, "--model") && strcmp(o, "--max-open") &&
+	    strcmp(o, "--max-active"))
+		return 0;
+	if (need_val(argc, argv, i))
+		return -1;
+	const char *val = argv[i + 1];
+
+	if (!strcmp(o, "--size"))
+		return cli_parse_bytes(o, val, &g->size_bytes) ? -1 : 2;
+	if (!strcmp(o, "--zone-size"))
+		return cli_parse_bytes(o, val, &g->zone_bytes) ? -1 : 2;
+	if (!strcmp(o, "--zone-cap"))
+		return cli_parse_bytes(o, val, &g->zcap_bytes) ? -1 : 2;
+	if (!strcmp(o, "--model")) {
+		if (!strcasecmp(val, "hm")) {
+			g->cfg.model = ZL_MODEL_HM;
+		} else if (!strcasecmp(val, "ha")) {
+			g->cfg.model = ZL_MODEL_HA;
+		} else {
+			fprintf(stderr, "zonelab: --model: '%s' is not hm or ha\n", val);
+			return -1;
+		}
+		return 2;
+	}
+	if (!strcmp(o, "--conv-at")) {
+		if (cli_parse_range(o, val, &v, &n))
+			return -1;
+		if (g->cfg.nr_conv_ranges >= ZDEV_MAX_CONV_RANGES) {
+			fprintf(stderr, "zonelab: --conv-at: at most %d ranges\n",
+				ZDEV_MAX_CONV_RANGES);
+			return -1;
+		}
+		if (v > UINT32_MAX || n > UINT32_MAX) {
+			fprintf(stderr, "zonelab: --conv-at: '%s' is beyond 2^32 zones\n", val);
+			return -1;
+		}
+		g->cfg.conv_ranges[g->cfg.nr_conv_ranges++] =
+			(struct zdev_range){ (uint32_t)v, (uint32_t)n };
+		return 2;
+	}
+	if (cli_parse_u64(o, val, &v))
+		return -1;
+	if (v > UINT32_MAX) {
+		fprintf(stderr, "zonelab: %s: %s is too large\n", o, val);
+		return -1;
+	}
+	if (!strcmp(o, "--conv"))
+		g->cfg.nr_conv_start = (uint32_t)v;
+	else if (!strcmp(o, "--lba-size"))
+		g->lba = (uint32_t)v;
+	else if (!strcmp(o, "--pblock-size"))
+		g->pblock = (uint32_t)v;
+	else if (!strcmp(o, "--max-open"))
+		g->cfg.max_open = (uint32_t)v;
+	else
+		g->cfg.max_active = (uint32_t)v;
+	return 2;
+}
+
+static int to_lbas(const char *what, uint64_t bytes, uint32_t lba, uint64_t *out)
+{
+	if (bytes % lba) {
+		fprintf(stderr, "zonelab: %s %" PRIu64 " bytes is not a multiple of the %u-byte block\n",
+			what, bytes, lba);
+		return -1;
+	}
+	*out = bytes / lba;
+	return 0;
+}
+
+int cli_geo_finish(struct cli_geo *g)
+{
+	char msg[256];
+
+	if (!g->size_bytes) {
+		fprintf(stderr, "zonelab: --size is required (e.g. --size 16G)\n");
+		return -1;
+	}
+	g->cfg.lba_size = g->lba;
+	g->cfg.pblock_size = g->pblock;
+	if (g->lba != 512 && g->lba != 4096) {
+		fprintf(stderr, "zonelab: --lba-size %u: must be 512 or 4096\n", g->lba);
+		return -1;
+	}
+	if (to_lbas("--size", g->size_bytes, g->lba, &g->cfg.capacity_lba) ||
+	    to_lbas("--zone-size", g->zone_bytes, g->lba, &g->cfg.zone_size_lba) ||
+	    to_lbas("--zone-cap", g->zcap_bytes, g->lba, &g->cfg.zone_cap_lba))
+		return -1;
+	if (zdev_cfg_check(&g->cfg, msg, sizeof(msg))) {
+		fprintf(stderr, "zonelab: invalid geometry: %s\n", msg);
+		return -1;
+	}
+	return 0;
+}
