@@ -21,3 +21,29 @@ $(O)/tests/unit/test_tcmu_standin: $(O)/tests/unit/test_tcmu_standin.o $(TCMU_ST
 	$(Q)$(CC) $(LDFLAGS) -rdynamic -o $@ $^ $(LDLIBS)
 
 -include $(TCMU_STANDIN_OBJ:.o=.d)
+
+# The plugin: handler_zonelab.o + the whole library, only handler_init exported.
+SHLIBS += $(O)/handler_zonelab.so
+TCMU_SO_LIBS := $(shell pkg-config --libs glib-2.0 2>/dev/null) -lpthread -lm
+
+$(O)/handler_zonelab.so: $(O)/emulator/tcmu/handler_zonelab.o $(TCMU_LIBA) emulator/tcmu/handler_zonelab.map
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared $(LDFLAGS) -Wl,--version-script=emulator/tcmu/handler_zonelab.map \
+		-o $@ $(O)/emulator/tcmu/handler_zonelab.o $(TCMU_LIBA) $(TCMU_SO_LIBS)
+
+-include $(O)/emulator/tcmu/handler_zonelab.d
+
+# The conformance table through the stand-in (needs the table: tests/conformance).
+ZBC_CONF_SRCS := $(wildcard tests/conformance/*.c)
+ifneq ($(filter tests/conformance/zbc_cases.c,$(ZBC_CONF_SRCS)),)
+TCMU_CONF_BIN := $(O)/tests/tcmu_standin/tcmu_conformance
+# not a shared object: SHLIBS is the only build list a fragment can extend
+# without being run as a cmocka program by make check.
+SHLIBS += $(TCMU_CONF_BIN)
+CHECK_SCRIPTS += tests/scripts/040-tcmu-conformance.sh
+$(TCMU_CONF_BIN): $(O)/tests/tcmu_standin/tcmu_conformance.o $(TCMU_STANDIN_OBJ) \
+		$(ZBC_CONF_SRCS:%.c=$(O)/%.o) $(TCMU_HELPER_OBJ)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -rdynamic -o $@ $^ $(LDLIBS)
+-include $(O)/tests/tcmu_standin/tcmu_conformance.d $(ZBC_CONF_SRCS:%.c=$(O)/%.d)
+endif

@@ -5,6 +5,11 @@
  * unaligned-write sense, reopen.  This tests the stand-in (our ABI
  * declarations and helper semantics), not file_zbc.  Skips when the .so is
  * not installed ($ZL_FILE_ZBC_SO overrides the path).
+ *
+ * The second group loads our handler_zonelab.so (next to the build's
+ * tests/ directory, or $ZL_HANDLER_SO) the same way and checks the glue:
+ * cfgstring rejection reasons, open, I/O, and that a reopen with the same
+ * cfgstring keeps zones and data while a geometry change is refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -227,6 +233,157 @@ static void test_standin_refuses_wrong_subtype(void **state)
 	assert_non_null(strstr(msg, "zbc/"));
 }
 
+/* ---- handler_zonelab.so ---------------------------------------------- */
+
+static char zl_so[PATH_MAX];
+
+static const char *zonelab_so_path(void)
+{
+	const char *p = getenv("ZL_HANDLER_SO");
+	char exe[PATH_MAX - 32];
+	ssize_t n;
+
+	if (p)
+		return p;
+	/* <O>/tests/unit/test_tcmu_standin -> <O>/handler_zonelab.so */
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return "handler_zonelab.so";
+	exe[n] = '\0';
+	for (int up = 0; up < 3; up++) {
+		char *slash = strrchr(exe, '/');
+
+		if (slash)
+			*slash = '\0';
+	}
+	snprintf(zl_so, sizeof(zl_so), "%s/handler_zonelab.so", exe);
+	return zl_so;
+}
+
+static int zl_open_cfg(struct fixture *f, const char *opts, bool reopen, char *msg, size_t len)
+{
+	struct sti_dev_cfg cfg = {
+		.cfgstring = f->cfg, .size_bytes = DEV_BYTES, .block_size = 512, .reopen = reopen,
+	};
+
+	snprintf(f->cfg, sizeof(f->cfg), "zonelab/%s/zl.img?%s", f->dir, opts);
+	return sti_dev_open(f->h, &cfg, &f->d, msg, len);
+}
+
+static int zl_setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	char msg[256];
+
+	if (access(zonelab_so_path(), R_OK) != 0) {
+		free(f);
+		*state = NULL;
+		return 0;
+	}
+	f->dir = zl_test_mkdtemp("standin-zl");
+	assert_non_null(f->dir);
+	assert_int_equal(sti_handler_load(zonelab_so_path(), &f->h, msg, sizeof(msg)), 0);
+	assert_string_equal(sti_handler_subtype(f->h), "zonelab");
+	if (zl_open_cfg(f, "zsize=1M&conv=2&max_open=4", false, msg, sizeof(msg)))
+		fail_msg("open: %s", msg);
+	*state = f;
+	return 0;
+}
+
+#define NEED_ZL(f)								\
+	do {									\
+		if (!(f)) {							\
+			print_message("skip: %s not built\n", zonelab_so_path()); \
+			skip();							\
+		}								\
+	} while (0)
+
+static void test_zonelab_inquiry_and_capacity(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t cdb[6] = { 0x12, 0, 0, 0, 96, 0 };
+	uint8_t buf[96] = { 0 };
+	struct sti_result r;
+
+	NEED_ZL(f);
+	assert_int_equal(sti_exec(f->d, cdb, 6, buf, sizeof(buf), &r), 0);
+	assert_int_equal(buf[0] & 0x1f, 0x14);
+	assert_int_equal(sti_dev_block_size(f->d), 512);
+	assert_int_equal(sti_dev_num_lbas(f->d), DEV_BYTES / 512);
+}
+
+static void test_zonelab_write_not_at_wp_is_unaligned(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t out[4096], in[4096];
+	struct sti_result r;
+
+	NEED_ZL(f);
+	memset(out, 0x5a, sizeof(out));
+	assert_int_equal(rw16(f->d, 0x8a, 2 * ZONE_LBAS, 8, out, &r), 0);
+	assert_int_equal(rw16(f->d, 0x88, 2 * ZONE_LBAS, 8, in, &r), 0);
+	assert_memory_equal(in, out, sizeof(out));
+	assert_int_equal(rw16(f->d, 0x8a, 2 * ZONE_LBAS + 16, 8, out, &r), 2);
+	assert_int_equal(r.tcmu_sts, 2 /* TCMU_STS_PASSTHROUGH_ERR */);
+	assert_int_equal(sti_sense_key(&r), 0x5);
+	assert_int_equal(sti_sense_asc_ascq(&r), 0x2104);
+}
+
+static void test_zonelab_reopen_same_cfgstring_keeps_zones_and_data(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t out[4096], in[4096], rz[128];
+	uint8_t cdb[16] = { 0x95, 0x00 };
+	struct sti_result r;
+	char msg[256];
+
+	NEED_ZL(f);
+	memset(out, 0xc3, sizeof(out));
+	assert_int_equal(rw16(f->d, 0x8a, 3 * ZONE_LBAS, 8, out, &r), 0);
+	sti_dev_close(f->d);
+	f->d = NULL;
+	if (zl_open_cfg(f, "zsize=1M&conv=2&max_open=4", true, msg, sizeof(msg)))
+		fail_msg("reopen: %s", msg);
+	assert_int_equal(rw16(f->d, 0x88, 3 * ZONE_LBAS, 8, in, &r), 0);
+	assert_memory_equal(in, out, sizeof(out));
+	put_be64(&cdb[2], 3 * ZONE_LBAS);
+	put_be32(&cdb[10], sizeof(rz));
+	assert_int_equal(sti_exec(f->d, cdb, 16, rz, sizeof(rz), &r), 0);
+	assert_int_equal(rz[65] >> 4, 4);                       /* CLOSED after reopen */
+	assert_int_equal(get_be64(&rz[64 + 24]), 3 * ZONE_LBAS + 8);
+}
+
+static void test_zonelab_geometry_change_is_refused_then_forced(void **state)
+{
+	struct fixture *f = *state;
+	struct sti_result r;
+	uint8_t in[512];
+	char msg[256];
+
+	NEED_ZL(f);
+	sti_dev_close(f->d);
+	f->d = NULL;
+	assert_int_not_equal(zl_open_cfg(f, "zsize=2M&conv=2&max_open=4", true, msg, sizeof(msg)), 0);
+	assert_null(f->d);
+	if (zl_open_cfg(f, "zsize=2M&conv=2&max_open=4&force=1", true, msg, sizeof(msg)))
+		fail_msg("forced reopen: %s", msg);
+	assert_int_equal(rw16(f->d, 0x88, 0, 1, in, &r), 0);
+}
+
+static void test_zonelab_check_config_names_the_key(void **state)
+{
+	struct fixture *f = *state;
+	char *reason = NULL;
+
+	NEED_ZL(f);
+	assert_false(sti_handler_check_config(f->h, "zonelab//x?zsize=1Q", &reason));
+	assert_non_null(reason);
+	assert_non_null(strstr(reason, "key 'zsize' value '1Q'"));
+	free(reason);
+	assert_true(sti_handler_check_config(f->h, "zonelab//x?zsize=1M", &reason));
+	assert_null(reason);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +394,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_standin_unknown_opcode_is_invalid_command, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_standin_file_zbc_reopen_without_options_keeps_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_standin_refuses_wrong_subtype, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zonelab_inquiry_and_capacity, zl_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zonelab_write_not_at_wp_is_unaligned, zl_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zonelab_reopen_same_cfgstring_keeps_zones_and_data, zl_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zonelab_geometry_change_is_refused_then_forced, zl_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zonelab_check_config_names_the_key, zl_setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

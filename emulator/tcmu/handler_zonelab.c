@@ -1,0 +1,258 @@
+/*
+ * handler_zonelab.c — the tcmu-runner 1.5.4 plugin: subtype "zonelab",
+ * built as handler_zonelab.so.  A thin glue: check_config and open parse
+ * the cfgstring (zl_cfgstr), open opens the zdisk and a zscsi front for it,
+ * handle_cmd hands the raw CDB and the data iovec to zscsi_execute() and
+ * turns the SCSI status + sense into a TCMU status once, close closes.
+ * No SCSI and no zone rule is decided here.
+ *
+ * Threading.  A passthrough handler (handle_cmd only) with nr_threads == 0
+ * is called from the device's command thread, one command at a time, in
+ * ring order; with nr_threads > 0 tcmu-runner queues each command to a work
+ * queue of that many threads.  zdisk/zscsi are thread-safe, so both are
+ * exact; the default is 0, because a hand-off per command costs more than
+ * executing a page-cache-backed command and keeps arrival order (hosts
+ * other than Linux may queue several writes to one zone).  The environment
+ * variable ZONELAB_TCMU_THREADS=N (read once by handler_init, 0..64) selects
+ * the work queue, e.g. for block-device stores with real I/O latency.
+ *
+ * Reopen.  An existing image is opened with the geometry the cfgstring
+ * gives; it is never reformatted because of options.  A differing geometry
+ * is refused with the store's message and how to reformat (force=1, which
+ * only ever reformats an image whose geometry differs or that is no zonelab
+ * image; a matching image is kept even with force=1).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tcmu/tcmu_abi.h"
+#include "tcmu/zl_cfgstr.h"
+#include "zdisk.h"
+#include "zscsi.h"
+
+struct zl_tcmu_dev {
+	struct zl_cfgstr cfg;
+	struct zdisk *disk;
+	struct zscsi *scsi;
+	char serial[64];
+};
+
+static bool zl_check_config(const char *cfgstring, char **reason)
+{
+	struct zl_cfgstr *c = malloc(sizeof(*c));
+	char msg[512];
+	bool ok;
+
+	if (!c) {
+		*reason = strdup("out of memory");
+		return false;
+	}
+	ok = zl_cfgstr_parse(cfgstring, c, msg, sizeof(msg)) == 0;
+	if (ok && strlen(cfgstring) > ZL_CFGSTR_KERNEL_MAX) {
+		snprintf(msg, sizeof(msg), "cfgstring is %zu bytes; the kernel keeps %d of dev_config",
+			 strlen(cfgstring), ZL_CFGSTR_KERNEL_MAX);
+		ok = false;
+	}
+	free(c);
+	if (!ok && asprintf(reason, "zonelab: %s", msg) < 0)
+		*reason = NULL;
+	return ok;
+}
+
+static uint64_t zl_naa_id(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;       /* FNV-1a: stable per path */
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+	/* NAA 6 (registered extended) with a locally administered company id */
+	return 0x6000000000000000ULL | (h & 0x0fffffffffffffffULL);
+}
+
+/* An empty regular file (e.g. made by truncate or touch) holds no data yet. */
+static bool zl_is_empty_file(const char *path)
+{
+	struct stat st;
+
+	return path && stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+}
+
+/* Open the disk, creating it only if there is no image. */
+static int zl_open_disk(struct tcmu_device *dev, struct zl_tcmu_dev *zd)
+{
+	struct zdisk_cfg dc = zd->cfg.disk;
+	char msg[512] = "";
+	int ret;
+
+	dc.store.create = false;
+	dc.use_image_geo = false;
+	ret = zdisk_open(&dc, &zd->disk, msg, sizeof(msg));
+	if (ret == -ENOENT || (ret == ZL_E_BAD_MAGIC && zl_is_empty_file(dc.store.path))) {
+		dc.store.create = true;
+		ret = zdisk_open(&dc, &zd->disk, msg, sizeof(msg));
+		if (!ret)
+			tcmu_dev_info(dev, "zonelab: formatted new image %s\n",
+				      dc.store.path ? dc.store.path : "(memory)");
+	} else if ((ret == ZL_E_GEOMETRY_MISMATCH || ret == ZL_E_BAD_MAGIC) && zd->cfg.force) {
+		tcmu_dev_warn(dev, "zonelab: force=1: reformatting %s (%s)\n", dc.store.path, msg);
+		dc.store.create = true;
+		dc.store.force = true;
+		ret = zdisk_open(&dc, &zd->disk, msg, sizeof(msg));
+	} else if (ret == ZL_E_GEOMETRY_MISMATCH) {
+		tcmu_dev_err(dev, "zonelab: %s (not reformatted: add force=1 to the cfgstring to "
+			     "reformat deliberately)\n", msg);
+		return ret;
+	}
+	if (ret)
+		tcmu_dev_err(dev, "zonelab: cannot open %s: %s (%s)\n",
+			     dc.store.path ? dc.store.path : "disk", msg[0] ? msg : zl_strerror(ret),
+			     zl_errname(ret));
+	return ret;
+}
+
+static int zl_open(struct tcmu_device *dev, bool reopen)
+{
+	struct zl_tcmu_dev *zd = calloc(1, sizeof(*zd));
+	const struct zdev_cfg *geo;
+	struct zscsi_cfg sc;
+	char msg[512];
+	uint64_t size;
+	char *wwn;
+	int ret, fn_ret = 0;
+
+	if (!zd)
+		return -ENOMEM;
+	ret = zl_cfgstr_parse(tcmu_dev_get_cfgstring(dev), &zd->cfg, msg, sizeof(msg));
+	if (ret)
+		goto out_err;
+	size = tcmu_cfgfs_dev_get_info_u64(dev, "Size", &fn_ret);
+	if (fn_ret < 0)
+		size = 0;
+	ret = zl_cfgstr_geometry(&zd->cfg, size, tcmu_dev_get_block_size(dev), msg, sizeof(msg));
+	if (ret)
+		goto out_err;
+	ret = zl_open_disk(dev, zd);
+	if (ret)
+		goto out_free;
+
+	zscsi_cfg_init(&sc);
+	sc.profile = zd->cfg.profile;
+	wwn = tcmu_cfgfs_dev_get_wwn(dev);
+	if (wwn) {
+		snprintf(zd->serial, sizeof(zd->serial), "%s", wwn);
+		sc.serial = zd->serial;
+		free(wwn);
+	}
+	sc.naa_id = zl_naa_id(zd->cfg.path[0] ? zd->cfg.path : tcmu_dev_get_cfgstring(dev));
+	ret = zscsi_create(zd->disk, &sc, &zd->scsi);
+	if (ret) {
+		snprintf(msg, sizeof(msg), "zscsi_create: %s", zl_strerror(ret));
+		goto out_close_disk;
+	}
+
+	geo = zdisk_geo(zd->disk);
+	tcmu_dev_set_block_size(dev, geo->lba_size);
+	tcmu_dev_set_num_lbas(dev, geo->capacity_lba);
+	tcmu_dev_set_write_cache_enabled(dev, zdisk_wce(zd->disk));
+	tcmur_dev_set_private(dev, zd);
+	tcmu_dev_dbg(dev, "zonelab: %s open%s: %llu LBAs of %u bytes\n", zd->cfg.path,
+		     reopen ? " (reopen)" : "", (unsigned long long)geo->capacity_lba, geo->lba_size);
+	return 0;
+
+out_close_disk:
+	zdisk_close(zd->disk);
+out_err:
+	tcmu_dev_err(dev, "zonelab: %s\n", msg);
+out_free:
+	free(zd);
+	return ret < 0 && ret > -4096 ? ret : -EINVAL;
+}
+
+static void zl_close(struct tcmu_device *dev)
+{
+	struct zl_tcmu_dev *zd = tcmur_dev_get_private(dev);
+
+	if (!zd)
+		return;
+	zscsi_destroy(zd->scsi);
+	zdisk_close(zd->disk);
+	tcmur_dev_set_private(dev, NULL);
+	free(zd);
+}
+
+/* SPC-4 4.2.5.1: CDB length from the group code (no logging, unlike libtcmu). */
+static size_t zl_cdb_len(const uint8_t *cdb)
+{
+	switch (cdb[0] >> 5) {
+	case 0:
+		return 6;
+	case 1:
+	case 2:
+		return 10;
+	case 4:
+		return 16;
+	case 5:
+		return 12;
+	default:
+		return 6;   /* reserved / vendor: zscsi rejects the opcode */
+	}
+}
+
+static int zl_handle_cmd(struct tcmu_device *dev, struct tcmur_cmd *rcmd)
+{
+	struct zl_tcmu_dev *zd = tcmur_dev_get_private(dev);
+	struct tcmulib_cmd *cmd = rcmd->lib_cmd;
+	uint8_t sense[ZSCSI_SENSE_LEN];
+	uint8_t status;
+
+	status = zscsi_execute(zd->scsi, cmd->cdb, zl_cdb_len(cmd->cdb), cmd->iovec,
+			       (int)cmd->iov_cnt, sense, NULL);
+	switch (status) {
+	case ZSCSI_GOOD:
+		return TCMU_STS_OK;
+	case ZSCSI_CHECK_CONDITION:
+		/* the one translation: zscsi's sense goes out as is */
+		memset(cmd->sense_buf, 0, SENSE_BUFFERSIZE);
+		memcpy(cmd->sense_buf, sense, ZSCSI_SENSE_LEN);
+		return TCMU_STS_PASSTHROUGH_ERR;
+	case ZSCSI_BUSY:
+		return TCMU_STS_BUSY;
+	default:
+		tcmu_dev_err(dev, "zonelab: unexpected SCSI status 0x%02x\n", status);
+		return TCMU_STS_HW_ERR;
+	}
+}
+
+static const char zl_cfg_desc[] =
+	"zonelab emulated zoned disk (see docs/CFGSTRING.md):\n"
+	"  <path>[?key=value[&key=value]...]\n"
+	"keys: size zsize zcap gap conv conv_at lba pblock model max_open max_active\n"
+	"      urswrz wce store punch faults seed realtime profile force\n"
+	"e.g.  /var/lib/zonelab/d0.img?zsize=64M&conv=4&max_open=16\n";
+
+static struct tcmur_handler zl_handler = {
+	.name = "zonelab emulated ZBC disk",
+	.subtype = ZL_CFGSTR_SUBTYPE,
+	.cfg_desc = zl_cfg_desc,
+	.check_config = zl_check_config,
+	.open = zl_open,
+	.close = zl_close,
+	.nr_threads = 0,
+	.handle_cmd = zl_handle_cmd,
+};
+
+int handler_init(void)
+{
+	const char *e = getenv("ZONELAB_TCMU_THREADS");
+
+	if (e) {
+		long n = strtol(e, NULL, 10);
+
+		zl_handler.nr_threads = n < 0 ? 0 : n > 64 ? 64 : (int)n;
+	}
+	return tcmur_register_handler(&zl_handler);
+}
