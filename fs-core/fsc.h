@@ -1,0 +1,267 @@
+/*
+ * fsc.h — fs-core: the allocation core of the btrfs HMZONED design (the 2018
+ * RFC) in user space, over zblk devices.  Zone info per device, mode checks,
+ * superblock placement, zone-aligned device extents, block groups with
+ * sequential allocation and write-pointer recovery, the submit buffer with
+ * its expiry, redirty of released tree blocks, a transaction with a CoW
+ * B-tree model, reset of unused block groups, relocation; and the upstream
+ * replacements (per-BG serialization, zone append, write zeros) to compare.
+ *
+ * It is not a file system: no names, no on-disk trees, no checksums.  Bytes
+ * everywhere (logical = the fs address space, physical = device offset).
+ * Time is whatever the caller passes in now_ns (the simulator's virtual time).
+ * Single threaded: the caller serializes.
+ */
+#ifndef FSC_H
+#define FSC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zblk.h"
+
+#define FSC_MAX_DEVS 16
+#define FSC_MAX_STRIPES FSC_MAX_DEVS
+
+/* fs-core reasons, in their own range below zl_err's (see fsc_strerror()). */
+enum fsc_err {
+	FSC_E_BASE = -6000,
+	FSC_E_ZONE_COUNT,      /* report zones disagrees with capacity / zone size (002) */
+	FSC_E_ZONE_SIZE,       /* zoned devices with different zone sizes (003) */
+	FSC_E_MIXED_DEVS,      /* zoned mixed with regular devices (003) */
+	FSC_E_NO_ZONED_DEV,    /* HMZONED requested, no zoned device (003) */
+	FSC_E_RAID56,          /* RAID5/6 refused in HMZONED mode (003) */
+	FSC_E_UNALIGNED_BG,    /* block group length not zone aligned (008) */
+	FSC_E_MIXED_ZONES,     /* block group over conventional and sequential zones (008) */
+	FSC_E_WP_MISMATCH,     /* mirrors / stripes disagree on the write pointer (008) */
+	FSC_E_DEV_MISSING,     /* write pointer cannot be recovered: device missing (008) */
+	FSC_E_ZONE_OFFLINE,    /* write pointer cannot be recovered: offline / read-only zone (008) */
+	FSC_E_SUBMIT_UNALIGNED,/* bio below the block group's submit offset (009) */
+	FSC_E_EXPIRED,         /* bio failed: submit buffer expired (010) */
+	FSC_E_BAD_PROFILE,     /* profile impossible with these devices */
+	FSC_E_LAST
+};
+
+/* fsc_strerror() - text for an fsc, zl or errno code; never NULL. */
+const char *fsc_strerror(int err);
+/* fsc_errname() - short stable identifier for JSON. */
+const char *fsc_errname(int err);
+
+enum fsc_profile {
+	FSC_SINGLE = 0, FSC_DUP, FSC_RAID1, FSC_RAID0, FSC_RAID10, FSC_RAID5, FSC_RAID6,
+};
+
+enum fsc_bg_type {
+	FSC_BG_DATA = 1, FSC_BG_META = 2, FSC_BG_SYSTEM = 4,
+};
+
+/* How write order inside a sequential block group is kept. */
+enum fsc_order {
+	FSC_ORDER_SUBMIT_BUFFER = 0, /* the RFC (009/010): hold, sort, send in sequence */
+	FSC_ORDER_SERIALIZE,         /* upstream: allocation + submission under one per-BG lock */
+	FSC_ORDER_APPEND,            /* upstream: zone append for data, address fixed at completion */
+	FSC_ORDER_NONE,              /* nothing: reordered bios reach the device (errors expected) */
+};
+
+/* What happens to tree blocks released in the transaction that allocated them. */
+enum fsc_release {
+	FSC_RELEASE_REDIRTY = 0,     /* the RFC (011): write them anyway */
+	FSC_RELEASE_ZEROS,           /* upstream: write zeros over them */
+	FSC_RELEASE_NONE,            /* leave a hole (stalls the submit buffer) */
+};
+
+enum fsc_alloc_type { FSC_ALLOC_FIT = 0, FSC_ALLOC_SEQ = 1 };
+
+/* Kinds of write, for the write-amplification breakdown. */
+enum fsc_bio_kind {
+	FSC_KIND_USER = 0, FSC_KIND_META, FSC_KIND_REDIRTY, FSC_KIND_ZEROS, FSC_KIND_SB,
+	FSC_KIND_RELOC, FSC_NR_KINDS
+};
+
+struct fsc_cfg {
+	uint32_t nr_devs;
+	struct zblk *devs[FSC_MAX_DEVS];  /* borrowed; NULL = missing device */
+	bool hmzoned;                     /* the HMZONED incompat flag */
+	enum fsc_profile data_profile;
+	enum fsc_profile meta_profile;
+	bool space_cache;                 /* requested; turned off in HMZONED mode */
+	bool tree_log;                    /* requested; turned off in HMZONED mode */
+	uint32_t sector_bytes;            /* data allocation unit (4096) */
+	uint32_t node_bytes;              /* tree block size (16384) */
+	uint64_t expire_ns;               /* submit buffer expiry (90 s) */
+	enum fsc_order order;
+	enum fsc_release release;
+	uint64_t file_bytes;              /* size of the one file the model holds */
+	uint32_t tree_fanout;             /* child pointers per internal node */
+	uint32_t leaf_items;              /* file blocks described per leaf */
+	bool sb_log;                      /* force the two-zone superblock log */
+};
+
+struct fsc;
+struct fsc_bg;
+
+/* A write in flight; owned by fs-core (pool), lent to the caller. */
+struct fsc_bio {
+	uint64_t logical;       /* fs address; for zone append set at completion */
+	uint64_t len_bytes;
+	struct fsc_bg *bg;
+	struct fsc_bg *src_bg;  /* relocation source, released at completion */
+	uint32_t kind;          /* enum fsc_bio_kind */
+	uint32_t owner;         /* first owner id (file block or tree node) */
+	uint64_t t_alloc_ns;    /* allocated */
+	uint64_t t_ready_ns;    /* handed to fsc_submit() */
+	uint64_t t_dispatch_ns; /* sent to the devices */
+	int status;             /* 0 or the error it completed with */
+	uint64_t token;         /* zone append: file map token */
+	uint32_t trans_id;
+	uint32_t worker;        /* caller's use */
+	struct fsc_bio *next;   /* caller's use while not inside fs-core */
+};
+
+/*
+ * Callbacks to the owner.  dispatch: the bio continues the write sequence
+ * (or ordering is off) and goes to the devices now; the owner calls
+ * fsc_bio_execute() (in dispatch order) and later fsc_bio_complete().  NULL
+ * dispatch = execute and complete synchronously.  failed: a bio completes
+ * without reaching the devices (expired); the owner must not complete it.
+ */
+struct fsc_owner_ops {
+	void (*dispatch)(void *arg, struct fsc_bio *bio);
+	void (*failed)(void *arg, struct fsc_bio *bio);
+};
+
+void fsc_cfg_init(struct fsc_cfg *cfg);
+
+/**
+ * fsc_create() - mkfs + mount: zone info, mode checks, superblock placement.
+ * Returns 0 or a FSC_E_* / -errno; *@out only on success (fsc_destroy()).
+ */
+int fsc_create(const struct fsc_cfg *cfg, struct fsc **out);
+
+/* A chunk as the chunk tree would persist it. */
+struct fsc_chunk {
+	uint64_t start, len_bytes;
+	uint32_t type;             /* enum fsc_bg_type */
+	enum fsc_profile profile;
+	uint32_t nr_stripes, sub_stripes;
+	struct { uint32_t dev; uint64_t phys; } stripes[FSC_MAX_STRIPES];
+};
+
+/**
+ * fsc_mount() - mount from the chunk table alone: every block group's
+ * allocation offset is recovered from the zones' write pointers (008).
+ * Returns 0 or the first block group's error (FSC_E_WP_MISMATCH...).
+ */
+int fsc_mount(const struct fsc_cfg *cfg, const struct fsc_chunk *chunks, uint32_t nr,
+	      struct fsc **out);
+
+/* fsc_chunks() - export the chunk table (up to @max); returns the count. */
+uint32_t fsc_chunks(const struct fsc *fs, struct fsc_chunk *out, uint32_t max);
+
+void fsc_destroy(struct fsc *fs);
+
+void fsc_set_owner(struct fsc *fs, const struct fsc_owner_ops *ops, void *arg);
+
+/* Mode-effective options after fsc_create() (003). */
+bool fsc_space_cache_on(const struct fsc *fs);
+bool fsc_tree_log_on(const struct fsc *fs);
+uint64_t fsc_zone_bytes(const struct fsc *fs);
+
+/* Refused in HMZONED mode: -EOPNOTSUPP (005, 006); 0 otherwise. */
+int fsc_fallocate(struct fsc *fs, uint64_t off_bytes, uint64_t len_bytes);
+int fsc_dev_replace(struct fsc *fs, uint32_t src_dev, struct zblk *tgt);
+
+#endif /* FSC_H */
+
+/* ---- writes, submission, completion ---- */
+
+/**
+ * fsc_write_file() - CoW write of file blocks [@lbn, @lbn + @nr_blocks):
+ * allocate a data extent (sequentially in a data block group), free the old
+ * extents, dirty the tree path of each block.  *@out is the bio to process
+ * then pass to fsc_submit().  With FSC_ORDER_APPEND the address is known
+ * only at completion.  Returns 0, -ENOSPC or a device error on block group
+ * creation.
+ */
+int fsc_write_file(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint64_t now_ns,
+		   struct fsc_bio **out);
+
+/**
+ * fsc_submit() - a processed write bio is ready.  Submit buffer order: sent
+ * (dispatch callback) only when it continues the block group's sequence,
+ * else held sorted; below the submit offset it is sent anyway and counted
+ * (FSC_E_SUBMIT_UNALIGNED, the RFC's WARN); into an expired block group it
+ * fails (FSC_E_EXPIRED, failed callback).  Returns 0 or that code.
+ */
+int fsc_submit(struct fsc *fs, struct fsc_bio *bio, uint64_t now_ns);
+
+/* fsc_bio_execute() - write @bio to its stripes (zblk); 0 or the device error. */
+int fsc_bio_execute(struct fsc *fs, struct fsc_bio *bio);
+
+/* fsc_bio_complete() - the devices finished @bio; the bio returns to the pool. */
+void fsc_bio_complete(struct fsc *fs, struct fsc_bio *bio, uint64_t now_ns);
+
+/* fsc_expire() - fail the held bios of block groups idle for expire_ns
+ * (010); returns the number of bios failed. */
+int fsc_expire(struct fsc *fs, uint64_t now_ns);
+/* Earliest expiry deadline, UINT64_MAX when nothing is held. */
+uint64_t fsc_next_expiry_ns(const struct fsc *fs);
+
+/* ---- transactions and the tree model ---- */
+
+uint32_t fsc_trans_id(const struct fsc *fs);
+/* Release the leaf holding @lbn in this transaction (split/merge model):
+ * its new block is freed and a fresh one allocated.  0 or -ENOSPC. */
+int fsc_tree_release(struct fsc *fs, uint64_t lbn, uint64_t now_ns);
+/**
+ * fsc_commit_start() - close the running transaction: its dirty tree blocks
+ * (and, per cfg.release, its released ones) become bios linked by ->next in
+ * *@list.  Returns the number of bios or -errno.
+ */
+int fsc_commit_start(struct fsc *fs, uint64_t now_ns, struct fsc_bio **list);
+/* fsc_commit_finish() - all commit bios done: write the superblocks, unpin
+ * the blocks the transaction freed.  Returns 0 or a device error. */
+int fsc_commit_finish(struct fsc *fs, uint64_t now_ns);
+
+/* ---- cleaning ---- */
+
+enum fsc_clean_policy { FSC_CLEAN_FIFO = 0, FSC_CLEAN_GREEDY };
+
+/* Fewest free zones on any device (what cleaning must keep above zero). */
+uint32_t fsc_min_free_zones(const struct fsc *fs);
+/* fsc_clean_pick() - victim among full, idle block groups of @type_mask, or NULL. */
+struct fsc_bg *fsc_clean_pick(struct fsc *fs, enum fsc_clean_policy policy, uint32_t type_mask);
+/**
+ * fsc_relocate() - copy @bg's live blocks elsewhere (bios in *@list, kind
+ * RELOC, to submit like any other) and reset @bg once they completed.
+ * Returns the number of bios, or -ENOSPC when no other block group can take
+ * them (nothing moved then).
+ */
+int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_bio **list);
+
+/* Block group inspection. */
+uint64_t fsc_bg_start(const struct fsc_bg *bg);
+uint64_t fsc_bg_alloc_offset(const struct fsc_bg *bg);
+uint64_t fsc_bg_used_bytes(const struct fsc_bg *bg);
+struct fsc_bg *fsc_bg_lookup(struct fsc *fs, uint64_t logical);
+
+struct fsc_stats {
+	uint64_t dev_bytes[FSC_NR_KINDS];  /* bytes written to devices, per kind (all copies) */
+	uint64_t user_bytes;               /* bytes the user asked to write */
+	uint64_t nr_bios_dispatched;
+	uint64_t nr_held;                  /* bios that waited in a submit buffer */
+	uint64_t sbuf_now, sbuf_max;       /* bios held now / at most */
+	uint64_t nr_expired;               /* bios failed by expiry */
+	uint64_t nr_bg_expired;
+	uint64_t nr_submit_unaligned;      /* bios below the submit offset */
+	uint64_t nr_dev_errors;            /* writes refused by a device */
+	int last_dev_error;
+	uint64_t nr_zone_resets;
+	uint64_t nr_bg_created, nr_bg_removed;
+	uint64_t bg_life_ns_sum, bg_life_ns_max;
+	uint64_t nr_redirty, nr_zeros;
+	uint64_t nr_commits;
+	uint64_t nr_relocations;
+};
+const struct fsc_stats *fsc_stats(const struct fsc *fs);

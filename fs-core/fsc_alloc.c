@@ -1,0 +1,389 @@
+/*
+ * fsc_alloc.c — fs-core's life cycle (create = mkfs + mount, mount from a
+ * chunk table, destroy), sequential allocation inside block groups (008:
+ * an allocation offset; space freed below it is not reused until the block
+ * group is reset), freeing, removal of unused block groups, the bio pool,
+ * and cleaning: victim choice (FIFO / greedy) and relocation.  Ordering of
+ * submission is in fsc_submit.c, transactions in fsc_trans.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsc_int.h"
+
+void fsc_cfg_init(struct fsc_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->hmzoned = true;
+	cfg->data_profile = FSC_SINGLE;
+	cfg->meta_profile = FSC_SINGLE;
+	cfg->space_cache = true;
+	cfg->tree_log = true;
+	cfg->sector_bytes = 4096;
+	cfg->node_bytes = 16384;
+	cfg->expire_ns = 90ULL * 1000000000ULL;
+	cfg->tree_fanout = 121;   /* ~16 KiB node / 33-byte key pointer */
+	cfg->leaf_items = 128;
+}
+
+static int fsc_setup(const struct fsc_cfg *cfg, struct fsc **out)
+{
+	struct fsc *fs;
+	uint32_t i, z;
+	int ret;
+
+	if (!cfg->nr_devs || cfg->nr_devs > FSC_MAX_DEVS || !cfg->sector_bytes ||
+	    !cfg->node_bytes || cfg->node_bytes % cfg->sector_bytes)
+		return -EINVAL;
+	fs = calloc(1, sizeof(*fs));
+	if (!fs)
+		return -ENOMEM;
+	fs->cfg = *cfg;
+	fs->nr_devs = cfg->nr_devs;
+	for (i = 0; i < fs->nr_devs; i++) {
+		ret = fsc_dev_zone_info(&fs->devs[i], cfg->devs[i]);
+		if (ret)
+			goto out_destroy;
+	}
+	ret = fsc_check_mode(fs);
+	if (ret)
+		goto out_destroy;
+	ret = fsc_sb_place(fs);
+	if (ret)
+		goto out_destroy;
+	for (i = 0; i < fs->nr_devs; i++) {
+		struct fsc_dev *dev = &fs->devs[i];
+
+		if (!dev->zone_bytes)
+			continue;
+		fsc_bit_set(dev->used_bits, 0);  /* 007: first zone skipped */
+		for (z = 1; z < dev->nr_zones; z++)
+			if (fsc_bit(dev->seq_bits, z) && fsc_bit(dev->empty_bits, z) &&
+			    !fsc_bit(dev->used_bits, z))
+				dev->nr_free++;
+	}
+	fs->next_logical = 1ULL << 20;  /* like btrfs: the first chunk is not at 0 */
+	ret = fsc_tree_init(fs);
+	if (ret)
+		goto out_destroy;
+	*out = fs;
+	return 0;
+out_destroy:
+	fsc_destroy(fs);
+	return ret;
+}
+
+int fsc_create(const struct fsc_cfg *cfg, struct fsc **out)
+{
+	return fsc_setup(cfg, out);
+}
+
+int fsc_mount(const struct fsc_cfg *cfg, const struct fsc_chunk *chunks, uint32_t nr,
+	      struct fsc **out)
+{
+	struct fsc *fs;
+	struct fsc_bg *bg;
+	uint32_t i;
+	int ret = fsc_setup(cfg, &fs);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < nr; i++) {
+		ret = fsc_bg_load(fs, &chunks[i], &bg);
+		if (ret) {
+			fsc_destroy(fs);
+			return ret;
+		}
+	}
+	*out = fs;
+	return 0;
+}
+
+uint32_t fsc_chunks(const struct fsc *fs, struct fsc_chunk *out, uint32_t max)
+{
+	uint32_t i, s;
+
+	for (i = 0; i < fs->nr_bgs && i < max; i++) {
+		const struct fsc_bg *bg = fs->bgs[i];
+
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].start = bg->start;
+		out[i].len_bytes = bg->len_bytes;
+		out[i].type = bg->type;
+		out[i].profile = bg->profile;
+		out[i].nr_stripes = bg->nr_stripes;
+		out[i].sub_stripes = bg->sub_stripes;
+		for (s = 0; s < bg->nr_stripes; s++) {
+			out[i].stripes[s].dev = bg->stripes[s].dev;
+			out[i].stripes[s].phys = bg->stripes[s].phys;
+		}
+	}
+	return i;
+}
+
+void fsc_destroy(struct fsc *fs)
+{
+	struct fsc_bio *b;
+	uint32_t i;
+
+	if (!fs)
+		return;
+	for (i = 0; i < fs->nr_bgs; i++)
+		fsc_bg_free(fs->bgs[i]);
+	free(fs->bgs);
+	for (i = 0; i < fs->nr_devs; i++)
+		fsc_dev_fini(&fs->devs[i]);
+	fsc_tree_fini(fs);
+	while ((b = fs->bio_free)) {
+		fs->bio_free = b->next;
+		free(b);
+	}
+	free(fs);
+}
+
+void fsc_set_owner(struct fsc *fs, const struct fsc_owner_ops *ops, void *arg)
+{
+	if (ops)
+		fs->ops = *ops;
+	else
+		memset(&fs->ops, 0, sizeof(fs->ops));
+	fs->ops_arg = arg;
+}
+
+bool fsc_space_cache_on(const struct fsc *fs) { return fs->space_cache; }
+bool fsc_tree_log_on(const struct fsc *fs) { return fs->tree_log; }
+uint64_t fsc_zone_bytes(const struct fsc *fs) { return fs->zone_bytes; }
+const struct fsc_stats *fsc_stats(const struct fsc *fs) { return &fs->st; }
+uint64_t fsc_bg_start(const struct fsc_bg *bg) { return bg->start; }
+uint64_t fsc_bg_alloc_offset(const struct fsc_bg *bg) { return bg->alloc_offset; }
+uint64_t fsc_bg_used_bytes(const struct fsc_bg *bg) { return bg->used_bytes; }
+
+int fsc_fallocate(struct fsc *fs, uint64_t off_bytes, uint64_t len_bytes)
+{
+	/* 005: preallocated space cannot be written later in place */
+	return fs->cfg.hmzoned ? -EOPNOTSUPP : 0;
+}
+
+int fsc_dev_replace(struct fsc *fs, uint32_t src_dev, struct zblk *tgt)
+{
+	/* 006: the copy would not follow the write pointers */
+	if (fs->cfg.hmzoned)
+		return -EOPNOTSUPP;
+	return src_dev < fs->nr_devs && tgt ? 0 : -EINVAL;
+}
+
+struct fsc_bg *fsc_bg_lookup(struct fsc *fs, uint64_t logical)
+{
+	uint32_t lo = 0, hi = fs->nr_bgs;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		struct fsc_bg *bg = fs->bgs[mid];
+
+		if (logical < bg->start)
+			hi = mid;
+		else if (logical >= bg->start + bg->len_bytes)
+			lo = mid + 1;
+		else
+			return bg;
+	}
+	return NULL;
+}
+
+static inline int type_slot(uint32_t type)
+{
+	return type == FSC_BG_DATA ? 0 : type == FSC_BG_META ? 1 : 2;
+}
+
+/**
+ * fsc_alloc() - @len bytes in the current block group of @type at its
+ * allocation offset (008), opening a new block group when the current one
+ * cannot hold them (the tail left is never allocated: the zone is not
+ * reused until reset).  Units from @owner on are recorded for relocation.
+ * Returns 0 or -ENOSPC / block group creation errors.
+ */
+int fsc_alloc(struct fsc *fs, uint32_t type, uint64_t len, uint32_t owner, uint64_t now_ns,
+	      struct fsc_bg **bgp, uint64_t *logical)
+{
+	int slot = type_slot(type);
+	struct fsc_bg *bg = fs->cur[slot];
+	uint64_t u, nr;
+	int ret;
+
+	if (bg && bg->alloc_offset + len > bg->len_bytes) {
+		bg->alloc_done = true;
+		fs->cur[slot] = NULL;
+		fsc_bg_put(fs, bg, now_ns);
+		bg = NULL;
+	}
+	if (!bg) {
+		ret = fsc_bg_create(fs, type, now_ns, &bg);
+		if (ret)
+			return ret;
+		if (len > bg->len_bytes)
+			return -EINVAL;
+		fs->cur[slot] = bg;
+	}
+	*logical = bg->start + bg->alloc_offset;
+	u = bg->alloc_offset / bg->unit_bytes;
+	nr = len / bg->unit_bytes;
+	for (uint64_t i = 0; owner != FSC_NO_OWNER && i < nr; i++)
+		bg->owner[u + i] = owner + 1 + (uint32_t)(type == FSC_BG_DATA ? i : 0);
+	bg->alloc_offset += len;
+	bg->used_bytes += len;
+	bg->nr_inflight++;
+	if (bg->alloc_offset == bg->len_bytes) {
+		bg->alloc_done = true;
+		fs->cur[slot] = NULL;
+	}
+	*bgp = bg;
+	return 0;
+}
+
+/* fsc_bg_put() - remove @bg if nothing lives or flies in it any more. */
+void fsc_bg_put(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
+{
+	if (bg->alloc_done && !bg->used_bytes && !bg->nr_inflight && !bg->nr_held)
+		fsc_bg_remove(fs, bg, now_ns);
+}
+
+/**
+ * fsc_free_extent() - @len bytes at @logical are no longer referenced.  In a
+ * sequential block group the space is not reusable; when the block group is
+ * fully allocated and nothing is live or in flight it is reset (cover
+ * letter: zone reset of unused block groups).
+ */
+void fsc_free_extent(struct fsc *fs, uint64_t logical, uint64_t len, uint64_t now_ns)
+{
+	struct fsc_bg *bg = fsc_bg_lookup(fs, logical);
+	uint64_t u, nr, i;
+
+	if (!bg)
+		return;
+	u = (logical - bg->start) / bg->unit_bytes;
+	nr = len / bg->unit_bytes;
+	for (i = 0; i < nr; i++)
+		bg->owner[u + i] = 0;
+	bg->used_bytes = bg->used_bytes > len ? bg->used_bytes - len : 0;
+	fsc_bg_put(fs, bg, now_ns);
+}
+
+struct fsc_bio *fsc_bio_get(struct fsc *fs)
+{
+	struct fsc_bio *b = fs->bio_free;
+
+	if (b)
+		fs->bio_free = b->next;
+	else
+		b = malloc(sizeof(*b));
+	if (b)
+		memset(b, 0, sizeof(*b));
+	return b;
+}
+
+void fsc_bio_put(struct fsc *fs, struct fsc_bio *bio)
+{
+	bio->next = fs->bio_free;
+	fs->bio_free = bio;
+}
+
+uint32_t fsc_min_free_zones(const struct fsc *fs)
+{
+	uint32_t i, m = UINT32_MAX;
+
+	for (i = 0; i < fs->nr_devs; i++)
+		if (fs->devs[i].blk && fs->devs[i].zone_bytes && fs->devs[i].nr_free < m)
+			m = fs->devs[i].nr_free;
+	return m == UINT32_MAX ? 0 : m;
+}
+
+/**
+ * fsc_clean_pick() - a relocation victim among the block groups of
+ * @type_mask that are fully allocated, idle and not already relocating:
+ * FIFO = the oldest, greedy = the fewest live bytes (ties: the oldest).
+ * A block group with every byte live is never picked.  NULL if none.
+ */
+struct fsc_bg *fsc_clean_pick(struct fsc *fs, enum fsc_clean_policy policy, uint32_t type_mask)
+{
+	struct fsc_bg *best = NULL;
+	uint32_t i;
+
+	for (i = 0; i < fs->nr_bgs; i++) {
+		struct fsc_bg *bg = fs->bgs[i];
+
+		if (!(bg->type & type_mask) || !bg->alloc_done || bg->relocating ||
+		    bg->nr_inflight || bg->nr_held || bg->alloc_type != FSC_ALLOC_SEQ ||
+		    bg->used_bytes >= bg->alloc_offset)
+			continue;
+		if (!best)
+			best = bg;
+		else if (policy == FSC_CLEAN_FIFO ? bg->seq < best->seq :
+			 bg->used_bytes < best->used_bytes ||
+			 (bg->used_bytes == best->used_bytes && bg->seq < best->seq))
+			best = bg;
+	}
+	return best;
+}
+
+/**
+ * fsc_relocate() - move @bg's live units into the current block group of
+ * its type, one RELOC bio per unit (linked in *@list, ->src_bg = @bg), and
+ * update the owners' maps.  @bg is reset when the last copy completes.
+ * Returns the number of bios, or -ENOSPC when not even one unit could be
+ * placed (the block group is left as it was).
+ */
+int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_bio **list)
+{
+	uint64_t u, nr_units = bg->alloc_offset / bg->unit_bytes, logical;
+	struct fsc_bio *head = NULL, **tail = &head, *b;
+	struct fsc_bg *dst;
+	int n = 0, ret = 0;
+
+	bg->relocating = true;
+	for (u = 0; u < nr_units; u++) {
+		uint32_t owner = bg->owner[u];
+
+		if (!owner)
+			continue;
+		ret = fsc_alloc(fs, bg->type, bg->unit_bytes, owner - 1, now_ns, &dst, &logical);
+		if (ret)
+			break;
+		b = fsc_bio_get(fs);
+		if (!b) {
+			ret = -ENOMEM;
+			break;
+		}
+		b->logical = logical;
+		b->len_bytes = bg->unit_bytes;
+		b->bg = dst;
+		b->src_bg = bg;
+		b->kind = FSC_KIND_RELOC;
+		b->owner = owner - 1;
+		b->t_alloc_ns = now_ns;
+		b->trans_id = fs->trans_id;
+		bg->nr_inflight++;
+		if (bg->type == FSC_BG_DATA)
+			fs->file_map[owner - 1] = logical;
+		else
+			fsc_node_moved(fs, owner - 1, logical);
+		bg->owner[u] = 0;
+		bg->used_bytes -= bg->unit_bytes;
+		*tail = b;
+		tail = &b->next;
+		n++;
+	}
+	*tail = NULL;
+	*list = head;
+	if (ret)
+		bg->relocating = false;  /* partly moved: may be picked again */
+	if (n)
+		fs->st.nr_relocations++;
+	if (!n && ret) {
+		bg->relocating = false;
+		return ret;
+	}
+	if (!n)
+		fsc_bg_put(fs, bg, now_ns);
+	return n;
+}

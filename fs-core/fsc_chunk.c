@@ -1,0 +1,468 @@
+/*
+ * fsc_chunk.c — device extents and block groups: zone-aligned device
+ * extents over empty zones only, first zone skipped, stripe = one zone (007);
+ * block group creation per profile; the logical -> (device, physical) map;
+ * recovery of a block group's allocation offset from the write pointers of
+ * its zones for SINGLE, DUP, RAID1, RAID0 and RAID10 with the RFC's errors
+ * (008); removal (zone reset) of an unused block group.  Sequential
+ * allocation inside a block group is in fsc_alloc.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsc_int.h"
+
+enum fsc_profile fsc_profile_of(const struct fsc *fs, uint32_t type)
+{
+	return type == FSC_BG_DATA ? fs->cfg.data_profile : fs->cfg.meta_profile;
+}
+
+static bool zone_is_free(const struct fsc_dev *dev, uint32_t z)
+{
+	return fsc_bit(dev->seq_bits, z) && fsc_bit(dev->empty_bits, z) &&
+	       !fsc_bit(dev->used_bits, z);
+}
+
+/**
+ * fsc_dev_extent_find() - reserve @nr_zones consecutive empty sequential
+ * zones on device @d, never zone 0 (007: the first zone is skipped), and
+ * return the extent's physical start.  Returns 0 or -ENOSPC.
+ */
+int fsc_dev_extent_find(struct fsc *fs, uint32_t d, uint32_t nr_zones, uint64_t *phys)
+{
+	struct fsc_dev *dev = &fs->devs[d];
+	uint32_t tried, z, k, n = dev->nr_zones;
+
+	if (!dev->blk || !dev->zone_bytes || dev->nr_free < nr_zones || n < 2)
+		return -ENOSPC;
+	z = dev->cursor < 1 ? 1 : dev->cursor;
+	for (tried = 0; tried < n; tried++, z++) {
+		if (z + nr_zones > n)
+			z = 1;
+		for (k = 0; k < nr_zones && zone_is_free(dev, z + k); k++)
+			;
+		if (k < nr_zones)
+			continue;
+		for (k = 0; k < nr_zones; k++) {
+			fsc_bit_set(dev->used_bits, z + k);
+			fsc_bit_clear(dev->empty_bits, z + k);
+		}
+		dev->nr_free -= nr_zones;
+		dev->cursor = z + nr_zones;
+		*phys = (uint64_t)z * dev->zone_bytes;
+		return 0;
+	}
+	return -ENOSPC;
+}
+
+/* Devices sorted by free zones, most first (stable on the index). */
+static uint32_t devs_by_free(const struct fsc *fs, uint32_t *order)
+{
+	uint32_t i, j, n = 0;
+
+	for (i = 0; i < fs->nr_devs; i++) {
+		if (!fs->devs[i].blk || !fs->devs[i].nr_free)
+			continue;
+		for (j = n; j > 0 && fs->devs[order[j - 1]].nr_free < fs->devs[i].nr_free; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+		n++;
+	}
+	return n;
+}
+
+int fsc_bg_insert(struct fsc *fs, struct fsc_bg *bg)
+{
+	uint32_t i;
+
+	if (fs->nr_bgs == fs->bgs_cap) {
+		uint32_t cap = fs->bgs_cap ? fs->bgs_cap * 2 : 64;
+		struct fsc_bg **n = realloc(fs->bgs, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		fs->bgs = n;
+		fs->bgs_cap = cap;
+	}
+	for (i = fs->nr_bgs; i > 0 && fs->bgs[i - 1]->start > bg->start; i--)
+		fs->bgs[i] = fs->bgs[i - 1];
+	fs->bgs[i] = bg;
+	fs->nr_bgs++;
+	if (bg->start + bg->len_bytes > fs->next_logical)
+		fs->next_logical = bg->start + bg->len_bytes;
+	return 0;
+}
+
+void fsc_bg_free(struct fsc_bg *bg)
+{
+	if (!bg)
+		return;
+	free(bg->owner);
+	free(bg->held);
+	free(bg);
+}
+
+static struct fsc_bg *bg_alloc(struct fsc *fs, uint32_t type, uint64_t len)
+{
+	struct fsc_bg *bg = calloc(1, sizeof(*bg));
+
+	if (!bg)
+		return NULL;
+	bg->type = type;
+	bg->len_bytes = len;
+	bg->unit_bytes = type == FSC_BG_DATA ? fs->cfg.sector_bytes : fs->cfg.node_bytes;
+	bg->owner = calloc(len / bg->unit_bytes + 1, sizeof(*bg->owner));
+	if (!bg->owner) {
+		free(bg);
+		return NULL;
+	}
+	bg->seq = fs->bg_seq++;
+	return bg;
+}
+
+/**
+ * fsc_bg_create() - a new block group of @type with the type's profile:
+ * one zone per stripe on the devices with the most free zones (SINGLE: 1
+ * device; DUP: 2 zones of 1 device; RAID1: 2 devices; RAID0: every device
+ * with a free zone, at least 2; RAID10: an even number >= 4).  Its length is
+ * zone size x data stripes (stripe size = zone size, 007).
+ * Returns 0, -ENOSPC, FSC_E_BAD_PROFILE or -ENOMEM.
+ */
+int fsc_bg_create(struct fsc *fs, uint32_t type, uint64_t now_ns, struct fsc_bg **out)
+{
+	enum fsc_profile p = fsc_profile_of(fs, type);
+	uint32_t order[FSC_MAX_DEVS], n = devs_by_free(fs, order), nr, data, i;
+	struct fsc_stripe st[FSC_MAX_STRIPES];
+	struct fsc_bg *bg;
+	int ret;
+
+	switch (p) {
+	case FSC_SINGLE:
+		nr = 1;
+		data = 1;
+		break;
+	case FSC_DUP:
+		if (!n || fs->devs[order[0]].nr_free < 2)
+			return -ENOSPC;
+		nr = 2;
+		data = 1;
+		break;
+	case FSC_RAID1:
+		nr = 2;
+		data = 1;
+		break;
+	case FSC_RAID0:
+		nr = n;
+		data = n;
+		if (nr < 2)
+			return fs->nr_devs < 2 ? FSC_E_BAD_PROFILE : -ENOSPC;
+		break;
+	case FSC_RAID10:
+		nr = n & ~1u;
+		data = nr / 2;
+		if (nr < 4)
+			return fs->nr_devs < 4 ? FSC_E_BAD_PROFILE : -ENOSPC;
+		break;
+	default:
+		return FSC_E_RAID56;
+	}
+	if (p != FSC_DUP && n < nr)
+		return fs->nr_devs < nr ? FSC_E_BAD_PROFILE : -ENOSPC;
+	for (i = 0; i < nr; i++) {
+		st[i].dev = p == FSC_DUP ? order[0] : order[i];
+		ret = fsc_dev_extent_find(fs, st[i].dev, 1, &st[i].phys);
+		if (ret)
+			goto out_release;
+	}
+	bg = bg_alloc(fs, type, data * fs->zone_bytes);
+	if (!bg) {
+		ret = -ENOMEM;
+		goto out_release;
+	}
+	bg->profile = p;
+	bg->alloc_type = FSC_ALLOC_SEQ;
+	bg->nr_stripes = nr;
+	bg->sub_stripes = p == FSC_RAID10 ? 2 : 1;
+	memcpy(bg->stripes, st, nr * sizeof(st[0]));
+	bg->start = fs->next_logical;
+	bg->submit_offset = bg->start;
+	bg->create_ns = now_ns;
+	ret = fsc_bg_insert(fs, bg);
+	if (ret) {
+		fsc_bg_free(bg);
+		goto out_release;
+	}
+	fs->st.nr_bg_created++;
+	*out = bg;
+	return 0;
+
+out_release:
+	while (i-- > 0) {
+		struct fsc_dev *dev = &fs->devs[st[i].dev];
+		uint32_t z = (uint32_t)(st[i].phys / dev->zone_bytes);
+
+		fsc_bit_clear(dev->used_bits, z);
+		fsc_bit_set(dev->empty_bits, z);
+		dev->nr_free++;
+	}
+	return ret;
+}
+
+/**
+ * fsc_map_stripe() - map @off (bytes into @bg) to the first data stripe it
+ * touches: *@idx = data stripe index, *@phys = offset inside the stripe's
+ * zone, *@run = bytes until the stripe unit ends (at most @len).
+ */
+int fsc_map_stripe(const struct fsc_bg *bg, uint64_t off, uint64_t len, uint32_t *idx,
+		   uint64_t *phys, uint64_t *run)
+{
+	uint32_t data = bg->nr_stripes / bg->sub_stripes;
+	uint64_t row, in;
+
+	if (bg->profile != FSC_RAID0 && bg->profile != FSC_RAID10) {
+		*idx = 0;
+		*phys = off;
+		*run = len;
+		return 0;
+	}
+	row = off / FSC_RAID0_STRIPE_BYTES;
+	in = off % FSC_RAID0_STRIPE_BYTES;
+	*idx = (uint32_t)(row % data);
+	*phys = (row / data) * FSC_RAID0_STRIPE_BYTES + in;
+	*run = FSC_RAID0_STRIPE_BYTES - in;
+	if (*run > len)
+		*run = len;
+	return 0;
+}
+
+#define WP_MISSING UINT64_MAX
+
+/**
+ * fsc_bg_recover_offset() - the allocation offset of @bg from its zones'
+ * write pointers (008).  A block group on conventional zones gets FIT
+ * allocation.  Per profile: SINGLE/DUP/RAID1 - every present mirror agrees;
+ * RAID0 - sum of the stripes, none missing, none ahead of stripe 0; RAID10 -
+ * mirrors agree, then as RAID0.  An offline or read-only zone counts as a
+ * missing mirror and makes the block group read-only.  Returns 0,
+ * FSC_E_UNALIGNED_BG, FSC_E_MIXED_ZONES, FSC_E_WP_MISMATCH,
+ * FSC_E_DEV_MISSING, FSC_E_ZONE_OFFLINE, FSC_E_RAID56 or a report error.
+ */
+int fsc_bg_recover_offset(struct fsc *fs, struct fsc_bg *bg)
+{
+	uint64_t off[FSC_MAX_STRIPES], zb = fs->zone_bytes;
+	int reason[FSC_MAX_STRIPES];
+	int type = -1, miss_err = FSC_E_DEV_MISSING;
+	uint32_t i, j, nr = bg->nr_stripes, sub = bg->sub_stripes ? bg->sub_stripes : 1;
+	struct zblk_zone z;
+	int ret;
+
+	if (!zb || bg->len_bytes % zb)
+		return FSC_E_UNALIGNED_BG;
+	for (i = 0; i < nr; i++) {
+		struct fsc_dev *dev = &fs->devs[bg->stripes[i].dev];
+		uint64_t phys = bg->stripes[i].phys;
+		bool seq;
+
+		reason[i] = 0;
+		off[i] = WP_MISSING;
+		if (bg->stripes[i].dev >= fs->nr_devs || !dev->blk) {
+			reason[i] = FSC_E_DEV_MISSING;
+			continue;
+		}
+		if (phys % zb)
+			return FSC_E_UNALIGNED_BG;
+		seq = fsc_bit(dev->seq_bits, (uint32_t)(phys / zb));
+		if (type == -1)
+			type = seq ? FSC_ALLOC_SEQ : FSC_ALLOC_FIT;
+		if (seq != (type == FSC_ALLOC_SEQ))
+			return FSC_E_MIXED_ZONES;
+		if (!seq)
+			continue;
+		fsc_bit_clear(dev->empty_bits, (uint32_t)(phys / zb));
+		ret = zblk_zone_get(dev->blk, phys, &z);
+		if (ret == -EIO || ret == -EOPNOTSUPP) {
+			reason[i] = FSC_E_DEV_MISSING;
+			continue;
+		}
+		if (ret)
+			return ret;
+		switch (z.cond) {
+		case ZL_COND_OFFLINE:
+		case ZL_COND_READ_ONLY:
+			reason[i] = FSC_E_ZONE_OFFLINE;
+			bg->alloc_done = true;  /* degraded: no further writes */
+			break;
+		case ZL_COND_EMPTY:
+			off[i] = 0;
+			break;
+		case ZL_COND_FULL:
+			off[i] = zb;
+			break;
+		default:
+			off[i] = z.wp_bytes - z.start_bytes;
+			break;
+		}
+	}
+	bg->alloc_type = type == FSC_ALLOC_FIT ? FSC_ALLOC_FIT : FSC_ALLOC_SEQ;
+	if (type == FSC_ALLOC_FIT)
+		return 0;
+	for (i = 0; i < nr; i++)
+		if (reason[i]) {
+			miss_err = reason[i];
+			break;
+		}
+
+	switch (bg->profile) {
+	case FSC_SINGLE:
+	case FSC_DUP:
+	case FSC_RAID1:
+		bg->alloc_offset = WP_MISSING;
+		for (i = 0; i < nr; i++) {
+			if (off[i] == WP_MISSING)
+				continue;
+			if (bg->alloc_offset == WP_MISSING)
+				bg->alloc_offset = off[i];
+			if (off[i] != bg->alloc_offset)
+				return FSC_E_WP_MISMATCH;
+		}
+		if (bg->alloc_offset == WP_MISSING)
+			return miss_err;
+		break;
+	case FSC_RAID0:
+	case FSC_RAID10:
+		/* pass 1: mirrors of each data stripe agree */
+		for (i = 0; i < nr / sub; i++) {
+			uint64_t o = WP_MISSING;
+
+			for (j = 0; j < sub; j++) {
+				uint64_t v = off[i * sub + j];
+
+				if (v == WP_MISSING)
+					continue;
+				if (o == WP_MISSING)
+					o = v;
+				if (v != o)
+					return FSC_E_WP_MISMATCH;
+			}
+			for (j = 0; j < sub; j++)
+				off[i * sub + j] = o;
+		}
+		/* pass 2: data stripes; none may be ahead of the first */
+		bg->alloc_offset = 0;
+		for (i = 0; i < nr / sub; i++) {
+			uint64_t v = off[i * sub];
+
+			if (v == WP_MISSING)
+				return miss_err;
+			if (off[0] < v)
+				return FSC_E_WP_MISMATCH;
+			bg->alloc_offset += v;
+		}
+		break;
+	default:
+		return FSC_E_RAID56;
+	}
+	bg->submit_offset = bg->start + bg->alloc_offset;
+	bg->used_bytes = bg->alloc_offset;  /* no extent tree: all written is live */
+	if (bg->alloc_offset >= bg->len_bytes)
+		bg->alloc_done = true;
+	return 0;
+}
+
+/**
+ * fsc_bg_load() - a block group from a persisted chunk, its zones taken out
+ * of the free pool and its allocation offset recovered (mount).
+ * Returns 0 or fsc_bg_recover_offset()'s errors; *@out only on success.
+ */
+int fsc_bg_load(struct fsc *fs, const struct fsc_chunk *c, struct fsc_bg **out)
+{
+	struct fsc_bg *bg;
+	uint32_t i;
+	int ret;
+
+	if (!c->nr_stripes || c->nr_stripes > FSC_MAX_STRIPES)
+		return -EINVAL;
+	if (c->profile == FSC_RAID5 || c->profile == FSC_RAID6)
+		return FSC_E_RAID56;
+	bg = bg_alloc(fs, c->type, c->len_bytes);
+	if (!bg)
+		return -ENOMEM;
+	bg->start = c->start;
+	bg->profile = c->profile;
+	bg->nr_stripes = c->nr_stripes;
+	bg->sub_stripes = c->profile == FSC_RAID10 ? (c->sub_stripes ? c->sub_stripes : 2) : 1;
+	for (i = 0; i < c->nr_stripes; i++) {
+		bg->stripes[i].dev = c->stripes[i].dev;
+		bg->stripes[i].phys = c->stripes[i].phys;
+	}
+	ret = fsc_bg_recover_offset(fs, bg);
+	if (ret)
+		goto out_free;
+	for (i = 0; i < c->nr_stripes; i++) {
+		struct fsc_dev *dev = &fs->devs[bg->stripes[i].dev];
+		uint32_t z;
+
+		if (bg->stripes[i].dev >= fs->nr_devs || !dev->blk || !dev->zone_bytes)
+			continue;
+		z = (uint32_t)(bg->stripes[i].phys / dev->zone_bytes);
+		if (!fsc_bit(dev->used_bits, z) && zone_is_free(dev, z))
+			dev->nr_free--;
+		fsc_bit_set(dev->used_bits, z);
+	}
+	ret = fsc_bg_insert(fs, bg);
+	if (ret)
+		goto out_free;
+	*out = bg;
+	return 0;
+out_free:
+	fsc_bg_free(bg);
+	return ret;
+}
+
+/**
+ * fsc_bg_remove() - an unused block group goes away: its zones are reset
+ * and return to the free pool (cover letter), the block group is freed.
+ */
+void fsc_bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
+{
+	uint32_t i, t;
+	int ret;
+
+	for (i = 0; i < bg->nr_stripes; i++) {
+		struct fsc_dev *dev = &fs->devs[bg->stripes[i].dev];
+		uint32_t z;
+
+		if (!dev->blk || !dev->zone_bytes)
+			continue;
+		z = (uint32_t)(bg->stripes[i].phys / dev->zone_bytes);
+		ret = zblk_zone_mgmt(dev->blk, ZL_ZOP_RESET, bg->stripes[i].phys);
+		if (ret) {
+			fs->st.nr_dev_errors++;
+			fs->st.last_dev_error = ret;
+			continue;  /* zone stays used: not returned to the pool */
+		}
+		fs->st.nr_zone_resets++;
+		fsc_bit_clear(dev->used_bits, z);
+		fsc_bit_set(dev->empty_bits, z);
+		dev->nr_free++;
+	}
+	for (t = 0; t < 3; t++)
+		if (fs->cur[t] == bg)
+			fs->cur[t] = NULL;
+	for (i = 0; i < fs->nr_bgs && fs->bgs[i] != bg; i++)
+		;
+	if (i < fs->nr_bgs) {
+		memmove(&fs->bgs[i], &fs->bgs[i + 1], (fs->nr_bgs - i - 1) * sizeof(fs->bgs[0]));
+		fs->nr_bgs--;
+	}
+	fs->st.nr_bg_removed++;
+	if (now_ns >= bg->create_ns) {
+		uint64_t life = now_ns - bg->create_ns;
+
+		fs->st.bg_life_ns_sum += life;
+		if (life > fs->st.bg_life_ns_max)
+			fs->st.bg_life_ns_max = life;
+	}
+	fsc_bg_free(bg);
+}
