@@ -78,7 +78,8 @@ static void count_transition(struct zdisk *z, uint8_t old, uint8_t new)
 		s->imp_opens++;
 	else if (new == ZL_COND_EXP_OPEN)
 		s->exp_opens++;
-	else if (zl_cond_is_open(old) && (new == ZL_COND_CLOSED || new == ZL_COND_EMPTY)) {
+	else if (zl_cond_is_open(old) && z->ctx != CTX_RESET &&
+		 (new == ZL_COND_CLOSED || new == ZL_COND_EMPTY)) {
 		if (z->ctx == CTX_CLOSE)
 			s->exp_closes++;
 		else

@@ -1,0 +1,570 @@
+/*
+ * test_zdisk.c — the emulated disk: data paths over each backend, reads
+ * above the write pointer, persistence across close and reopen, write-cache
+ * semantics and power cycles, every fault action, statistics, and
+ * concurrent writers.  Uses the real zone model and real stores (no mocks).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <pthread.h>
+#include <cmocka.h>
+
+#include "zdisk.h"
+#include "zl_test.h"
+
+#define ZS 256u         /* LBAs per zone */
+#define NZ 32u
+#define LBS 512u
+
+struct fx {
+	char *dir;
+	char path[512];
+	struct zdisk *z;
+};
+
+static void geo(struct zdev_cfg *g)
+{
+	zdev_cfg_init(g);
+	g->capacity_lba = (uint64_t)ZS * NZ;
+	g->zone_size_lba = ZS;
+	g->nr_conv_start = 2;
+	g->max_open = 4;
+}
+
+static int open_disk(struct fx *f, enum zstore_kind kind, bool create, bool wce,
+		     const char *faults)
+{
+	struct zdisk_cfg c;
+	char msg[256];
+
+	zdisk_cfg_init(&c);
+	geo(&c.geo);
+	c.store.kind = kind;
+	c.store.path = f->path;
+	c.store.create = create;
+	c.store.force = create;
+	c.wce = wce;
+	c.faults = faults;
+	c.seed = 7;
+	return zdisk_open(&c, &f->z, msg, sizeof(msg));
+}
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	f->dir = zl_test_mkdtemp("zdisk");
+	assert_non_null(f->dir);
+	snprintf(f->path, sizeof(f->path), "%s/disk.img", f->dir);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	zdisk_close(f->z);
+	zl_test_rmdir(f->dir);
+	free(f->dir);
+	free(f);
+	return 0;
+}
+
+static void fill(uint8_t *buf, uint64_t lba, uint64_t n, uint8_t tag)
+{
+	for (uint64_t i = 0; i < n; i++)
+		for (uint32_t b = 0; b < LBS; b++)
+			buf[i * LBS + b] = (uint8_t)((lba + i) * 7 + b + tag);
+}
+
+static struct zl_zone_info zone(struct zdisk *z, uint32_t idx)
+{
+	struct zl_zone_info zi;
+
+	assert_int_equal(zdisk_report(z, (uint64_t)idx * ZS, ZL_RO_ALL, &zi, 1, NULL), 1);
+	return zi;
+}
+
+static void write_ok(struct zdisk *z, uint64_t lba, uint64_t n, uint8_t tag)
+{
+	uint8_t *buf = malloc(n * LBS);
+
+	fill(buf, lba, n, tag);
+	assert_int_equal(zdisk_write(z, lba, n, buf, false, NULL), 0);
+	free(buf);
+}
+
+static void expect_data(struct zdisk *z, uint64_t lba, uint64_t n, uint8_t tag)
+{
+	uint8_t *buf = malloc(n * LBS), *want = malloc(n * LBS);
+
+	fill(want, lba, n, tag);
+	assert_int_equal(zdisk_read(z, lba, n, buf, NULL), 0);
+	assert_memory_equal(buf, want, n * LBS);
+	free(buf);
+	free(want);
+}
+
+static void expect_zeros(struct zdisk *z, uint64_t lba, uint64_t n)
+{
+	uint8_t *buf = malloc(n * LBS);
+
+	memset(buf, 0xee, n * LBS);
+	assert_int_equal(zdisk_read(z, lba, n, buf, NULL), 0);
+	for (uint64_t i = 0; i < n * LBS; i++)
+		assert_int_equal(buf[i], 0);
+	free(buf);
+}
+
+/* ---- data paths ----------------------------------------------------------- */
+
+static void round_trip(struct fx *f, enum zstore_kind kind)
+{
+	assert_int_equal(open_disk(f, kind, true, true, NULL), 0);
+	write_ok(f->z, 3 * ZS, 16, 1);
+	write_ok(f->z, 3 * ZS + 16, 8, 1);
+	write_ok(f->z, 10, 4, 2);                      /* conventional */
+	if (kind == ZSTORE_NONE) {
+		expect_zeros(f->z, 3 * ZS, 24);
+	} else {
+		expect_data(f->z, 3 * ZS, 24, 1);
+		expect_data(f->z, 10, 4, 2);
+	}
+	expect_zeros(f->z, 3 * ZS + 24, ZS - 24);      /* above the write pointer */
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 24);
+}
+
+static void test_zdisk_mem_round_trip(void **state) { round_trip(*state, ZSTORE_MEM); }
+static void test_zdisk_file_round_trip(void **state) { round_trip(*state, ZSTORE_FILE); }
+static void test_zdisk_none_drops_data_but_keeps_zones(void **state) { round_trip(*state, ZSTORE_NONE); }
+
+static void test_zdisk_reset_zone_reads_zeros_not_stale_data(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true, NULL), 0);
+	write_ok(f->z, 4 * ZS, 64, 3);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_RESET, 4 * ZS, false, NULL), 0);
+	expect_zeros(f->z, 4 * ZS, 64);
+	write_ok(f->z, 4 * ZS, 8, 4);
+	expect_data(f->z, 4 * ZS, 8, 4);
+	expect_zeros(f->z, 4 * ZS + 8, 56);
+	/* RESET ALL keeps bytes on the medium, but they read as zeros */
+	write_ok(f->z, 5 * ZS, 8, 4);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_RESET, 0, true, NULL), 0);
+	expect_zeros(f->z, 5 * ZS, 8);
+}
+
+static void test_zdisk_errors_keep_their_reason(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[16 * LBS] = { 0 };
+
+	assert_int_equal(open_disk(f, ZSTORE_MEM, true, true, NULL), 0);
+	assert_int_equal(zdisk_write(f->z, 3 * ZS + 8, 8, buf, false, NULL), ZL_E_UNALIGNED);
+	assert_int_equal(zdisk_write(f->z, NZ * ZS, 8, buf, false, NULL), ZL_E_LBA_RANGE);
+	assert_int_equal(zdisk_read(f->z, 2 * ZS - 4, 8, buf, NULL), ZL_E_READ_CROSS_TYPE);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_OPEN, 3 * ZS + 1, false, NULL), ZL_E_NOT_ZONE_START);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS);
+}
+
+/* ---- persistence ---------------------------------------------------------- */
+
+static void test_zdisk_file_reopen_gives_same_zones_open_ones_closed(void **state)
+{
+	struct fx *f = *state;
+	struct zl_zone_info zi;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true, NULL), 0);
+	write_ok(f->z, 3 * ZS, 16, 5);                         /* implicitly open */
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_OPEN, 4 * ZS, false, NULL), 0);
+	write_ok(f->z, 5 * ZS, ZS, 5);                         /* full */
+	assert_int_equal(zdisk_zone_set_cond(f->z, 6, ZL_COND_OFFLINE), 0);
+	zdisk_close(f->z);
+	f->z = NULL;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, false, true, NULL), 0);
+	zi = zone(f->z, 3);
+	assert_int_equal(zi.cond, ZL_COND_CLOSED);
+	assert_true(zi.wp_lba == 3 * ZS + 16);
+	assert_int_equal(zone(f->z, 4).cond, ZL_COND_EMPTY);   /* open at start -> empty */
+	assert_int_equal(zone(f->z, 5).cond, ZL_COND_FULL);
+	assert_int_equal(zone(f->z, 6).cond, ZL_COND_OFFLINE);
+	expect_data(f->z, 3 * ZS, 16, 5);
+	expect_data(f->z, 5 * ZS, ZS, 5);
+	write_ok(f->z, 3 * ZS + 16, 8, 5);                     /* continues at the WP */
+}
+
+static void test_zdisk_reopen_with_other_geometry_is_refused(void **state)
+{
+	struct fx *f = *state;
+	struct zdisk_cfg c;
+	char msg[256] = "";
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true, NULL), 0);
+	write_ok(f->z, 3 * ZS, 8, 1);
+	zdisk_close(f->z);
+	f->z = NULL;
+	zdisk_cfg_init(&c);
+	geo(&c.geo);
+	c.geo.max_open = 8;
+	c.store.kind = ZSTORE_FILE;
+	c.store.path = f->path;
+	assert_int_equal(zdisk_open(&c, &f->z, msg, sizeof(msg)), ZL_E_GEOMETRY_MISMATCH);
+	assert_non_null(strstr(msg, "max_open"));
+	assert_null(f->z);
+	/* and the image is untouched */
+	assert_int_equal(open_disk(f, ZSTORE_FILE, false, true, NULL), 0);
+	expect_data(f->z, 3 * ZS, 8, 1);
+}
+
+static void test_zdisk_power_cycle_drops_unflushed_writes_with_wce(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true, NULL), 0);
+	write_ok(f->z, 3 * ZS, 16, 6);
+	assert_int_equal(zdisk_flush(f->z, NULL), 0);
+	write_ok(f->z, 3 * ZS + 16, 16, 6);                    /* cached only */
+	write_ok(f->z, 4 * ZS, 8, 6);
+	assert_int_equal(zdisk_power_cycle(f->z), 0);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 16);
+	assert_int_equal(zone(f->z, 3).cond, ZL_COND_CLOSED);
+	assert_int_equal(zone(f->z, 4).cond, ZL_COND_EMPTY);
+	expect_data(f->z, 3 * ZS, 16, 6);
+	expect_zeros(f->z, 3 * ZS + 16, 16);
+}
+
+static void test_zdisk_power_cycle_keeps_every_completed_write_without_wce(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, false, NULL), 0);
+	assert_false(zdisk_wce(f->z));
+	write_ok(f->z, 3 * ZS, 16, 6);
+	write_ok(f->z, 4 * ZS, 8, 6);
+	assert_int_equal(zdisk_power_cycle(f->z), 0);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 16);
+	assert_true(zone(f->z, 4).wp_lba == 4 * ZS + 8);
+	expect_data(f->z, 4 * ZS, 8, 6);
+}
+
+static void test_zdisk_fua_write_survives_power_cycle_with_wce(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[8 * LBS];
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true, NULL), 0);
+	fill(buf, 3 * ZS, 8, 9);
+	assert_int_equal(zdisk_write(f->z, 3 * ZS, 8, buf, true, NULL), 0);
+	write_ok(f->z, 4 * ZS, 8, 9);                          /* not FUA */
+	assert_int_equal(zdisk_power_cycle(f->z), 0);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 8);
+	assert_true(zone(f->z, 4).wp_lba == 4 * ZS);
+}
+
+static void test_zdisk_zone_ops_are_durable_when_complete(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true, NULL), 0);
+	write_ok(f->z, 3 * ZS, 16, 1);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_FINISH, 3 * ZS, false, NULL), 0);
+	assert_int_equal(zdisk_power_cycle(f->z), 0);
+	assert_int_equal(zone(f->z, 3).cond, ZL_COND_FULL);
+	expect_data(f->z, 3 * ZS, 16, 1);                      /* finish flushed it */
+}
+
+static void test_zdisk_turning_wce_off_flushes(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true, NULL), 0);
+	write_ok(f->z, 3 * ZS, 16, 1);
+	assert_int_equal(zdisk_set_wce(f->z, false), 0);
+	assert_int_equal(zdisk_power_cycle(f->z), 0);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 16);
+}
+
+/* ---- faults: one test per action ------------------------------------------- */
+
+static void test_zdisk_fault_medium_error_on_write_moves_nothing(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[8 * LBS] = { 0 };
+	struct zl_stats s;
+
+	assert_int_equal(open_disk(f, ZSTORE_MEM, true, true,
+				   "medium-error:op=write,lba=768-1023,once"), 0);
+	assert_int_equal(zdisk_write(f->z, 3 * ZS, 8, buf, false, NULL), ZL_E_MEDIUM_WRITE);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS);
+	assert_int_equal(zdisk_write(f->z, 3 * ZS, 8, buf, false, NULL), 0);   /* once */
+	zdisk_stats(f->z, &s);
+	assert_int_equal(s.err_kind[ZL_E_MEDIUM_WRITE - ZL_E_BASE], 1);
+	assert_int_equal(s.writes, 1);
+}
+
+static void test_zdisk_fault_medium_error_on_read_range(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[8 * LBS];
+
+	assert_int_equal(open_disk(f, ZSTORE_MEM, true, true,
+				   "medium-error:op=read,lba=100-103,repeat"), 0);
+	assert_int_equal(zdisk_read(f->z, 96, 8, buf, NULL), ZL_E_MEDIUM_READ);
+	assert_int_equal(zdisk_read(f->z, 96, 8, buf, NULL), ZL_E_MEDIUM_READ);
+	assert_int_equal(zdisk_read(f->z, 104, 8, buf, NULL), 0);
+}
+
+static void test_zdisk_fault_zone_turns_read_only_then_offline(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[8 * LBS] = { 0 };
+
+	assert_int_equal(open_disk(f, ZSTORE_MEM, true, true,
+				   "read-only:op=write,zone=5,after=1;offline:op=read,zone=6"), 0);
+	write_ok(f->z, 5 * ZS, 8, 1);                          /* after=1: first passes */
+	assert_int_equal(zdisk_write(f->z, 5 * ZS + 8, 8, buf, false, NULL), ZL_E_READ_ONLY);
+	assert_int_equal(zone(f->z, 5).cond, ZL_COND_READ_ONLY);
+	expect_data(f->z, 5 * ZS, 8, 1);                       /* read-only zones read */
+	assert_int_equal(zdisk_read(f->z, 6 * ZS, 8, buf, NULL), ZL_E_OFFLINE);
+	assert_int_equal(zone(f->z, 6).cond, ZL_COND_OFFLINE);
+	assert_int_equal(zdisk_zone_clear_fault(f->z, 6), 0);
+	assert_int_equal(zone(f->z, 6).cond, ZL_COND_EMPTY);
+}
+
+static void test_zdisk_fault_torn_write_stores_and_commits_a_prefix(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[16 * LBS];
+	struct zdisk_io io;
+
+	assert_int_equal(open_disk(f, ZSTORE_MEM, true, true, "torn-write:op=write,keep=5"), 0);
+	fill(buf, 3 * ZS, 16, 8);
+	assert_int_equal(zdisk_write(f->z, 3 * ZS, 16, buf, false, &io), ZL_E_TORN_WRITE);
+	assert_int_equal(io.done_lba, 5);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 5);
+	expect_data(f->z, 3 * ZS, 5, 8);
+	expect_zeros(f->z, 3 * ZS + 5, 11);
+}
+
+static void test_zdisk_fault_latency_reported_in_virtual_time(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[8 * LBS];
+	struct zdisk_io io;
+	struct zl_stats s;
+
+	assert_int_equal(open_disk(f, ZSTORE_MEM, true, true, "latency:op=read,ms=3,repeat"), 0);
+	assert_int_equal(zdisk_read(f->z, 0, 8, buf, &io), 0);
+	assert_int_equal(io.delay_ns, 3000000);
+	assert_int_equal(zdisk_read(f->z, 0, 8, buf, &io), 0);
+	zdisk_stats(f->z, &s);
+	assert_int_equal(s.injected_delay_ns, 6000000);
+}
+
+struct stall_arg {
+	struct zdisk *z;
+	int ret;
+};
+
+static void *stalled_reader(void *p)
+{
+	struct stall_arg *a = p;
+	uint8_t buf[8 * LBS];
+
+	a->ret = zdisk_read(a->z, 0, 8, buf, NULL);
+	return NULL;
+}
+
+static void test_zdisk_fault_stall_holds_command_until_released(void **state)
+{
+	struct fx *f = *state;
+	struct zdisk_cfg c;
+	struct stall_arg a = { NULL, -1 };
+	pthread_t t;
+	uint8_t buf[8 * LBS];
+	struct zdisk_io io;
+	char msg[128];
+
+	zdisk_cfg_init(&c);
+	geo(&c.geo);
+	c.realtime = true;
+	c.faults = "stall:op=read,once";
+	assert_int_equal(zdisk_open(&c, &f->z, msg, sizeof(msg)), 0);
+	a.z = f->z;
+	assert_int_equal(pthread_create(&t, NULL, stalled_reader, &a), 0);
+	/* wait until the rule fired: the reader is then held */
+	for (;;) {
+		struct zl_stats s;
+
+		zdisk_stats(f->z, &s);
+		if (s.faults_fired)
+			break;
+		sched_yield();
+	}
+	assert_int_equal(a.ret, -1);
+	zdisk_release_stalls(f->z);
+	pthread_join(t, NULL);
+	assert_int_equal(a.ret, 0);
+	assert_int_equal(zdisk_read(f->z, 0, 8, buf, &io), 0);  /* once: no more stalls */
+	assert_false(io.stalled);
+}
+
+static void test_zdisk_fault_power_loss_drops_unflushed_state(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[8 * LBS] = { 0 };
+	struct zl_stats s;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true, "power-loss:op=flush,after=1"), 0);
+	write_ok(f->z, 3 * ZS, 8, 1);
+	assert_int_equal(zdisk_flush(f->z, NULL), 0);           /* after=1: passes */
+	write_ok(f->z, 3 * ZS + 8, 8, 1);
+	assert_int_equal(zdisk_flush(f->z, NULL), ZL_E_POWER_LOSS);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 8);
+	zdisk_stats(f->z, &s);
+	assert_int_equal(s.power_cycles, 1);
+	assert_int_equal(zdisk_write(f->z, 3 * ZS + 8, 8, buf, false, NULL), 0);
+}
+
+static void test_zdisk_bad_fault_text_is_refused_at_open(void **state)
+{
+	struct fx *f = *state;
+	struct zdisk_cfg c;
+	char msg[256] = "";
+
+	zdisk_cfg_init(&c);
+	geo(&c.geo);
+	c.faults = "medium-error:op=sideways";
+	assert_int_equal(zdisk_open(&c, &f->z, msg, sizeof(msg)), ZL_E_FAULT_SYNTAX);
+	assert_non_null(strstr(msg, "sideways"));
+	assert_null(f->z);
+	/* and a bad geometry */
+	c.faults = NULL;
+	c.geo.zone_cap_lba = ZS * 2;
+	assert_int_equal(zdisk_open(&c, &f->z, msg, sizeof(msg)), ZL_E_GEOMETRY);
+	assert_non_null(strstr(msg, "zone capacity"));
+}
+
+/* ---- statistics ----------------------------------------------------------- */
+
+static void test_zdisk_stats_count_operations_transitions_and_errors(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[8 * LBS] = { 0 };
+	struct zl_stats s;
+	char json[2048];
+
+	assert_int_equal(open_disk(f, ZSTORE_MEM, true, true, NULL), 0);
+	for (uint32_t i = 2; i < 8; i++)                       /* 6 implicit opens, max 4 */
+		write_ok(f->z, i * ZS, 8, 1);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_OPEN, 9 * ZS, false, NULL), 0);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_CLOSE, 9 * ZS, false, NULL), 0);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_FINISH, 7 * ZS, false, NULL), 0);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_RESET, 0, true, NULL), 0);
+	assert_int_equal(zdisk_read(f->z, 0, 8, buf, NULL), 0);
+	assert_int_equal(zdisk_write(f->z, 3 * ZS + 1, 8, buf, false, NULL), ZL_E_UNALIGNED);
+	zdisk_stats(f->z, &s);
+	assert_int_equal(s.writes, 6);
+	assert_int_equal(s.write_lbas, 48);
+	assert_int_equal(s.reads, 1);
+	assert_int_equal(s.imp_opens, 6);
+	assert_int_equal(s.exp_opens, 1);
+	assert_int_equal(s.imp_closes, 3);    /* two by writes, one by the explicit open */
+	assert_int_equal(s.exp_closes, 1);
+	assert_int_equal(s.finishes, 1);
+	assert_int_equal(s.resets, 6);        /* zones 2..7 were written */
+	assert_int_equal(s.zone_ops, 4);
+	assert_int_equal(s.errors, 1);
+	assert_int_equal(s.err_kind[ZL_E_UNALIGNED - ZL_E_BASE], 1);
+	assert_true(zl_stats_json(&s, json, sizeof(json)) > 0);
+	assert_non_null(strstr(json, "\"writes\":6"));
+	assert_non_null(strstr(json, "\"unaligned\":1"));
+	assert_int_equal(zl_stats_json(&s, json, 10), -ENOSPC);
+}
+
+/* ---- concurrency ---------------------------------------------------------- */
+
+struct writer_arg {
+	struct zdisk *z;
+	uint32_t zone;
+	int errors;
+};
+
+static void *zone_writer(void *p)
+{
+	struct writer_arg *a = p;
+	uint8_t buf[8 * LBS];
+
+	for (uint32_t k = 0; k < ZS / 8; k++) {
+		uint64_t lba = (uint64_t)a->zone * ZS + k * 8;
+
+		fill(buf, lba, 8, 3);
+		if (zdisk_write(a->z, lba, 8, buf, false, NULL))
+			a->errors++;
+	}
+	return NULL;
+}
+
+static void test_zdisk_concurrent_writers_on_distinct_zones(void **state)
+{
+	struct fx *f = *state;
+	struct zdisk_cfg c;
+	struct writer_arg a[8];
+	pthread_t t[8];
+	char msg[128];
+
+	zdisk_cfg_init(&c);
+	geo(&c.geo);
+	c.geo.max_open = 0;
+	assert_int_equal(zdisk_open(&c, &f->z, msg, sizeof(msg)), 0);
+	for (int i = 0; i < 8; i++) {
+		a[i] = (struct writer_arg){ f->z, (uint32_t)(4 + i), 0 };
+		assert_int_equal(pthread_create(&t[i], NULL, zone_writer, &a[i]), 0);
+	}
+	for (int i = 0; i < 8; i++) {
+		pthread_join(t[i], NULL);
+		assert_int_equal(a[i].errors, 0);
+		assert_int_equal(zone(f->z, 4 + (uint32_t)i).cond, ZL_COND_FULL);
+		expect_data(f->z, (uint64_t)(4 + i) * ZS, ZS, 3);
+	}
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_zdisk_mem_round_trip),
+		T(test_zdisk_file_round_trip),
+		T(test_zdisk_none_drops_data_but_keeps_zones),
+		T(test_zdisk_reset_zone_reads_zeros_not_stale_data),
+		T(test_zdisk_errors_keep_their_reason),
+		T(test_zdisk_file_reopen_gives_same_zones_open_ones_closed),
+		T(test_zdisk_reopen_with_other_geometry_is_refused),
+		T(test_zdisk_power_cycle_drops_unflushed_writes_with_wce),
+		T(test_zdisk_power_cycle_keeps_every_completed_write_without_wce),
+		T(test_zdisk_fua_write_survives_power_cycle_with_wce),
+		T(test_zdisk_zone_ops_are_durable_when_complete),
+		T(test_zdisk_turning_wce_off_flushes),
+		T(test_zdisk_fault_medium_error_on_write_moves_nothing),
+		T(test_zdisk_fault_medium_error_on_read_range),
+		T(test_zdisk_fault_zone_turns_read_only_then_offline),
+		T(test_zdisk_fault_torn_write_stores_and_commits_a_prefix),
+		T(test_zdisk_fault_latency_reported_in_virtual_time),
+		T(test_zdisk_fault_stall_holds_command_until_released),
+		T(test_zdisk_fault_power_loss_drops_unflushed_state),
+		T(test_zdisk_bad_fault_text_is_refused_at_open),
+		T(test_zdisk_stats_count_operations_transitions_and_errors),
+		T(test_zdisk_concurrent_writers_on_distinct_zones),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
