@@ -1,0 +1,350 @@
+/*
+ * bench_tcmu.c — handler_zonelab.so against tcmu-runner's handler_file_zbc.so,
+ * both loaded by the in-process tcmu-runner stand-in in one run, with the
+ * same backing directory, plus raw pwrite/pread of a same-size file as the
+ * physical limit:  bench_tcmu <scratch-dir>
+ *
+ * Device: 65,536 zones of 1 MiB (64 GiB sparse), 512-byte LBAs, no
+ * conventional zones, write cache on (no sync per write on any side).
+ * Rows: 4 KiB sequential writes at the write pointer; 128 KiB sequential
+ * writes; 4 KiB random reads of the data written (seeded); REPORT ZONES of
+ * the whole device in one command; RESET ALL after 64 zones were written
+ * (the writes are not timed).  Each row runs for ZL_BENCH_SECONDS (default
+ * 1.0) or a byte/op cap, whichever comes first, and prints ops/s with the
+ * ratios ours/file_zbc and ours/raw.  Handler paths: $ZL_HANDLER_SO (default
+ * <build>/handler_zonelab.so next to this program's directory) and
+ * $ZL_FILE_ZBC_SO.  Not a test: it checks only that commands succeed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tcmu_standin/standin.h"
+#include "zl_test.h"
+
+#define FILE_ZBC_SO "/usr/lib/x86_64-linux-gnu/tcmu-runner/handler_file_zbc.so"
+#define NR_ZONES 65536ull
+#define ZONE_BYTES (1ull << 20)
+#define LBA 512u
+#define ZONE_LBAS (ZONE_BYTES / LBA)
+#define DEV_BYTES (NR_ZONES * ZONE_BYTES)
+#define SEQ_CAP_BYTES (512ull << 20)      /* at most 512 MiB per write row */
+
+enum { ROW_SEQ4K, ROW_SEQ128K, ROW_RAND4K, ROW_REPORT, ROW_RESET, NR_ROWS };
+static const char *const row_names[NR_ROWS] = {
+	"4 KiB seq write at WP", "128 KiB seq write", "4 KiB random read",
+	"REPORT ZONES (65,536 zones)", "RESET ALL (64 written zones)",
+};
+
+struct target {
+	const char *name;
+	struct sti_dev *d;   /* NULL: raw file */
+	int fd;
+	char path[PATH_MAX];
+	double ops[NR_ROWS]; /* ops/s; < 0: not run */
+};
+
+static double bench_secs = 1.0;
+static uint8_t *wbuf, *rbuf;
+
+static void put_be64(uint8_t *p, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	for (int i = 3; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static int io(struct target *t, bool write, uint64_t off, size_t len, void *buf)
+{
+	struct sti_result r;
+	uint8_t cdb[16] = { write ? 0x8a : 0x88 };
+
+	if (!t->d) {
+		ssize_t n = write ? pwrite(t->fd, buf, len, (off_t)off) : pread(t->fd, buf, len, (off_t)off);
+
+		return n == (ssize_t)len ? 0 : -EIO;
+	}
+	put_be64(&cdb[2], off / LBA);
+	put_be32(&cdb[10], (uint32_t)(len / LBA));
+	if (sti_exec(t->d, cdb, 16, buf, len, &r)) {
+		fprintf(stderr, "%s: %s at %llu: status %u sense %x/%04x\n", t->name,
+			write ? "write" : "read", (unsigned long long)off, r.status,
+			sti_sense_key(&r), sti_sense_asc_ascq(&r));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Untimed: make what the last row wrote durable so the next target starts clean. */
+static void flush(struct target *t)
+{
+	uint8_t cdb[10] = { 0x35 };
+	struct sti_result r;
+
+	if (t->d)
+		sti_exec(t->d, cdb, 10, NULL, 0, &r);
+	else
+		fdatasync(t->fd);
+}
+
+/* Sequential writes of @len from byte @start; returns bytes written. */
+static uint64_t row_seq(struct target *t, int row, uint64_t start, size_t len)
+{
+	uint64_t t0 = zl_test_now_ns(), now = t0, off = start, ops = 0;
+	uint64_t limit = (uint64_t)(bench_secs * 1e9);
+
+	while (off + len <= start + SEQ_CAP_BYTES && off + len <= DEV_BYTES) {
+		if (io(t, true, off, len, wbuf))
+			break;
+		off += len;
+		if ((++ops & 63) == 0 && (now = zl_test_now_ns()) - t0 > limit)
+			break;
+	}
+	now = zl_test_now_ns();
+	t->ops[row] = ops / ((now - t0) / 1e9);
+	return off - start;
+}
+
+static void row_rand(struct target *t, uint64_t written)
+{
+	uint64_t t0 = zl_test_now_ns(), now = t0, ops = 0, seed = 42;
+	uint64_t limit = (uint64_t)(bench_secs * 1e9), nr_blocks = written / 4096;
+
+	if (!nr_blocks) {
+		t->ops[ROW_RAND4K] = -1;
+		return;
+	}
+	for (;;) {
+		uint64_t blk = zl_test_rand(&seed) % nr_blocks;
+
+		if (io(t, false, blk * 4096, 4096, rbuf))
+			break;
+		if ((++ops & 63) == 0 && (now = zl_test_now_ns()) - t0 > limit)
+			break;
+	}
+	now = zl_test_now_ns();
+	t->ops[ROW_RAND4K] = ops / ((now - t0) / 1e9);
+}
+
+static void row_report(struct target *t)
+{
+	size_t len = 64 + NR_ZONES * 64;
+	uint8_t *buf = malloc(len);
+	uint8_t cdb[16] = { 0x95, 0x00 };
+	uint64_t t0, ops = 0, limit = (uint64_t)(bench_secs * 1e9);
+	struct sti_result r;
+
+	put_be32(&cdb[10], (uint32_t)len);
+	t0 = zl_test_now_ns();
+	while (buf) {
+		if (sti_exec(t->d, cdb, 16, buf, len, &r) ||
+		    (buf[0] << 24 | buf[1] << 16 | buf[2] << 8 | buf[3]) != (int)(NR_ZONES * 64)) {
+			fprintf(stderr, "%s: REPORT ZONES failed (status %u)\n", t->name, r.status);
+			ops = 0;
+			break;
+		}
+		ops++;
+		if (zl_test_now_ns() - t0 > limit || ops >= 10000)
+			break;
+	}
+	t->ops[ROW_REPORT] = ops ? ops / ((zl_test_now_ns() - t0) / 1e9) : -1;
+	free(buf);
+}
+
+static void row_reset(struct target *t)
+{
+	uint8_t cdb[16] = { 0x94, 0x04 };
+	uint64_t timed = 0, ops = 0, limit = (uint64_t)(bench_secs * 1e9);
+	struct sti_result r;
+
+	cdb[14] = 1;   /* ALL */
+	if (sti_exec(t->d, cdb, 16, NULL, 0, &r))   /* untimed: start from empty zones */
+		goto out_fail;
+	while (timed < limit && ops < 2000) {
+		uint64_t t0;
+
+		for (uint64_t z = 0; z < 64; z++)   /* untimed: 64 written zones */
+			if (io(t, true, (z * 1024 + ops % 1024) * ZONE_BYTES, 4096, wbuf))
+				goto out_fail;
+		t0 = zl_test_now_ns();
+		if (sti_exec(t->d, cdb, 16, NULL, 0, &r)) {
+			fprintf(stderr, "%s: RESET ALL failed\n", t->name);
+			goto out_fail;
+		}
+		timed += zl_test_now_ns() - t0;
+		ops++;
+	}
+	t->ops[ROW_RESET] = ops / (timed / 1e9);
+	return;
+out_fail:
+	t->ops[ROW_RESET] = -1;
+}
+
+static struct sti_handler *open_handler(struct target *t, const char *so, const char *dir,
+					bool zonelab)
+{
+	struct sti_handler *h;
+	struct sti_dev_cfg cfg = { .size_bytes = DEV_BYTES, .block_size = LBA, .wce = true };
+	char s[PATH_MAX + 128], msg[512];
+
+	for (int i = 0; i < NR_ROWS; i++)
+		t->ops[i] = -1;
+	if (sti_handler_load(so, &h, msg, sizeof(msg))) {
+		fprintf(stderr, "%s: %s\n", t->name, msg);
+		return NULL;
+	}
+	snprintf(t->path, sizeof(t->path), "%s/bench-%s.img", dir, t->name);
+	unlink(t->path);
+	if (zonelab)
+		snprintf(s, sizeof(s), "zonelab/%s?zsize=1M&conv=0&max_open=128&wce=1", t->path);
+	else
+		snprintf(s, sizeof(s), "zbc/model-HM/lba-512/zsize-1/conv-0/open-128@%s", t->path);
+	cfg.cfgstring = s;
+	if (sti_dev_open(h, &cfg, &t->d, msg, sizeof(msg))) {
+		fprintf(stderr, "%s: %s\n", t->name, msg);
+		sti_handler_unload(h);
+		return NULL;
+	}
+	return h;
+}
+
+static int open_raw(struct target *t, const char *dir)
+{
+	for (int i = 0; i < NR_ROWS; i++)
+		t->ops[i] = -1;
+	snprintf(t->path, sizeof(t->path), "%s/bench-raw.img", dir);
+	t->fd = open(t->path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	if (t->fd < 0 || ftruncate(t->fd, (off_t)DEV_BYTES)) {
+		perror(t->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every row for every target in turn, so they see the same system state. */
+static void run_rows(struct target **ts, int nr)
+{
+	uint64_t w1[3] = { 0 };
+
+	for (int i = 0; i < nr; i++) {
+		w1[i] = row_seq(ts[i], ROW_SEQ4K, 0, 4096);
+		flush(ts[i]);
+	}
+	for (int i = 0; i < nr; i++) {
+		row_seq(ts[i], ROW_SEQ128K, DEV_BYTES / 2, 128 << 10);
+		flush(ts[i]);
+	}
+	for (int i = 0; i < nr; i++)
+		row_rand(ts[i], w1[i]);
+	for (int i = 0; i < nr; i++)
+		if (ts[i]->d)
+			row_report(ts[i]);
+	for (int i = 0; i < nr; i++)
+		if (ts[i]->d)
+			row_reset(ts[i]);
+}
+
+static void print_ratio(double a, double b)
+{
+	if (a > 0 && b > 0)
+		printf(" %9.2fx", a / b);
+	else
+		printf(" %10s", "-");
+}
+
+int main(int argc, char **argv)
+{
+	const char *e = getenv("ZL_BENCH_SECONDS");
+	const char *fz = getenv("ZL_FILE_ZBC_SO");
+	const char *ours = getenv("ZL_HANDLER_SO");
+	struct target raw = { .name = "raw" }, zl = { .name = "zonelab" }, fzbc = { .name = "file_zbc" };
+	char so[PATH_MAX - 32], ours_buf[PATH_MAX];
+	struct sti_handler *hz, *hf;
+	struct target *ts[3];
+	int nr = 0;
+	ssize_t n;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s <scratch-dir>\n", argv[0]);
+		return 2;
+	}
+	if (e)
+		bench_secs = atof(e);
+	if (!fz)
+		fz = FILE_ZBC_SO;
+	if (!ours) {
+		n = readlink("/proc/self/exe", so, sizeof(so) - 1);
+		so[n > 0 ? n : 0] = '\0';
+		for (int up = 0; up < 3; up++) {
+			char *sl = strrchr(so, '/');
+
+			if (sl)
+				*sl = '\0';
+		}
+		snprintf(ours_buf, sizeof(ours_buf), "%s/handler_zonelab.so", so);
+		ours = ours_buf;
+	}
+	if (!getenv("ZL_STANDIN_LOG"))
+		sti_set_log_level(3);
+	if (posix_memalign((void **)&wbuf, 4096, 128 << 10) || posix_memalign((void **)&rbuf, 4096, 128 << 10))
+		return 1;
+	memset(wbuf, 0xa5, 128 << 10);
+
+	if (open_raw(&raw, argv[1]) == 0)
+		ts[nr++] = &raw;
+	hz = open_handler(&zl, ours, argv[1], true);
+	if (hz)
+		ts[nr++] = &zl;
+	else
+		fprintf(stderr, "zonelab handler not measured\n");
+	hf = access(fz, R_OK) ? NULL : open_handler(&fzbc, fz, argv[1], false);
+	if (hf)
+		ts[nr++] = &fzbc;
+	else
+		fprintf(stderr, "file_zbc not measured (%s)\n", fz);
+	run_rows(ts, nr);
+	for (int i = 0; i < nr; i++) {
+		if (ts[i]->d)
+			sti_dev_close(ts[i]->d);
+		else
+			close(ts[i]->fd);
+		unlink(ts[i]->path);
+	}
+	sti_handler_unload(hz);
+	sti_handler_unload(hf);
+
+	printf("tcmu handlers through the in-process stand-in; %llu zones of 1 MiB, 512 B LBAs, WCE on, "
+	       "%.1f s per row, scratch %s\n", NR_ZONES, bench_secs, argv[1]);
+	printf("%-30s %12s %12s %12s %10s %10s\n", "row (ops/s)", "zonelab", "file_zbc", "raw file",
+	       "ours/fzbc", "ours/raw");
+	for (int i = 0; i < NR_ROWS; i++) {
+		printf("%-30s", row_names[i]);
+		if (zl.ops[i] >= 0)
+			printf(" %12.0f", zl.ops[i]);
+		else
+			printf(" %12s", "-");
+		if (fzbc.ops[i] >= 0)
+			printf(" %12.0f", fzbc.ops[i]);
+		else
+			printf(" %12s", "-");
+		if (raw.ops[i] >= 0)
+			printf(" %12.0f", raw.ops[i]);
+		else
+			printf(" %12s", "-");
+		print_ratio(zl.ops[i], fzbc.ops[i]);
+		print_ratio(zl.ops[i], raw.ops[i]);
+		printf("\n");
+	}
+	free(wbuf);
+	free(rbuf);
+	return 0;
+}

@@ -1,0 +1,21 @@
+# tests/e2e/common.sh - shared settings of the host-side e2e scripts (sourced).
+# Everything downloaded or built for the VM lives under $ZL_E2E_CACHE, never in
+# the repository.
+ZL_E2E_CACHE=${ZL_E2E_CACHE:-/var/cache/zonelab-e2e}
+E2E_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO_DIR=$(cd "$E2E_DIR/../.." && pwd)
+DEBS=$ZL_E2E_CACHE/debs
+ROOT=$ZL_E2E_CACHE/root            # every .deb unpacked (dpkg-deb -x)
+FIO_SRC_DIR=$ZL_E2E_CACHE/fio-src
+LDSO=$ROOT/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2   # the unpacked loader (lib64/ links to an absolute path)
+LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu
+
+# Guest userspace, by Debian package name.  Their Depends closure restricted
+# to lib* packages is downloaded too; the files that go into the initramfs are
+# chosen by the unpacked ld.so's --list, not by package.
+E2E_PKGS="busybox-static libc6 libgcc-s1 kmod bash coreutils grep sed gawk
+  util-linux sg3-utils btrfs-progs f2fs-tools fio tcmu-runner libtcmu2
+  open-iscsi libiscsi-bin zlib1g"
+
+e2e_log() { printf '[e2e %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+e2e_die() { e2e_log "error: $*"; exit 1; }

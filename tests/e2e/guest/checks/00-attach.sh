@@ -1,0 +1,26 @@
+# attach: load the modules, start tcmu-runner, create the main disk zl0 and
+# export it through tcm_loop; the kernel must see it as host-managed with the
+# configured zone count, zone size and max open zones, without dmesg errors.
+. /e2e/lib.sh
+kmsg_mark
+for m in configfs target_core_mod target_core_user uio tcm_loop sd_mod sg crc32c_generic; do
+	modprobe "$m" || fail "modprobe $m"
+done
+mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config || fail "mount configfs"
+runner_start || fail "tcmu-runner does not start"
+img=/tmp/zl0.img; h_fresh "$img"
+dev_create zl0 $ZL0_SIZE "$(h_cfg $img $ZL0_ZONE_MIB $ZL0_NCONV $ZL0_MAXOPEN)" || fail "backstore zl0"
+dev=$(lun_attach zl0) || fail "no disk for zl0"
+q=/sys/block/${dev#/dev/}/queue
+zoned=$(cat $q/zoned); nr=$(cat $q/nr_zones); cs=$(cat $q/chunk_sectors); mo=$(cat $q/max_open_zones)
+echo "dev=$dev zoned=$zoned nr_zones=$nr chunk_sectors=$cs max_open_zones=$mo"
+[ "$zoned" = host-managed ] || fail "zoned=$zoned"
+[ "$nr" = $(( ZL0_SIZE / (ZL0_ZONE_MIB << 20) )) ] || fail "nr_zones=$nr"
+[ "$cs" = $(( (ZL0_ZONE_MIB << 20) / 512 )) ] || fail "chunk_sectors=$cs"
+[ "$mo" = $ZL0_MAXOPEN ] || fail "max_open_zones=$mo, want $ZL0_MAXOPEN"
+[ "$(cat /sys/block/${dev#/dev/}/size)" = $(( ZL0_SIZE / 512 )) ] || fail "size $(cat /sys/block/${dev#/dev/}/size)"
+kmsg_since
+if kmsg_since | grep -iE 'error|fail|critical|warn|bug|call trace' | grep -v 'tcmu-runner' ; then
+	fail "dmesg errors while attaching"
+fi
+note "$dev host-managed, $nr zones of ${ZL0_ZONE_MIB} MiB, max open $mo ($H_LABEL)"

@@ -1,0 +1,125 @@
+# tests/e2e/guest/lib.sh - helpers for the guest checks (sourced by each
+# numbered check script).  Devices are made through configfs only: a TCMU
+# backstore in user_0, exported through tcm_loop (or iSCSI, see 70-iscsi.sh).
+# State shared between checks lives in /run/e2e.
+set -u
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin:/bb
+CFS=/sys/kernel/config/target
+STATE=/run/e2e
+LOGS=/tmp/logs
+mkdir -p "$STATE" "$LOGS"
+. /e2e/config.sh
+. /e2e/handler-"$E2E_HANDLER".sh
+
+# Standard geometry of the main test disk (zl0): 1 GiB, 16 MiB zones, 8
+# conventional zones, at most 16 open zones.
+ZL0_SIZE=$((1024 << 20)); ZL0_ZONE_MIB=16; ZL0_NCONV=8; ZL0_MAXOPEN=16
+
+# Result helpers for a check script: print the reason and exit.
+skip() { echo "$*" > "$LOGS/$CHECK.reason"; exit 77; }
+fail() { echo "$*" > "$LOGS/$CHECK.reason"; echo "FAILED: $*"; exit 1; }
+note() { echo "$*" >> "$LOGS/$CHECK.reason"; }
+# Sub-result line inside a check (e.g. one per fio test); not counted.
+say() { echo "$*"; }
+
+runner_pid() { cat "$STATE/runner.pid" 2>/dev/null; }
+runner_alive() { local p; p=$(runner_pid); [ -n "$p" ] && kill -0 "$p" 2>/dev/null; }
+
+# runner_start - start tcmu-runner with our handler directory.
+runner_start() {
+	mkdir -p "$LOGS/tcmu"
+	tcmu-runner --handler-path /e2e/handlers -l "$LOGS/tcmu" >> "$LOGS/tcmu-runner.out" 2>&1 &
+	echo $! > "$STATE/runner.pid"
+	sleep 1
+	runner_alive || { echo "tcmu-runner died at start"; return 1; }
+}
+
+# dev_create NAME SIZE_BYTES SUBTYPE/CONFIG - make a TCMU backstore and wait
+# until tcmu-runner holds its uio device open.
+dev_create() {
+	local name=$1 size=$2 cfg=$3 d=$CFS/core/user_0/$1 i
+	mkdir -p "$d" || return 1
+	echo -n "dev_size=$size" > "$d/control" || return 1
+	echo -n "hw_block_size=${E2E_LBA:-512}" > "$d/control" || return 1
+	echo -n "dev_config=$cfg" > "$d/control" || return 1
+	echo "$cfg" > "$STATE/$name.cfg"
+	echo 1 > "$d/enable" || return 1
+	for i in $(seq 100); do
+		uio_held "$name" && return 0
+		sleep 0.1
+	done
+	echo "tcmu-runner did not open $name"; return 1
+}
+
+# uio_held NAME - true when some process holds NAME's /dev/uioN open.
+uio_held() {
+	local u n
+	for u in /sys/class/uio/uio*; do
+		[ -e "$u/name" ] || continue
+		n=$(cat "$u/name")
+		case "$n" in */"$1"/*|*/"$1") ;; *) continue ;; esac
+		ls -l /proc/[0-9]*/fd 2>/dev/null | grep -q "/dev/${u##*/}\$" && return 0
+	done
+	return 1
+}
+
+# wwn_of NAME - a stable naa WWN per device name.
+wwn_of() { printf 'naa.50014050%08x' "$(cksum <<< "$1" | cut -d' ' -f1)"; }
+
+# lun_attach NAME - export the backstore through tcm_loop; print /dev/sdX.
+lun_attach() {
+	local name=$1 w t i h before after dev
+	w=$(wwn_of "$name"); t=$CFS/loopback/$w/tpgt_1
+	before=$(ls /sys/block | grep '^sd' | sort)
+	mkdir -p "$t" || return 1
+	echo "$w" > "$t/nexus" || return 1
+	mkdir -p "$t/lun/lun_0" || return 1
+	ln -s "$CFS/core/user_0/$name" "$t/lun/lun_0/$name" || return 1
+	for i in $(seq 200); do
+		after=$(ls /sys/block | grep '^sd' | sort)
+		dev=$(comm -13 <(echo "$before") <(echo "$after") | head -1)
+		if [ -n "$dev" ]; then
+			echo "$dev" > "$STATE/$name.dev"
+			udevless_wait "$dev"
+			echo "/dev/$dev"; return 0
+		fi
+		sleep 0.1
+	done
+	echo "no /dev/sdX for $name" >&2; return 1
+}
+
+udevless_wait() { local i; for i in $(seq 50); do [ -b "/dev/$1" ] && return 0; sleep 0.1; done; }
+
+# lun_detach NAME - remove the tcm_loop export (the disk goes away).
+lun_detach() {
+	local name=$1 w t
+	w=$(wwn_of "$name"); t=$CFS/loopback/$w/tpgt_1
+	[ -d "$t" ] || return 0
+	rm -f "$t/lun/lun_0/$name"
+	rmdir "$t/lun/lun_0" 2>/dev/null
+	echo "" > /dev/null
+	rmdir "$t" "$CFS/loopback/$w" 2>/dev/null
+	rm -f "$STATE/$name.dev"
+	return 0
+}
+
+dev_remove() { lun_detach "$1"; rmdir "$CFS/core/user_0/$1" 2>/dev/null; }
+
+devname() { cat "$STATE/$1.dev"; }
+
+# zones_summary DEV - blkzone report reduced to "start len wp type cond" lines.
+zones_summary() {
+	blkzone report "$1" | sed -E 's/^ *start: (0x[0-9a-f]+), len (0x[0-9a-f]+), (cap 0x[0-9a-f]+, )?wptr (0x[0-9a-f]+).*type: ([0-9]+)\(([^)]*)\).*\[type: ([0-9]+)\(([^)]*)\)\]$/\1 \2 \4 \6 \8/'
+}
+
+# zone_wp DEV ZONE_IDX - the write pointer offset (in 512-byte sectors,
+# relative to the zone start) that blkzone reports.
+zone_wp() { blkzone report -o $(( $2 * $(cat /sys/block/${1#/dev/}/queue/chunk_sectors) )) -c 1 "$1" | sed -nE 's/.*wptr (0x[0-9a-f]+).*/\1/p'; }
+zone_cond() { blkzone report -o $(( $2 * $(cat /sys/block/${1#/dev/}/queue/chunk_sectors) )) -c 1 "$1" | sed -nE 's/.*cond: *([0-9]+)\(([^)]*)\).*/\2/p'; }
+zone_start_bytes() { echo $(( $2 * $(cat /sys/block/${1#/dev/}/queue/chunk_sectors) * 512 )); }
+
+# kmsg_mark / kmsg_since - dmesg lines since the last mark.
+kmsg_mark() { dmesg | wc -l > "$STATE/kmsg.mark"; }
+kmsg_since() { dmesg | tail -n +$(( $(cat "$STATE/kmsg.mark" 2>/dev/null || echo 0) + 1 )); }
+
+bc_sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }

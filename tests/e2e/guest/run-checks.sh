@@ -1,0 +1,70 @@
+#!/bin/bash
+# Guest side of the zonelab e2e run: runs the numbered checks of the chosen
+# mode in order, prints one "PASS|FAIL|SKIP <name> <seconds>s [reason]" line
+# per check (also mirrored with an @@E2E prefix for the host's parser), then
+# dumps the logs between markers so the host can keep them.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin:/bb
+. /e2e/config.sh
+LOGS=/tmp/logs; mkdir -p $LOGS /run/e2e
+C=/e2e/checks
+
+# name:script[:args]:timeout_s
+short=(attach:00-attach.sh::120 blkzone_report:10-blkzone-report.sh::60
+	blkzone_conv_away:11-blkzone-conv-away.sh::60 blkzone_ops:12-blkzone-ops.sh::60
+	dio_at_wp:20-dio-at-wp.sh::60 unaligned_write:21-unaligned-write.sh::60
+	read_above_wp:22-read-above-wp.sh::60 readcap10:23-readcap10.sh::60
+	btrfs:30-btrfs.sh::300 persistence:60-persistence.sh::300)
+full=(attach:00-attach.sh::120 blkzone_report:10-blkzone-report.sh::60
+	blkzone_conv_away:11-blkzone-conv-away.sh::60 blkzone_ops:12-blkzone-ops.sh::60
+	dio_at_wp:20-dio-at-wp.sh::60 unaligned_write:21-unaligned-write.sh::60
+	read_above_wp:22-read-above-wp.sh::60 readcap10:23-readcap10.sh::60
+	btrfs:30-btrfs.sh::300 f2fs:40-f2fs.sh::300 fio_zbd:50-fio-zbd.sh::600
+	neg_zone_nonpow2:80-neg-nonpow2.sh::60 neg_urswrz0:81-neg-urswrz0.sh::60
+	faults:90-faults.sh::600
+	fio_suite_zonelab:55-fio-suite.sh:zonelab:3600 fio_suite_file_zbc:55-fio-suite.sh:file_zbc:3600
+	persistence:60-persistence.sh::300
+	iscsi:70-iscsi.sh::120 load_iscsi:95-load.sh::900 load_stats:96-load-stats.sh::60)
+if [ "$E2E_MODE" = full ]; then list=("${full[@]}"); else list=("${short[@]}"); fi
+[ -n "${E2E_ONLY:-}" ] && { sel=(); for e in "${list[@]}"; do case ",$E2E_ONLY," in *",${e%%:*},"*) sel+=("$e");; esac; done; list=("${sel[@]}"); }
+
+emit() { # status name secs reason
+	local line="$1 $2 ${3}s${4:+ $4}"
+	echo "$line" >> $LOGS/results.txt
+	echo "$line"
+	echo "@@E2E RESULT $line"
+}
+
+boot_s=$(cut -d' ' -f1 /proc/uptime)
+echo "@@E2E START mode=$E2E_MODE handler=$E2E_HANDLER kernel=$(uname -r) uptime=${boot_s}s"
+emit PASS boot "$boot_s" "guest /init reached (kernel $(uname -r), uptime)"
+nfail=0
+for e in "${list[@]}"; do
+	IFS=: read -r name script args tmo <<< "$e"
+	t0=$EPOCHREALTIME
+	rm -f $LOGS/$name.reason
+	CHECK=$name timeout -k 5 $tmo bash $C/$script $args > $LOGS/$name.log 2>&1
+	rc=$?
+	secs=$(awk -v a=$EPOCHREALTIME -v b=$t0 'BEGIN { printf "%.1f", a - b }')
+	reason=$(tr '\n' ' ' < $LOGS/$name.reason 2>/dev/null | sed 's/ *$//')
+	case $rc in
+	0) emit PASS $name $secs "$reason" ;;
+	77) emit SKIP $name $secs "${reason:-no reason given}" ;;
+	124|137) emit FAIL $name $secs "timeout after ${tmo}s${reason:+; $reason}"; nfail=$((nfail + 1)) ;;
+	*) emit FAIL $name $secs "${reason:-exit $rc}"; nfail=$((nfail + 1))
+	   sed 's/^/  | /' $LOGS/$name.log | tail -40 ;;
+	esac
+	if [ "$name" = attach ] && [ $rc != 0 ]; then
+		echo "attach failed: stopping"; break
+	fi
+done
+dmesg > $LOGS/dmesg.txt
+cat $LOGS/tcmu/*.log > $LOGS/tcmu-runner.log 2>/dev/null
+for f in $LOGS/*.log $LOGS/*.txt $LOGS/*.results $LOGS/*.out $LOGS/*.zones; do
+	[ -f "$f" ] || continue
+	echo "@@E2E FILE ${f##*/}"
+	sed 's/^/@@| /' "$f"
+	echo "@@E2E EOF"
+done
+npass=$(grep -c '^PASS' $LOGS/results.txt); nskip=$(grep -c '^SKIP' $LOGS/results.txt)
+echo "@@E2E SUMMARY $npass passed, $nfail failed, $nskip skipped"
+exit $((nfail > 0))

@@ -1,0 +1,119 @@
+#!/bin/bash
+# tests/e2e/mkinitramfs.sh OUT.cpio [BUILD_DIR] - build the VM's uncompressed
+# newc initramfs from the unpacked Debian packages in $ZL_E2E_CACHE/root:
+#   base.cpio (cached): the guest's binaries and their shared-library closure
+#     (resolved with the unpacked ld.so --list; a library that would come from
+#     the host is an error), the kernel's modules + modules.dep closure;
+#   overlay (every run): /init, the checks, the handlers (ours from
+#     BUILD_DIR/handler_zonelab.so when present), fio's t/zbd suite.
+# OUT = base + overlay concatenated (the kernel unpacks both).
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+out=$1; build=${2:-}
+[ -f "$ROOT/.unpacked" ] || e2e_die "run tests/e2e/fetch.sh first"
+kver=$(cat "$ROOT/.kver")
+MODULES="configfs target_core_mod target_core_user uio tcm_loop sd_mod sg crc32c_generic
+  libcrc32c btrfs f2fs iscsi_target_mod iscsi_tcp scsi_debug"
+
+# copy_with_libs STAGE FILE... - copy ROOT-relative files and their libraries.
+copy_with_libs() {
+	local stage=$1 f l; shift
+	for f in "$@"; do
+		mkdir -p "$stage/$(dirname "$f")"
+		cp -a "$ROOT/$f" "$stage/$f"
+	done
+	for f in "$@"; do
+		[ -L "$ROOT/$f" ] && continue
+		head -c 4 "$ROOT/$f" | grep -q 'ELF' || continue
+		"$LDSO" --inhibit-cache --library-path "$LIBPATH" --list "$ROOT/$f" 2>/dev/null |
+			awk '/=>/ { print $1, $3 } !/=>/ && /^\t\// { print "", $1 }' |
+			while read -r so path; do
+				case $path in
+				"$ROOT"/*) l=${path#$ROOT} ;;
+				not) e2e_die "$f: $so not found in the unpacked packages" ;;
+				/*) [ "$so" = "" ] && continue  # the loader itself
+				    e2e_die "$f: $so resolves to the host ($path): add its package to E2E_PKGS" ;;
+				*) continue ;;
+				esac
+				[ -e "$stage$l" ] && continue
+				mkdir -p "$stage$(dirname "$l")"
+				cp -L "$path" "$stage$l"
+			done
+	done
+}
+
+build_base() {
+	local stage=$1 f m
+	rm -rf "$stage"; mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lib64,etc,e2e,mnt,tmp,run}
+	# Every executable of the unpacked packages (they are all guest tools).
+	mapfile -t files < <(cd "$ROOT" && find bin sbin usr/bin usr/sbin \( -type f -o -type l \) | sort)
+	copy_with_libs "$stage" "${files[@]}"
+	# tcmu-runner's handler directory, glibc's dlopened libgcc_s, the loader.
+	mapfile -t files < <(cd "$ROOT" && ls usr/lib/x86_64-linux-gnu/tcmu-runner/*.so lib/x86_64-linux-gnu/libgcc_s.so.1 2>/dev/null)
+	copy_with_libs "$stage" "${files[@]}"
+	cp -L "$LDSO" "$stage/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
+	ln -sf /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 "$stage/lib64/ld-linux-x86-64.so.2"
+	ln -sf bash "$stage/bin/sh"
+	ln -sf /proc/mounts "$stage/etc/mtab"
+	echo "root:x:0:0:root:/:/bin/bash" > "$stage/etc/passwd"
+	echo "root:x:0:" > "$stage/etc/group"
+	mkdir -p "$stage/etc/iscsi" && echo "InitiatorName=iqn.2003-01.org.zonelab:guest" > "$stage/etc/iscsi/initiatorname.iscsi"
+	# Kernel modules: the list plus its modules.dep closure; depmod again.
+	local mdir=lib/modules/$kver need=() dep
+	for m in $MODULES; do
+		dep=$(awk -v m="$m" '{ n = $1; sub(":$", "", n); b = n; sub(".*/", "", b); sub("\\.ko.*$", "", b); gsub("-", "_", b);
+			mm = m; gsub("-", "_", mm); if (b == mm) { print; exit } }' "$ROOT/$mdir/modules.dep")
+		[ -n "$dep" ] || { e2e_log "module $m: not a module of $kver (built in?)"; continue; }
+		need+=(${dep/:/})
+	done
+	for m in $(printf '%s\n' "${need[@]}" | sort -u); do
+		mkdir -p "$stage/$mdir/$(dirname "$m")"; cp "$ROOT/$mdir/$m" "$stage/$mdir/$m"
+	done
+	cp "$ROOT/$mdir"/modules.{order,builtin,builtin.modinfo} "$stage/$mdir/" 2>/dev/null || true
+	"$LDSO" --library-path "$LIBPATH" --argv0 depmod "$ROOT/bin/kmod" -b "$stage" "$kver"
+	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$stage.cpio"
+}
+
+base=$ZL_E2E_CACHE/initrd-base
+key=$( (cat "$ZL_E2E_CACHE/pkgs.list"; sed -n '/^build_base/,/^}/p' "$0"; echo "$MODULES") | sha256sum | cut -c1-16)
+if [ ! -f "$base.cpio" ] || [ "$(cat "$base.key" 2>/dev/null)" != "$key" ]; then
+	e2e_log "building the initramfs base (kernel $kver)"
+	build_base "$base"
+	echo "$key" > "$base.key"
+fi
+
+ov=$ZL_E2E_CACHE/initrd-overlay
+rm -rf "$ov"; mkdir -p "$ov/e2e/handlers" "$ov/e2e/bin" "$ov/e2e/fio"
+cp "$E2E_DIR/guest/init" "$ov/init"
+cp -r "$E2E_DIR/guest/run-checks.sh" "$E2E_DIR/guest/lib.sh" "$E2E_DIR"/guest/handler-*.sh "$E2E_DIR/guest/checks" "$ov/e2e/"
+cp "$ROOT"/usr/lib/x86_64-linux-gnu/tcmu-runner/handler_file_zbc.so "$ov/e2e/handlers/"
+if [ -n "$build" ] && [ -f "$build/handler_zonelab.so" ]; then
+	cp "$build/handler_zonelab.so" "$ov/e2e/handlers/"
+	e2e_log "including $build/handler_zonelab.so"
+fi
+if [ -n "$build" ] && [ -x "$build/zonelab" ]; then
+	cp "$build/zonelab" "$ov/e2e/bin/"
+fi
+# Our own ELF files must find all their libraries in the guest.
+for f in "$ov"/e2e/handlers/*.so "$ov"/e2e/bin/*; do
+	[ -f "$f" ] || continue
+	miss=$("$LDSO" --inhibit-cache --library-path "$base/lib/x86_64-linux-gnu:$base/usr/lib/x86_64-linux-gnu" --list "$f" 2>&1 | awk '/=>/ && $3 !~ "^'"$base"'" { print $1 }' | tr '\n' ' ')
+	[ -z "$miss" ] || e2e_log "warning: ${f##*/} needs libraries that are not in the guest: $miss"
+done
+fsrc=$(ls -d "$FIO_SRC_DIR"/fio-*/ 2>/dev/null | head -1)
+if [ -n "$fsrc" ]; then
+	mkdir -p "$ov/e2e/fio/t" && cp -r "$fsrc/t/zbd" "$ov/e2e/fio/t/"
+	ln -s /usr/bin/fio "$ov/e2e/fio/fio"
+fi
+cat > "$ov/e2e/config.sh" <<CFG
+E2E_MODE=${E2E_MODE:-short}
+E2E_HANDLER=${E2E_HANDLER:-zbc}
+E2E_ONLY=${E2E_ONLY:-}
+E2E_LBA=${E2E_LBA:-512}
+E2E_LOAD_SECS=${E2E_LOAD_SECS:-60}
+E2E_FIO_XFAIL="${E2E_FIO_XFAIL:-54}"
+CFG
+chmod +x "$ov/init"
+(cd "$ov" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$ov.cpio"
+cat "$base.cpio" "$ov.cpio" > "$out"
+e2e_log "initramfs $out: $(du -m "$out" | cut -f1) MiB"

@@ -1,0 +1,68 @@
+#!/bin/bash
+# 010-cli-disk.sh — `zonelab disk` end to end on a file image: create, info,
+# report with options, write/read, zone management, persistence across
+# invocations, check; and the error paths (bad geometry, foreign file,
+# unaligned write, out-of-range, unknown options) fail with a message and a
+# non-zero exit, never silently.
+set -u
+ZL=${O:-build}/zonelab
+[ -x "$ZL" ] || { echo "SKIP: $ZL not built"; exit 77; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+img=$dir/disk.img
+fails=0
+ok()   { if "$@" >"$dir/out" 2>"$dir/err"; then :; else echo "FAIL (exit $?): $*"; cat "$dir/err"; fails=$((fails+1)); fi; }
+bad()  { local want=$1; shift
+	 if "$@" >"$dir/out" 2>"$dir/err"; then echo "FAIL (should fail): $*"; fails=$((fails+1));
+	 elif ! grep -q -- "$want" "$dir/err"; then echo "FAIL (message lacks '$want'): $*"; cat "$dir/err"; fails=$((fails+1)); fi; }
+has()  { grep -q -- "$1" "$dir/out" || { echo "FAIL: output lacks '$1'"; cat "$dir/out"; fails=$((fails+1)); }; }
+
+ok  $ZL disk create "$img" --size 64M --zone-size 4M --conv 2 --conv-at 10-11 --max-open 3
+has "16 x 8192 LBAs"
+has "max open 3"
+ok  $ZL disk report "$img" --option not-wp
+has "4 zone(s) reported"
+ok  $ZL disk write "$img" 16384 16 --pattern 0x42
+has "wrote 16 LBAs"
+crc=$(awk '{print $NF}' "$dir/out")
+ok  $ZL disk read "$img" 16384 16
+has "$crc"
+ok  $ZL disk report "$img" --option closed
+has "16400"                                   # reopened: implicitly open came back closed
+bad "unaligned write" $ZL disk write "$img" 16384 8
+bad "LBA out of range" $ZL disk write "$img" 131072 8
+ok  $ZL disk finish "$img" 24576
+ok  $ZL disk report "$img" --option full
+has "1 zone(s) reported"
+bad "not the start of a zone" $ZL disk reset "$img" 24577
+bad "conventional or gap zone" $ZL disk open "$img" 0
+ok  $ZL disk reset "$img" --all --stats
+has '"resets":2'
+ok  $ZL disk check "$img"
+has "consistent"
+ok  $ZL disk info "$img" --json
+has '"nr_zones":16'
+# geometry is recorded in the image; create refuses to overwrite without --force
+bad "force" $ZL disk create "$img" --size 64M --zone-size 4M
+ok  $ZL disk create "$img" --size 32M --zone-size 8M --force
+has "4 x 16384 LBAs"
+# bad input: precise messages
+bad "zone capacity" $ZL disk create "$dir/b.img" --size 64M --zone-size 4M --zone-cap 8M
+bad "not a multiple" $ZL disk create "$dir/b.img" --size 64M --zone-size 3000
+bad "unknown size suffix" $ZL disk create "$dir/b.img" --size 64Q
+bad "required" $ZL disk create "$dir/b.img"
+bad "only apply to create" $ZL disk info "$img" --size 1G
+bad "unknown reporting option" $ZL disk report "$img" --option sideways
+bad "unknown option" $ZL disk info "$img" --frobnicate
+head -c 8192 /dev/urandom > "$dir/foreign"
+bad "not a zonelab image" $ZL disk info "$dir/foreign"
+bad "no such file" $ZL disk info "$dir/missing.img"
+# a corrupted header byte is refused, never reformatted
+cp "$img" "$dir/corrupt.img"
+printf '\xff' | dd of="$dir/corrupt.img" bs=1 seek=100 conv=notrunc status=none
+bad "checksum" $ZL disk info "$dir/corrupt.img"
+ok  $ZL disk demo "$dir/demo.img"
+has '"unaligned":1'
+
+if [ $fails -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
+echo "all cli checks passed"
