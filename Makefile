@@ -5,7 +5,9 @@
 #   make check        build and run every test (unit, conformance, crash, fuzz smoke)
 #   make check SAN=1  the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench        run the benchmarks (ratios against a baseline in the same run)
-#   make fuzz         long libFuzzer runs (clang); FUZZ_TIME=seconds per target
+#   make fuzz         long libFuzzer runs (clang); FUZZ_TIME=seconds per target (default 300)
+#   make demo         the main job: create an emulated zoned disk, drive it, print
+#                     its zone report and statistics (DEMO_IMG=path, default /tmp)
 #   make deps         install missing Debian packages (root) or print the apt-get line
 #   make clean        remove build outputs
 #   make help         this text
@@ -81,7 +83,7 @@ TEST_HELPER_OBJS := $(TEST_HELPERS:%.c=$(O)/%.o)
 BENCH_BINS := $(BENCH_SRCS:%.c=$(O)/%)
 ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(TEST_HELPER_OBJS) $(UNIT_TESTS:%.c=$(O)/%.o) $(BENCH_SRCS:%.c=$(O)/%.o)
 
-.PHONY: all check bench fuzz deps clean help
+.PHONY: all check bench fuzz fuzz-build demo deps clean help
 all: $(LIB) $(ZONELAB) $(UNIT_BINS) $(BENCH_BINS) $(SHLIBS)
 
 $(O)/%.o: %.c
@@ -108,8 +110,46 @@ $(O)/tests/bench/%: $(O)/tests/bench/%.o $(TEST_HELPER_OBJS) $(LIB)
 deps:
 	@tests/deps.sh --install
 
-check: all
+check: all fuzz-build
 	@tests/run-checks.sh "$(O)" $(UNIT_BINS) -- $(CHECK_SCRIPTS)
+
+DEMO_IMG ?= /tmp/zonelab-demo.img
+demo: all
+	$(ZONELAB) disk demo $(DEMO_IMG)
+
+# Fuzzing: every tests/fuzz/fuzz_*.c is a libFuzzer target linked with the
+# library built by clang with -fsanitize=fuzzer-no-link,address,undefined in
+# build-fuzz/.  `make check` builds them and runs each briefly
+# (tests/scripts/050-fuzz-smoke.sh); `make fuzz` runs each for FUZZ_TIME s.
+FUZZ_O := build-fuzz
+FUZZ_TIME ?= 300
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_O)/%,$(FUZZ_SRCS))
+FUZZ_CFLAGS := $(filter-out $(SANFLAGS),$(CFLAGS)) -O1 -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_O)/%.o)
+CHECK_SCRIPTS += tests/scripts/050-fuzz-smoke.sh
+
+$(FUZZ_O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CLANG   $<")
+	$(Q)clang $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_O)/fuzz_%: $(FUZZ_O)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJS)
+	@$(if $(Q),echo "  FUZZLD  $@")
+	$(Q)clang -fsanitize=fuzzer,address,undefined -o $@ $^ $(LDLIBS)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@for f in $(FUZZ_BINS); do \
+		n=$$(basename $$f); mkdir -p $(FUZZ_O)/corpus-$$n; \
+		seeds=; [ -d tests/fuzz/corpus/$$n ] && seeds=tests/fuzz/corpus/$$n; \
+		echo "== $$n for $(FUZZ_TIME) s"; \
+		$$f -max_total_time=$(FUZZ_TIME) -print_final_stats=1 $(FUZZ_O)/corpus-$$n $$seeds || exit 1; \
+	done
+
+-include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_BINS:%=%.d)
 
 bench: all
 	@tests/run-bench.sh "$(O)" $(BENCH_BINS)

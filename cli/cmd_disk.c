@@ -69,7 +69,10 @@ static int open_image(const char *path, bool create, bool force, const struct zd
 		cfg.use_image_geo = true;
 	ret = zdisk_open(&cfg, out, msg, sizeof(msg));
 	if (ret) {
-		fprintf(stderr, "zonelab: %s: %s\n", path, msg[0] ? msg : zl_strerror(ret));
+		if (msg[0] && strstr(msg, path))
+			fprintf(stderr, "zonelab: %s\n", msg);
+		else
+			fprintf(stderr, "zonelab: %s: %s\n", path, msg[0] ? msg : zl_strerror(ret));
 		return -1;
 	}
 	return 0;
