@@ -47,3 +47,10 @@ $(TCMU_CONF_BIN): $(O)/tests/tcmu_standin/tcmu_conformance.o $(TCMU_STANDIN_OBJ)
 	$(Q)$(CC) $(LDFLAGS) -rdynamic -o $@ $^ $(LDLIBS)
 -include $(O)/tests/tcmu_standin/tcmu_conformance.d $(ZBC_CONF_SRCS:%.c=$(O)/%.d)
 endif
+
+# Benchmark: both handlers through the stand-in, plus the raw file.
+BENCH_SRCS += tests/bench/bench_tcmu.c
+$(O)/tests/bench/bench_tcmu: $(O)/tests/bench/bench_tcmu.o $(TCMU_STANDIN_OBJ) $(TCMU_HELPER_OBJ) \
+		| $(O)/handler_zonelab.so
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -rdynamic -o $@ $(filter %.o,$^) $(LDLIBS)

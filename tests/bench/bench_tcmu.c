@@ -96,43 +96,55 @@ static void flush(struct target *t)
 		fdatasync(t->fd);
 }
 
-/* Sequential writes of @len from byte @start; returns bytes written. */
-static uint64_t row_seq(struct target *t, int row, uint64_t start, size_t len)
-{
-	uint64_t t0 = zl_test_now_ns(), now = t0, off = start, ops = 0;
-	uint64_t limit = (uint64_t)(bench_secs * 1e9);
+/*
+ * The I/O rows run in ROUNDS short slices, the targets taking turns, so
+ * page-cache writeback and other system noise hit every target alike; a
+ * row's rate is its total ops over its total time.
+ */
+#define ROUNDS 10
 
-	while (off + len <= start + SEQ_CAP_BYTES && off + len <= DEV_BYTES) {
-		if (io(t, true, off, len, wbuf))
+struct row_state {
+	uint64_t off, ops, ns, seed;
+	bool stop;
+};
+
+/* One slice of sequential writes of @len from rs->off (bounded by @end). */
+static void slice_seq(struct target *t, struct row_state *rs, size_t len, uint64_t end, double secs)
+{
+	uint64_t t0 = zl_test_now_ns(), limit = (uint64_t)(secs * 1e9);
+
+	while (!rs->stop) {
+		if (rs->off + len > end || io(t, true, rs->off, len, wbuf)) {
+			rs->stop = true;
 			break;
-		off += len;
-		if ((++ops & 63) == 0 && (now = zl_test_now_ns()) - t0 > limit)
+		}
+		rs->off += len;
+		if ((++rs->ops & 31) == 0 && zl_test_now_ns() - t0 > limit)
 			break;
 	}
-	now = zl_test_now_ns();
-	t->ops[row] = ops / ((now - t0) / 1e9);
-	return off - start;
+	rs->ns += zl_test_now_ns() - t0;
 }
 
-static void row_rand(struct target *t, uint64_t written)
+static void slice_rand(struct target *t, struct row_state *rs, uint64_t nr_blocks, double secs)
 {
-	uint64_t t0 = zl_test_now_ns(), now = t0, ops = 0, seed = 42;
-	uint64_t limit = (uint64_t)(bench_secs * 1e9), nr_blocks = written / 4096;
+	uint64_t t0 = zl_test_now_ns(), limit = (uint64_t)(secs * 1e9);
 
-	if (!nr_blocks) {
-		t->ops[ROW_RAND4K] = -1;
-		return;
-	}
-	for (;;) {
-		uint64_t blk = zl_test_rand(&seed) % nr_blocks;
+	while (!rs->stop && nr_blocks) {
+		uint64_t blk = zl_test_rand(&rs->seed) % nr_blocks;
 
-		if (io(t, false, blk * 4096, 4096, rbuf))
+		if (io(t, false, blk * 4096, 4096, rbuf)) {
+			rs->stop = true;
 			break;
-		if ((++ops & 63) == 0 && (now = zl_test_now_ns()) - t0 > limit)
+		}
+		if ((++rs->ops & 31) == 0 && zl_test_now_ns() - t0 > limit)
 			break;
 	}
-	now = zl_test_now_ns();
-	t->ops[ROW_RAND4K] = ops / ((now - t0) / 1e9);
+	rs->ns += zl_test_now_ns() - t0;
+}
+
+static double rate(const struct row_state *rs)
+{
+	return rs->ns && rs->ops ? rs->ops / (rs->ns / 1e9) : -1;
 }
 
 static void row_report(struct target *t)
@@ -233,18 +245,30 @@ static int open_raw(struct target *t, const char *dir)
 /* Every row for every target in turn, so they see the same system state. */
 static void run_rows(struct target **ts, int nr)
 {
-	uint64_t w1[3] = { 0 };
+	struct row_state rs[3][3];
+	double slice = bench_secs / ROUNDS;
 
+	memset(rs, 0, sizeof(rs));
 	for (int i = 0; i < nr; i++) {
-		w1[i] = row_seq(ts[i], ROW_SEQ4K, 0, 4096);
+		rs[1][i].off = DEV_BYTES / 2;
+		rs[2][i].seed = 42;
+	}
+	for (int r = 0; r < ROUNDS; r++)
+		for (int i = 0; i < nr; i++)
+			slice_seq(ts[i], &rs[0][i], 4096, SEQ_CAP_BYTES, slice);
+	for (int r = 0; r < ROUNDS; r++)
+		for (int i = 0; i < nr; i++)
+			slice_seq(ts[i], &rs[1][i], 128 << 10, DEV_BYTES / 2 + SEQ_CAP_BYTES, slice);
+	for (int i = 0; i < nr; i++) {
+		ts[i]->ops[ROW_SEQ4K] = rate(&rs[0][i]);
+		ts[i]->ops[ROW_SEQ128K] = rate(&rs[1][i]);
 		flush(ts[i]);
 	}
-	for (int i = 0; i < nr; i++) {
-		row_seq(ts[i], ROW_SEQ128K, DEV_BYTES / 2, 128 << 10);
-		flush(ts[i]);
-	}
+	for (int r = 0; r < ROUNDS; r++)
+		for (int i = 0; i < nr; i++)
+			slice_rand(ts[i], &rs[2][i], rs[0][i].off / 4096, slice);
 	for (int i = 0; i < nr; i++)
-		row_rand(ts[i], w1[i]);
+		ts[i]->ops[ROW_RAND4K] = rate(&rs[2][i]);
 	for (int i = 0; i < nr; i++)
 		if (ts[i]->d)
 			row_report(ts[i]);
