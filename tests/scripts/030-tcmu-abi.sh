@@ -32,3 +32,13 @@ if ! diff -u "$out/upstream.txt" "$out/ours.txt"; then
 	echo "FAIL: tcmu_abi.h layout differs from $src"; exit 1
 fi
 echo "ok: $(wc -l < "$out/ours.txt") layout lines identical to $src"
+# Every tcmu symbol our plugin imports must be exported by the real daemon.
+so=$O/handler_zonelab.so
+runner=/usr/bin/tcmu-runner; libtcmu=/usr/lib/x86_64-linux-gnu/libtcmu.so.2
+if [ -f "$so" ] && [ -f "$runner" ] && [ -f "$libtcmu" ]; then
+	exported=$(nm -D --defined-only "$runner" "$libtcmu" | awk 'NF==3{print $3}' | sort -u)
+	for sym in $(nm -D --undefined-only "$so" | awk '/tcmu/{print $2}'); do
+		grep -qx "$sym" <<<"$exported" || { echo "FAIL: $so imports $sym, which tcmu-runner 1.5.4 does not export"; exit 1; }
+	done
+	echo "ok: every tcmu symbol $so imports is exported by $runner or $libtcmu"
+fi
