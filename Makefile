@@ -160,4 +160,7 @@ clean:
 help:
 	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
 
+# Keep objects of pattern-built programs (no "rm *.o" after each build).
+.SECONDARY:
+
 -include $(ALL_OBJS:.o=.d)

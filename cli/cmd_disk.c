@@ -139,10 +139,11 @@ static void print_info(struct zdisk *z, const char *path, bool json)
 	const struct zdev_cfg *g = zdisk_geo(z);
 	struct zdev *d = zdisk_zdev(z);
 	uint32_t nr = zdev_nr_zones(d);
-	int64_t conv, empty, full, ro, off;
+	int64_t conv, gaps, empty, full, ro, off;
 
 	zdisk_lock(z);
-	conv = zdev_report_count(d, 0, ZL_RO_NOT_WP);
+	gaps = zdev_report_count(d, 0, ZL_RO_ALL) - zdev_report_count(d, 0, ZL_RO_ALL_BUT_GAP);
+	conv = zdev_report_count(d, 0, ZL_RO_NOT_WP) - gaps;
 	empty = zdev_report_count(d, 0, ZL_RO_EMPTY);
 	full = zdev_report_count(d, 0, ZL_RO_FULL);
 	ro = zdev_report_count(d, 0, ZL_RO_READ_ONLY);
@@ -153,12 +154,12 @@ static void print_info(struct zdisk *z, const char *path, bool json)
 		       "\"capacity_lba\":%" PRIu64 ",\"zone_size_lba\":%" PRIu64
 		       ",\"zone_cap_lba\":%" PRIu64 ",\"gap_zones\":%s,\"nr_zones\":%u,"
 		       "\"max_open\":%u,\"max_active\":%u,\"urswrz\":%s,"
-		       "\"not_wp\":%" PRId64 ",\"empty\":%" PRId64 ",\"open\":%u,\"closed\":%u,"
+		       "\"conventional\":%" PRId64 ",\"gap\":%" PRId64 ",\"empty\":%" PRId64 ",\"open\":%u,\"closed\":%u,"
 		       "\"full\":%" PRId64 ",\"read_only\":%" PRId64 ",\"offline\":%" PRId64 "}\n",
 		       path, g->model == ZL_MODEL_HM ? "host-managed" : "host-aware",
 		       g->lba_size, g->pblock_size, g->capacity_lba, g->zone_size_lba,
 		       g->zone_cap_lba, g->gap_zones ? "true" : "false", nr, g->max_open,
-		       g->max_active, g->urswrz ? "true" : "false", conv, empty,
+		       g->max_active, g->urswrz ? "true" : "false", conv, gaps, empty,
 		       zdev_nr_open(d), zdev_nr_closed(d), full, ro, off);
 		return;
 	}
@@ -172,9 +173,9 @@ static void print_info(struct zdisk *z, const char *path, bool json)
 	       g->zone_cap_lba < g->zone_size_lba ? (g->gap_zones ? " (gap zones)" : " (ZNS-style)") : "");
 	printf("limits:       max open %u, max active %u (0 = none), URSWRZ %s\n", g->max_open,
 	       g->max_active, g->urswrz ? "on" : "off");
-	printf("conditions:   %" PRId64 " not-wp, %" PRId64 " empty, %u open, %u closed, %" PRId64
+	printf("conditions:   %" PRId64 " conventional, %" PRId64 " gap, %" PRId64 " empty, %u open, %u closed, %" PRId64
 	       " full, %" PRId64 " read-only, %" PRId64 " offline\n",
-	       conv, empty, zdev_nr_open(d), zdev_nr_closed(d), full, ro, off);
+	       conv, gaps, empty, zdev_nr_open(d), zdev_nr_closed(d), full, ro, off);
 }
 
 static int parse_lba_count(char **argv, int i, int argc, uint64_t *lba, uint64_t *count)
