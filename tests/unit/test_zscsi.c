@@ -1,0 +1,600 @@
+/*
+ * test_zscsi.c — unit tests of zscsi: what the conformance table cannot
+ * express.  Scatter/gather buffers, data-in lengths, the error table for
+ * every ZL_E_* reason (faults injected through zdisk's fault rules), the
+ * INFORMATION and field-pointer fields, profiles, REQUEST SENSE state, unit
+ * attention after a power loss, malformed CDBs, MODE SELECT honouring WCE,
+ * REPORT ZONES list lengths on a large device, and concurrent commands.
+ * Each test gets a fresh memory-backed disk.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "zl_test.h"
+#include "zscsi.h"
+
+#define ZS 2048u          /* zone size, LBAs */
+#define NZ 16u
+#define CAP (ZS * NZ)
+
+struct fx {
+	struct zdisk *disk;
+	struct zscsi *s;
+	uint8_t sense[ZSCSI_SENSE_LEN];
+	size_t dlen;
+};
+
+static int open_fx(struct fx *f, enum zscsi_profile prof, const char *faults, uint32_t max_open)
+{
+	struct zdisk_cfg cfg;
+	struct zscsi_cfg scfg;
+	char msg[256];
+
+	zdisk_cfg_init(&cfg);
+	cfg.geo.capacity_lba = CAP;
+	cfg.geo.zone_size_lba = ZS;
+	cfg.geo.nr_conv_start = 2;
+	cfg.geo.max_open = max_open;
+	cfg.store.kind = ZSTORE_MEM;
+	cfg.wce = true;
+	cfg.faults = faults;
+	cfg.seed = 1;
+	if (zdisk_open(&cfg, &f->disk, msg, sizeof(msg)))
+		return -1;
+	zscsi_cfg_init(&scfg);
+	scfg.profile = prof;
+	scfg.vendor = "ACME\x01LONGVENDOR";
+	scfg.serial = "SER123";
+	return zscsi_create(f->disk, &scfg, &f->s);
+}
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (!f || open_fx(f, ZSCSI_PROFILE_ZBC2, NULL, 4))
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+
+	zscsi_destroy(f->s);
+	zdisk_close(f->disk);
+	free(f);
+	return 0;
+}
+
+static void put_be(uint8_t *p, uint64_t v, int len)
+{
+	for (int i = len - 1; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static uint64_t get_be(const uint8_t *p, int len)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < len; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint8_t run(struct fx *f, const uint8_t *cdb, size_t len, void *buf, size_t buflen)
+{
+	struct iovec iov = { buf, buflen };
+
+	memset(f->sense, 0, sizeof(f->sense));
+	return zscsi_execute(f->s, cdb, len, buf ? &iov : NULL, buf ? 1 : 0, f->sense, &f->dlen);
+}
+
+static uint8_t rw16(struct fx *f, uint8_t op, uint64_t lba, uint32_t n, void *buf)
+{
+	uint8_t cdb[16] = { op };
+
+	put_be(cdb + 2, lba, 8);
+	put_be(cdb + 10, n, 4);
+	return run(f, cdb, 16, buf, (size_t)n * 512);
+}
+
+static uint8_t zone_op(struct fx *f, uint8_t sa, uint64_t lba, bool all)
+{
+	uint8_t cdb[16] = { 0x94, sa };
+
+	put_be(cdb + 2, lba, 8);
+	cdb[14] = all ? 1 : 0;
+	return run(f, cdb, 16, NULL, 0);
+}
+
+static void assert_sense(const struct fx *f, uint8_t key, uint8_t asc, uint8_t ascq)
+{
+	assert_int_equal(f->sense[0] & 0x7f, 0x70);
+	assert_int_equal(f->sense[2] & 0x0f, key);
+	assert_int_equal(f->sense[12], asc);
+	assert_int_equal(f->sense[13], ascq);
+	assert_int_equal(f->sense[7], ZSCSI_SENSE_LEN - 8);
+}
+
+/* ---- data buffers ---- */
+
+static void test_zscsi_write_read_scattered_iov(void **state)
+{
+	struct fx *f = *state;
+	uint8_t *src = malloc(8 * 512), *dst = calloc(1, 8 * 512);
+	uint8_t a[1000], b[3096];
+	struct iovec out[3] = { { src, 100 }, { src + 100, 3000 }, { src + 3100, 996 } };
+	struct iovec in[2] = { { a, sizeof(a) }, { b, sizeof(b) } };
+	uint8_t cdb[16] = { 0x8a };
+
+	for (int i = 0; i < 8 * 512; i++)
+		src[i] = (uint8_t)(i * 13 + 5);
+	put_be(cdb + 2, 2 * ZS, 8);
+	put_be(cdb + 10, 8, 4);
+	assert_int_equal(zscsi_execute(f->s, cdb, 16, out, 3, f->sense, NULL), ZSCSI_GOOD);
+	cdb[0] = 0x88;
+	assert_int_equal(zscsi_execute(f->s, cdb, 16, in, 2, f->sense, &f->dlen), ZSCSI_GOOD);
+	assert_int_equal(f->dlen, 8 * 512);
+	memcpy(dst, a, sizeof(a));
+	memcpy(dst + sizeof(a), b, sizeof(b));
+	assert_memory_equal(src, dst, 8 * 512);
+	free(src);
+	free(dst);
+}
+
+static void test_zscsi_contiguous_iov_used_flat(void **state)
+{
+	struct fx *f = *state;
+	uint8_t *buf = malloc(4 * 512);
+	struct iovec iov[2] = { { buf, 1024 }, { buf + 1024, 1024 } };
+	uint8_t cdb[16] = { 0x8a };
+
+	memset(buf, 0x5a, 4 * 512);
+	put_be(cdb + 2, 100, 8);
+	put_be(cdb + 10, 4, 4);
+	assert_int_equal(zscsi_execute(f->s, cdb, 16, iov, 2, NULL, NULL), ZSCSI_GOOD);
+	memset(buf, 0, 4 * 512);
+	cdb[0] = 0x88;
+	assert_int_equal(zscsi_execute(f->s, cdb, 16, iov, 2, NULL, &f->dlen), ZSCSI_GOOD);
+	assert_int_equal(f->dlen, 2048);
+	assert_int_equal(buf[0], 0x5a);
+	assert_int_equal(buf[2047], 0x5a);
+	free(buf);
+}
+
+static void test_zscsi_inquiry_data_len_bounded_by_alloc_and_buffer(void **state)
+{
+	struct fx *f = *state;
+	uint8_t cdb[6] = { 0x12, 0, 0, 0, 200, 0 };
+	uint8_t buf[40];
+
+	assert_int_equal(run(f, cdb, 6, buf, sizeof(buf)), ZSCSI_GOOD);
+	assert_int_equal(f->dlen, 40);
+	cdb[4] = 10;
+	assert_int_equal(run(f, cdb, 6, buf, sizeof(buf)), ZSCSI_GOOD);
+	assert_int_equal(f->dlen, 10);
+	/* vendor clipped to 8 printable characters, padded */
+	cdb[4] = 36;
+	assert_int_equal(run(f, cdb, 6, buf, sizeof(buf)), ZSCSI_GOOD);
+	assert_memory_equal(buf + 8, "ACME_LON", 8);
+}
+
+static void test_zscsi_read_beyond_buffer_is_refused(void **state)
+{
+	struct fx *f = *state;
+	uint8_t cdb[16] = { 0x88 }, buf[512];
+
+	put_be(cdb + 10, 2, 4);
+	assert_int_equal(run(f, cdb, 16, buf, sizeof(buf)), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 5, 0x24, 0);
+	assert_int_equal(f->sense[15], 0xc0 | 0x08 | 7);
+	assert_int_equal(get_be(f->sense + 16, 2), 10);
+	assert_int_equal(f->dlen, 0);
+}
+
+static void test_zscsi_transfer_over_max_is_refused(void **state)
+{
+	struct fx *f = *state;
+	uint8_t cdb[16] = { 0x88 };
+
+	put_be(cdb + 10, (8u << 20) / 512 + 1, 4);
+	assert_int_equal(run(f, cdb, 16, NULL, 0), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 5, 0x24, 0);
+}
+
+/* ---- malformed CDBs ---- */
+
+static void test_zscsi_empty_and_short_cdbs(void **state)
+{
+	struct fx *f = *state;
+	uint8_t cdb[16] = { 0x88 };
+
+	assert_int_equal(run(f, NULL, 0, NULL, 0), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 5, 0x20, 0);
+	assert_int_equal(run(f, cdb, 10, NULL, 0), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 5, 0x24, 0);
+	assert_int_equal(f->sense[15], 0);       /* nothing to point at */
+}
+
+static void test_zscsi_unknown_opcode_has_no_field_pointer(void **state)
+{
+	struct fx *f = *state;
+	uint8_t cdb[6] = { 0x04 };   /* FORMAT UNIT */
+
+	assert_int_equal(run(f, cdb, 6, NULL, 0), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 5, 0x20, 0);
+	assert_int_equal(f->sense[15] & 0x80, 0);
+}
+
+/* ---- the error table ---- */
+
+static void test_zscsi_unaligned_write_info_is_lba(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[8 * 512] = { 0 };
+
+	assert_int_equal(rw16(f, 0x8a, 3 * ZS + 8, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 5, 0x21, 0x04);
+	assert_int_equal(f->sense[0], 0xf0);     /* VALID */
+	assert_int_equal(get_be(f->sense + 3, 4), 3 * ZS + 8);
+}
+
+static void test_zscsi_lba_range_info_not_valid_beyond_32_bits(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[512];
+
+	assert_int_equal(rw16(f, 0x88, 1ull << 40, 1, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 5, 0x21, 0x00);
+	assert_int_equal(f->sense[0] & 0x80, 0);
+}
+
+static void test_zscsi_medium_read_error(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	uint8_t buf[8 * 512];
+
+	assert_int_equal(open_fx(f, ZSCSI_PROFILE_ZBC2, "medium-error:op=read,lba=100-107", 0), 0);
+	assert_int_equal(rw16(f, 0x88, 96, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 3, 0x11, 0x00);
+	*state = f;
+	teardown(state);
+}
+
+static void test_zscsi_medium_write_error(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	uint8_t buf[8 * 512] = { 0 };
+
+	assert_int_equal(open_fx(f, ZSCSI_PROFILE_ZBC2, "medium-error:op=write", 0), 0);
+	assert_int_equal(rw16(f, 0x8a, 2 * ZS, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 3, 0x0c, 0x00);
+	*state = f;
+	teardown(state);
+}
+
+static void test_zscsi_torn_write_is_medium_error_at_first_lost_lba(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	uint8_t buf[8 * 512] = { 0 }, rz[128];
+	uint8_t cdb[16] = { 0x95 };
+
+	assert_int_equal(open_fx(f, ZSCSI_PROFILE_ZBC2, "torn-write:op=write,keep=3", 0), 0);
+	assert_int_equal(rw16(f, 0x8a, 2 * ZS, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 3, 0x0c, 0x00);
+	assert_int_equal(get_be(f->sense + 3, 4), 2 * ZS + 3);
+	/* the write pointer moved over the stored prefix only */
+	put_be(cdb + 2, 2 * ZS, 8);
+	put_be(cdb + 10, sizeof(rz), 4);
+	assert_int_equal(run(f, cdb, 16, rz, sizeof(rz)), ZSCSI_GOOD);
+	assert_int_equal(get_be(rz + 64 + 24, 8), 2 * ZS + 3);
+	*state = f;
+	teardown(state);
+}
+
+static void test_zscsi_power_loss_is_unit_attention_once(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	uint8_t buf[8 * 512] = { 0 }, tur[6] = { 0 };
+
+	assert_int_equal(open_fx(f, ZSCSI_PROFILE_ZBC2, "power-loss:op=write", 0), 0);
+	assert_int_equal(rw16(f, 0x8a, 2 * ZS, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 6, 0x29, 0x00);
+	/* reported with the command: not again */
+	assert_int_equal(run(f, tur, 6, NULL, 0), ZSCSI_GOOD);
+	*state = f;
+	teardown(state);
+}
+
+static void test_zscsi_power_cycle_unit_attention_then_clear(void **state)
+{
+	struct fx *f = *state;
+	uint8_t tur[6] = { 0 }, inq[6] = { 0x12, 0, 0, 0, 36, 0 }, buf[36];
+
+	assert_int_equal(zdisk_power_cycle(f->disk), 0);
+	assert_int_equal(run(f, inq, 6, buf, sizeof(buf)), ZSCSI_GOOD);   /* not blocked */
+	assert_int_equal(run(f, tur, 6, NULL, 0), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 6, 0x29, 0x00);
+	assert_int_equal(run(f, tur, 6, NULL, 0), ZSCSI_GOOD);
+}
+
+static void test_zscsi_read_only_and_offline_sense(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[8 * 512] = { 0 };
+
+	assert_int_equal(zdisk_zone_set_cond(f->disk, 3, ZL_COND_READ_ONLY), 0);
+	assert_int_equal(zdisk_zone_set_cond(f->disk, 4, ZL_COND_OFFLINE), 0);
+	assert_int_equal(rw16(f, 0x8a, 3 * ZS, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 7, 0x27, 0x08);
+	assert_int_equal(rw16(f, 0x88, 4 * ZS, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 7, 0x2c, 0x0e);
+	assert_int_equal(zone_op(f, 0x04, 4 * ZS, false), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 7, 0x2c, 0x0e);
+}
+
+static void test_zscsi_cross_type_read_by_profile(void **state)
+{
+	struct fx *f = *state, *g = calloc(1, sizeof(*g));
+	uint8_t buf[16 * 512];
+
+	assert_int_equal(rw16(f, 0x88, 2 * ZS - 8, 16, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 5, 0x21, 0x06);
+	assert_int_equal(open_fx(g, ZSCSI_PROFILE_DHSMR, NULL, 0), 0);
+	assert_int_equal(rw16(g, 0x88, 2 * ZS - 8, 16, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(g, 5, 0x21, 0x07);
+	*state = g;
+	teardown(state);
+	*state = f;
+}
+
+static void test_zscsi_open_limit_is_data_protect(void **state)
+{
+	struct fx *f = *state;
+
+	for (uint32_t z = 2; z < 6; z++)
+		assert_int_equal(zone_op(f, 0x03, z * ZS, false), ZSCSI_GOOD);
+	assert_int_equal(zone_op(f, 0x03, 6 * ZS, false), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 7, 0x55, 0x0e);
+	assert_int_equal(f->sense[0] & 0x80, 0);   /* no LBA for a resource error */
+}
+
+static void test_zscsi_zone_op_conventional_points_at_zone_id(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(zone_op(f, 0x04, 0, false), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 5, 0x24, 0x00);
+	assert_int_equal(f->sense[15], 0xcf);
+	assert_int_equal(get_be(f->sense + 16, 2), 2);
+}
+
+static void test_zscsi_create_rejects_bad_args(void **state)
+{
+	struct fx *f = *state;
+	struct zscsi_cfg cfg;
+	struct zscsi *s = (struct zscsi *)0x1;
+
+	zscsi_cfg_init(&cfg);
+	cfg.profile = (enum zscsi_profile)7;
+	assert_int_equal(zscsi_create(f->disk, &cfg, &s), -EINVAL);
+	assert_ptr_equal(s, (struct zscsi *)0x1);
+	assert_int_equal(zscsi_create(NULL, NULL, &s), -EINVAL);
+	zscsi_destroy(NULL);
+	assert_int_equal(zscsi_create(f->disk, NULL, &s), 0);  /* defaults */
+	zscsi_destroy(s);
+}
+
+/* ---- REQUEST SENSE ---- */
+
+static void test_zscsi_request_sense_reports_last_then_no_sense(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[8 * 512] = { 0 }, rs[6] = { 0x03, 0, 0, 0, 18, 0 }, data[18];
+
+	assert_int_equal(rw16(f, 0x8a, 2 * ZS + 1, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_int_equal(run(f, rs, 6, data, sizeof(data)), ZSCSI_GOOD);
+	assert_int_equal(f->dlen, 18);
+	assert_int_equal(data[2] & 0x0f, 5);
+	assert_int_equal(data[12], 0x21);
+	assert_int_equal(data[13], 0x04);
+	assert_int_equal(run(f, rs, 6, data, sizeof(data)), ZSCSI_GOOD);
+	assert_int_equal(data[2] & 0x0f, 0);
+	assert_int_equal(data[12], 0);
+}
+
+static void test_zscsi_request_sense_cleared_by_good_command(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[8 * 512] = { 0 }, rs[6] = { 0x03, 0, 0, 0, 18, 0 }, data[18];
+	uint8_t tur[6] = { 0 };
+
+	assert_int_equal(rw16(f, 0x8a, 2 * ZS + 1, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_int_equal(run(f, tur, 6, NULL, 0), ZSCSI_GOOD);
+	assert_int_equal(run(f, rs, 6, data, sizeof(data)), ZSCSI_GOOD);
+	assert_int_equal(data[12], 0);
+}
+
+/* ---- mode pages ---- */
+
+static void test_zscsi_mode_select_wce_reaches_the_disk(void **state)
+{
+	struct fx *f = *state;
+	uint8_t cdb[10] = { 0x55, 0x10, 0, 0, 0, 0, 0, 0, 28, 0 };
+	uint8_t pl[28] = { 0 };
+
+	pl[8] = 0x08;
+	pl[9] = 0x12;
+	assert_true(zdisk_wce(f->disk));
+	assert_int_equal(run(f, cdb, 10, pl, sizeof(pl)), ZSCSI_GOOD);
+	assert_false(zdisk_wce(f->disk));
+	pl[10] = 0x04;
+	assert_int_equal(run(f, cdb, 10, pl, sizeof(pl)), ZSCSI_GOOD);
+	assert_true(zdisk_wce(f->disk));
+}
+
+static void test_zscsi_mode_select_invalid_leaves_wce(void **state)
+{
+	struct fx *f = *state;
+	uint8_t cdb[10] = { 0x55, 0x10, 0, 0, 0, 0, 0, 0, 40, 0 };
+	uint8_t pl[40] = { 0 };
+
+	/* valid caching page with WCE=0, then a bad control page: nothing applied */
+	pl[8] = 0x08;
+	pl[9] = 0x12;
+	pl[28] = 0x0a;
+	pl[29] = 0x0a;
+	pl[30] = 0xff;
+	assert_int_equal(run(f, cdb, 10, pl, sizeof(pl)), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 5, 0x26, 0x00);
+	assert_int_equal(f->sense[15] & 0x40, 0);  /* C/D = 0: parameter list */
+	assert_true(zdisk_wce(f->disk));
+}
+
+static void test_zscsi_mode_sense_6_caching_wce(void **state)
+{
+	struct fx *f = *state;
+	uint8_t cdb[6] = { 0x1a, 0x08, 0x08, 0, 255, 0 }, buf[255];
+
+	assert_int_equal(zdisk_set_wce(f->disk, false), 0);
+	assert_int_equal(run(f, cdb, 6, buf, sizeof(buf)), ZSCSI_GOOD);
+	assert_int_equal(f->dlen, 24);
+	assert_int_equal(buf[0], 23);
+	assert_int_equal(buf[6] & 0x04, 0);
+}
+
+/* ---- REPORT ZONES ---- */
+
+static void test_zscsi_report_zones_partial0_counts_all(void **state)
+{
+	struct fx *f = *state;
+	uint8_t cdb[16] = { 0x95 }, buf[64 + 3 * 64];
+
+	put_be(cdb + 10, sizeof(buf), 4);
+	assert_int_equal(run(f, cdb, 16, buf, sizeof(buf)), ZSCSI_GOOD);
+	assert_int_equal(f->dlen, sizeof(buf));
+	assert_int_equal(get_be(buf, 4), NZ * 64);
+	cdb[14] = 0x80;
+	assert_int_equal(run(f, cdb, 16, buf, sizeof(buf)), ZSCSI_GOOD);
+	assert_int_equal(get_be(buf, 4), 3 * 64);
+	assert_int_equal(get_be(buf + 64 + 2 * 64 + 16, 8), 2 * ZS);
+}
+
+static void test_zscsi_report_zones_alloc_below_header(void **state)
+{
+	struct fx *f = *state;
+	uint8_t cdb[16] = { 0x95 }, buf[16];
+
+	put_be(cdb + 10, sizeof(buf), 4);
+	assert_int_equal(run(f, cdb, 16, buf, sizeof(buf)), ZSCSI_GOOD);
+	assert_int_equal(f->dlen, 16);
+	assert_int_equal(get_be(buf, 4), NZ * 64);
+	assert_int_equal(get_be(buf + 8, 8), CAP - 1);
+}
+
+static void test_zscsi_report_zones_scattered_buffer(void **state)
+{
+	struct fx *f = *state;
+	uint8_t cdb[16] = { 0x95 }, a[100], b[64 * 17 - 100];
+	struct iovec iov[2] = { { a, sizeof(a) }, { b, sizeof(b) } };
+	uint8_t all[64 * 17];
+
+	put_be(cdb + 10, sizeof(all), 4);
+	assert_int_equal(zscsi_execute(f->s, cdb, 16, iov, 2, f->sense, &f->dlen), ZSCSI_GOOD);
+	assert_int_equal(f->dlen, sizeof(all));
+	memcpy(all, a, sizeof(a));
+	memcpy(all + sizeof(a), b, sizeof(b));
+	for (uint32_t i = 0; i < NZ; i++)
+		assert_int_equal(get_be(all + 64 + i * 64 + 16, 8), (uint64_t)i * ZS);
+}
+
+/* ---- concurrency ---- */
+
+struct thr {
+	struct fx *f;
+	uint32_t zone;
+	int fails;
+};
+
+static void *writer(void *arg)
+{
+	struct thr *t = arg;
+	uint8_t buf[8 * 512], cdb[16] = { 0x8a }, sense[ZSCSI_SENSE_LEN];
+	struct iovec iov = { buf, sizeof(buf) };
+
+	memset(buf, (int)t->zone, sizeof(buf));
+	for (uint32_t i = 0; i < ZS / 8; i++) {
+		put_be(cdb + 2, (uint64_t)t->zone * ZS + i * 8, 8);
+		put_be(cdb + 10, 8, 4);
+		if (zscsi_execute(t->f->s, cdb, 16, &iov, 1, sense, NULL) != ZSCSI_GOOD)
+			t->fails++;
+	}
+	return NULL;
+}
+
+static void test_zscsi_concurrent_writers_fill_their_zones(void **state)
+{
+	struct fx *f = *state;
+	struct thr t[4];
+	pthread_t th[4];
+	uint8_t cdb[16] = { 0x95 }, buf[64 + 16 * 64];
+
+	for (int i = 0; i < 4; i++) {
+		t[i] = (struct thr){ f, (uint32_t)(2 + i), 0 };
+		assert_int_equal(pthread_create(&th[i], NULL, writer, &t[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		assert_int_equal(t[i].fails, 0);
+	}
+	put_be(cdb + 10, sizeof(buf), 4);
+	cdb[14] = 0x05;   /* FULL */
+	assert_int_equal(run(f, cdb, 16, buf, sizeof(buf)), ZSCSI_GOOD);
+	assert_int_equal(get_be(buf, 4), 4 * 64);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+		T(test_zscsi_write_read_scattered_iov),
+		T(test_zscsi_contiguous_iov_used_flat),
+		T(test_zscsi_inquiry_data_len_bounded_by_alloc_and_buffer),
+		T(test_zscsi_read_beyond_buffer_is_refused),
+		T(test_zscsi_transfer_over_max_is_refused),
+		T(test_zscsi_empty_and_short_cdbs),
+		T(test_zscsi_unknown_opcode_has_no_field_pointer),
+		T(test_zscsi_unaligned_write_info_is_lba),
+		T(test_zscsi_lba_range_info_not_valid_beyond_32_bits),
+		cmocka_unit_test(test_zscsi_medium_read_error),
+		cmocka_unit_test(test_zscsi_medium_write_error),
+		cmocka_unit_test(test_zscsi_torn_write_is_medium_error_at_first_lost_lba),
+		cmocka_unit_test(test_zscsi_power_loss_is_unit_attention_once),
+		T(test_zscsi_power_cycle_unit_attention_then_clear),
+		T(test_zscsi_read_only_and_offline_sense),
+		T(test_zscsi_cross_type_read_by_profile),
+		T(test_zscsi_open_limit_is_data_protect),
+		T(test_zscsi_zone_op_conventional_points_at_zone_id),
+		T(test_zscsi_create_rejects_bad_args),
+		T(test_zscsi_request_sense_reports_last_then_no_sense),
+		T(test_zscsi_request_sense_cleared_by_good_command),
+		T(test_zscsi_mode_select_wce_reaches_the_disk),
+		T(test_zscsi_mode_select_invalid_leaves_wce),
+		T(test_zscsi_mode_sense_6_caching_wce),
+		T(test_zscsi_report_zones_partial0_counts_all),
+		T(test_zscsi_report_zones_alloc_below_header),
+		T(test_zscsi_report_zones_scattered_buffer),
+		T(test_zscsi_concurrent_writers_fill_their_zones),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
