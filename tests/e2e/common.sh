@@ -8,7 +8,7 @@ DEBS=$ZL_E2E_CACHE/debs
 ROOT=$ZL_E2E_CACHE/root            # every .deb unpacked (dpkg-deb -x)
 FIO_SRC_DIR=$ZL_E2E_CACHE/fio-src
 LDSO=$ROOT/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2   # the unpacked loader (lib64/ links to an absolute path)
-LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu
+LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu/ceph
 
 # Guest userspace, by Debian package name.  Their Depends closure restricted
 # to lib* packages is downloaded too; the files that go into the initramfs are

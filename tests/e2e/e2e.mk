@@ -1,0 +1,20 @@
+# tests/e2e/e2e.mk - end-to-end runs in a qemu VM (fragment for the top-level
+# Makefile: -include tests/e2e/e2e.mk).
+#   make e2e         full run: every check (btrfs, f2fs, fio, fio's t/zbd suite
+#                    on our handler and on file_zbc, persistence, iSCSI, load,
+#                    negative geometry, faults); ~1 h on 2 cores
+#   make e2e-short   what .ci/run runs: boot, attach, blkzone, zoned I/O,
+#                    btrfs, persistence; a few minutes
+# Knobs: E2E_HANDLER=auto|zonelab|zbc, E2E_ONLY=name,name, ZL_E2E_CACHE=dir
+# (downloads, outside the repo; default /var/cache/zonelab-e2e).
+.PHONY: e2e e2e-short e2e-fetch
+E2E_SHLIB_DEP := $(filter %handler_zonelab.so,$(SHLIBS))
+
+e2e: $(E2E_SHLIB_DEP) $(ZONELAB)
+	@O=$(O) tests/e2e/run.sh full
+
+e2e-short: $(E2E_SHLIB_DEP)
+	@O=$(O) tests/e2e/run.sh short
+
+e2e-fetch:
+	@tests/e2e/host-deps.sh && tests/e2e/fetch.sh
