@@ -64,6 +64,7 @@ UNIT_TESTS :=        # tests/unit/test_<module>.c, one program each
 TEST_HELPERS :=      # sources linked into every test program
 BENCH_SRCS :=        # benchmark programs (tests/bench/*.c)
 SHLIBS :=            # shared objects to build (handler_zonelab.so)
+EXTRA_PROGS :=       # other programs built by `make` but not run as unit tests
 CHECK_SCRIPTS :=     # extra test scripts run by make check (exit 77 = skip)
 
 include emulator/module.mk
@@ -84,7 +85,7 @@ BENCH_BINS := $(BENCH_SRCS:%.c=$(O)/%)
 ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(TEST_HELPER_OBJS) $(UNIT_TESTS:%.c=$(O)/%.o) $(BENCH_SRCS:%.c=$(O)/%.o)
 
 .PHONY: all check bench fuzz fuzz-build demo deps clean help
-all: $(LIB) $(ZONELAB) $(UNIT_BINS) $(BENCH_BINS) $(SHLIBS)
+all: $(LIB) $(ZONELAB) $(UNIT_BINS) $(BENCH_BINS) $(SHLIBS) $(EXTRA_PROGS)
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)

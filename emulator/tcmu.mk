@@ -37,9 +37,7 @@ $(O)/handler_zonelab.so: $(O)/emulator/tcmu/handler_zonelab.o $(TCMU_LIBA) emula
 ZBC_CONF_SRCS := $(wildcard tests/conformance/*.c)
 ifneq ($(filter tests/conformance/zbc_cases.c,$(ZBC_CONF_SRCS)),)
 TCMU_CONF_BIN := $(O)/tests/tcmu_standin/tcmu_conformance
-# not a shared object: SHLIBS is the only build list a fragment can extend
-# without being run as a cmocka program by make check.
-SHLIBS += $(TCMU_CONF_BIN)
+EXTRA_PROGS += $(TCMU_CONF_BIN)
 CHECK_SCRIPTS += tests/scripts/040-tcmu-conformance.sh
 $(TCMU_CONF_BIN): $(O)/tests/tcmu_standin/tcmu_conformance.o $(TCMU_STANDIN_OBJ) \
 		$(ZBC_CONF_SRCS:%.c=$(O)/%.o) $(TCMU_HELPER_OBJ)

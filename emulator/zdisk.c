@@ -8,9 +8,9 @@
  * lock, zdev_write_commit over what was stored, unlock.  zdev reports every
  * changed zone to on_zone_changed(), which counts transitions and either
  * stores the zone's word in the store's table at once (WCE off, or the data
- * already synced) or marks it dirty until the next flush (WCE on).  A zone
- * management command acts as a flush, so zone operations are durable when
- * they complete.  Conventional-zone data is written in place and is never
+ * already synced) or marks it dirty until the next flush (WCE on).  Zone
+ * management follows the same rule: durable on completion with WCE off, at
+ * the next flush with WCE on.  Conventional-zone data is written in place and is never
  * rolled back by a power cycle (the medium has it; documented in
  * docs/ZONE-MODEL.md).
  *
@@ -549,15 +549,20 @@ int zdisk_zone_op(struct zdisk *z, enum zl_zone_op op, uint64_t lba, bool all,
 		ret = zdev_zone_op(z->dev, op, lba, all);
 		z->ctx = CTX_NONE;
 	}
-	if (!ret && op == ZL_ZOP_RESET && zstore_kind(z->store) != ZSTORE_NONE) {
-		/* Dropping the bytes of reset zones is an optimisation only. */
-		if (all)
-			; /* leave data: RESET ALL of a large device would punch everything */
-		else
-			zstore_discard(z->store, lba, g->zone_size_lba);
-	}
-	if (!ret)
-		ret = flush_locked(z);
+	/*
+	 * With the write cache off the new zone state is durable now (its
+	 * words were stored by on_zone_changed(); sync the table).  With it
+	 * on, it becomes durable at the next flush, like a write.
+	 */
+	if (!ret && !z->wce)
+		ret = zstore_sync_table(z->store);
+	/*
+	 * Dropping the bytes of a reset zone is an optimisation, and only safe
+	 * once the reset is durable: a reset lost in a power cycle must find
+	 * its data again.  RESET ALL keeps the bytes (they read as zeros).
+	 */
+	if (!ret && op == ZL_ZOP_RESET && !all && !z->wce)
+		zstore_discard(z->store, lba, g->zone_size_lba);
 	if (ret)
 		fail(z, ret);
 	else

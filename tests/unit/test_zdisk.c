@@ -270,16 +270,40 @@ static void test_zdisk_fua_write_survives_power_cycle_with_wce(void **state)
 	assert_true(zone(f->z, 4).wp_lba == 4 * ZS);
 }
 
-static void test_zdisk_zone_ops_are_durable_when_complete(void **state)
+static void test_zdisk_zone_ops_durable_on_completion_without_wce(void **state)
+{
+	struct fx *f = *state;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, false, NULL), 0);
+	write_ok(f->z, 3 * ZS, 16, 1);
+	write_ok(f->z, 4 * ZS, 16, 1);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_FINISH, 3 * ZS, false, NULL), 0);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_RESET, 4 * ZS, false, NULL), 0);
+	assert_int_equal(zdisk_power_cycle(f->z), 0);
+	assert_int_equal(zone(f->z, 3).cond, ZL_COND_FULL);
+	assert_int_equal(zone(f->z, 4).cond, ZL_COND_EMPTY);
+	expect_data(f->z, 3 * ZS, 16, 1);
+}
+
+static void test_zdisk_zone_ops_durable_at_flush_with_wce(void **state)
 {
 	struct fx *f = *state;
 
 	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true, NULL), 0);
 	write_ok(f->z, 3 * ZS, 16, 1);
-	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_FINISH, 3 * ZS, false, NULL), 0);
+	write_ok(f->z, 4 * ZS, 16, 1);
+	assert_int_equal(zdisk_flush(f->z, NULL), 0);
+	/* a reset lost in a power cycle finds its data again */
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_RESET, 3 * ZS, false, NULL), 0);
 	assert_int_equal(zdisk_power_cycle(f->z), 0);
-	assert_int_equal(zone(f->z, 3).cond, ZL_COND_FULL);
-	expect_data(f->z, 3 * ZS, 16, 1);                      /* finish flushed it */
+	assert_int_equal(zone(f->z, 3).cond, ZL_COND_CLOSED);
+	expect_data(f->z, 3 * ZS, 16, 1);
+	/* after a flush it sticks */
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_RESET, 4 * ZS, false, NULL), 0);
+	assert_int_equal(zdisk_flush(f->z, NULL), 0);
+	assert_int_equal(zdisk_power_cycle(f->z), 0);
+	assert_int_equal(zone(f->z, 4).cond, ZL_COND_EMPTY);
+	expect_zeros(f->z, 4 * ZS, 16);
 }
 
 static void test_zdisk_turning_wce_off_flushes(void **state)
@@ -552,7 +576,8 @@ int main(void)
 		T(test_zdisk_power_cycle_drops_unflushed_writes_with_wce),
 		T(test_zdisk_power_cycle_keeps_every_completed_write_without_wce),
 		T(test_zdisk_fua_write_survives_power_cycle_with_wce),
-		T(test_zdisk_zone_ops_are_durable_when_complete),
+		T(test_zdisk_zone_ops_durable_on_completion_without_wce),
+		T(test_zdisk_zone_ops_durable_at_flush_with_wce),
 		T(test_zdisk_turning_wce_off_flushes),
 		T(test_zdisk_fault_medium_error_on_write_moves_nothing),
 		T(test_zdisk_fault_medium_error_on_read_range),
