@@ -106,10 +106,12 @@ static void make_cond(struct zdev *d, uint32_t idx, uint8_t cond)
 
 enum top {
 	T_WRITE_AT_WP, T_WRITE_OFF_WP, T_WRITE_ZERO_LEN, T_READ, T_OPEN, T_CLOSE, T_FINISH, T_RESET,
+	T_OPEN_ALL, T_CLOSE_ALL, T_FINISH_ALL, T_RESET_ALL,
 };
 
 static const char *const top_name[] = {
 	"write@wp", "write!wp", "write0", "read", "open", "close", "finish", "reset",
+	"open-all", "close-all", "finish-all", "reset-all",
 };
 
 struct trow {
@@ -192,6 +194,35 @@ static const struct trow table[] = {
 	{ OFF, T_CLOSE, ZL_E_OFFLINE, OFF, -1 },
 	{ OFF, T_FINISH, ZL_E_OFFLINE, OFF, -1 },
 	{ OFF, T_RESET, ZL_E_OFFLINE, OFF, -1 },
+	/* ALL variants: READ ONLY and OFFLINE zones are skipped, not errors */
+	{ E, T_OPEN_ALL, 0, E, 0 },
+	{ E, T_CLOSE_ALL, 0, E, 0 },
+	{ E, T_FINISH_ALL, 0, E, 0 },
+	{ E, T_RESET_ALL, 0, E, 0 },
+	{ IO, T_OPEN_ALL, 0, IO, 8 },
+	{ IO, T_CLOSE_ALL, 0, CL, 8 },
+	{ IO, T_FINISH_ALL, 0, FU, ZS },
+	{ IO, T_RESET_ALL, 0, E, 0 },
+	{ EO, T_OPEN_ALL, 0, EO, 8 },
+	{ EO, T_CLOSE_ALL, 0, CL, 8 },
+	{ EO, T_FINISH_ALL, 0, FU, ZS },
+	{ EO, T_RESET_ALL, 0, E, 0 },
+	{ CL, T_OPEN_ALL, 0, EO, 8 },
+	{ CL, T_CLOSE_ALL, 0, CL, 8 },
+	{ CL, T_FINISH_ALL, 0, FU, ZS },
+	{ CL, T_RESET_ALL, 0, E, 0 },
+	{ FU, T_OPEN_ALL, 0, FU, ZS },
+	{ FU, T_CLOSE_ALL, 0, FU, ZS },
+	{ FU, T_FINISH_ALL, 0, FU, ZS },
+	{ FU, T_RESET_ALL, 0, E, 0 },
+	{ RO, T_OPEN_ALL, 0, RO, -1 },
+	{ RO, T_CLOSE_ALL, 0, RO, -1 },
+	{ RO, T_FINISH_ALL, 0, RO, -1 },
+	{ RO, T_RESET_ALL, 0, RO, -1 },
+	{ OFF, T_OPEN_ALL, 0, OFF, -1 },
+	{ OFF, T_CLOSE_ALL, 0, OFF, -1 },
+	{ OFF, T_FINISH_ALL, 0, OFF, -1 },
+	{ OFF, T_RESET_ALL, 0, OFF, -1 },
 };
 
 static int run_top(struct zdev *d, uint32_t idx, enum top op)
@@ -226,6 +257,14 @@ static int run_top(struct zdev *d, uint32_t idx, enum top op)
 		return zdev_zone_op(d, ZL_ZOP_FINISH, zi.start_lba, false);
 	case T_RESET:
 		return zdev_zone_op(d, ZL_ZOP_RESET, zi.start_lba, false);
+	case T_OPEN_ALL:
+		return zdev_zone_op(d, ZL_ZOP_OPEN, 0, true);
+	case T_CLOSE_ALL:
+		return zdev_zone_op(d, ZL_ZOP_CLOSE, 0, true);
+	case T_FINISH_ALL:
+		return zdev_zone_op(d, ZL_ZOP_FINISH, 0, true);
+	case T_RESET_ALL:
+		return zdev_zone_op(d, ZL_ZOP_RESET, 0, true);
 	}
 	return -EINVAL;
 }
@@ -234,7 +273,10 @@ static void test_zdev_state_table_covers_every_condition_and_operation(void **st
 {
 	(void)state;
 	/* The table holds every (condition, operation) pair exactly once. */
-	assert_int_equal(sizeof(table) / sizeof(table[0]), 7 * 8);
+	assert_int_equal(sizeof(table) / sizeof(table[0]), 7 * 12);
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		for (size_t j = 0; j < i; j++)
+			assert_false(table[i].cond == table[j].cond && table[i].op == table[j].op);
 
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
 		const struct trow *t = &table[i];
