@@ -253,7 +253,7 @@ uint8_t zscsi_request_sense(struct zscsi_cmd *c)
 		zscsi_sense_build(buf, ZSK_UNIT_ATTENTION, 0x29, 0x00);
 	} else if (s->have_sense) {
 		memcpy(buf, s->last_sense, sizeof(buf));
-		s->have_sense = false;
+		__atomic_store_n(&s->have_sense, false, __ATOMIC_RELAXED);
 	} else {
 		zscsi_sense_build(buf, ZSK_NO_SENSE, 0x00, 0x00);
 	}
@@ -362,13 +362,13 @@ out:
 			memcpy(sense, c.sense, ZSCSI_SENSE_LEN);
 		pthread_mutex_lock(&s->lock);
 		memcpy(s->last_sense, c.sense, ZSCSI_SENSE_LEN);
-		s->have_sense = true;
+		__atomic_store_n(&s->have_sense, true, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&s->lock);
 	} else if (cdb && cdb_len && cdb[0] != 0x03 &&
 		   __atomic_load_n(&s->have_sense, __ATOMIC_RELAXED)) {
 		/* REQUEST SENSE reports on the most recent command only. */
 		pthread_mutex_lock(&s->lock);
-		s->have_sense = false;
+		__atomic_store_n(&s->have_sense, false, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&s->lock);
 	}
 	if (data_len)

@@ -1,0 +1,130 @@
+/*
+ * fuzz_zscsi.c — libFuzzer target over zscsi_execute(): random CDBs and
+ * parameter data against a small memory-backed disk (conventional zones,
+ * optionally gap zones, 512 or 4096-byte blocks, an open limit).
+ *
+ * Input: byte 0 picks the geometry and profile; then a sequence of
+ * commands, each: 1 byte header (bits 0-4 CDB length - 1, bit 5 split the
+ * buffer into three iovecs, bit 6 data-out (else data-in), bit 7 a control
+ * action first), 2 bytes buffer length (big endian, capped), the CDB, then
+ * for data-out the buffer bytes.  Every buffer is allocated to its exact
+ * size so ASan sees any overrun.  A fresh disk per input keeps runs
+ * deterministic.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zscsi.h"
+
+#define MAX_CMDS 24
+#define MAX_BUF (64 * 1024)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int open_disk(uint8_t sel, struct zdisk **disk, struct zscsi **s)
+{
+	struct zdisk_cfg cfg;
+	struct zscsi_cfg scfg;
+	char msg[256];
+
+	zdisk_cfg_init(&cfg);
+	cfg.store.kind = ZSTORE_MEM;
+	cfg.geo.lba_size = (sel & 1) ? 4096 : 512;
+	cfg.geo.zone_size_lba = (sel & 1) ? 16 : 128;
+	cfg.geo.capacity_lba = cfg.geo.zone_size_lba * 12 + ((sel & 2) ? cfg.geo.zone_size_lba / 2 : 0);
+	cfg.geo.nr_conv_start = 2;
+	if (sel & 4) {
+		cfg.geo.zone_cap_lba = cfg.geo.zone_size_lba * 3 / 4;
+		cfg.geo.gap_zones = true;
+		cfg.geo.capacity_lba = cfg.geo.zone_size_lba * 12;
+	}
+	cfg.geo.model = (sel & 8) ? ZL_MODEL_HA : ZL_MODEL_HM;
+	cfg.geo.max_open = (sel & 16) ? 3 : 0;
+	cfg.wce = !(sel & 32);
+	if (zdisk_open(&cfg, disk, msg, sizeof(msg)))
+		return -1;
+	zscsi_cfg_init(&scfg);
+	scfg.profile = (sel & 64) ? ZSCSI_PROFILE_DHSMR : ZSCSI_PROFILE_ZBC2;
+	if (zscsi_create(*disk, &scfg, s)) {
+		zdisk_close(*disk);
+		return -1;
+	}
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct zdisk *disk;
+	struct zscsi *s;
+	size_t pos = 1;
+	int n = 0;
+
+	if (size < 1 || open_disk(data[0], &disk, &s))
+		return 0;
+	while (pos + 3 <= size && n++ < MAX_CMDS) {
+		uint8_t hdr = data[pos];
+		size_t clen = (hdr & 0x1f) + 1;
+		size_t blen = ((size_t)data[pos + 1] << 8 | data[pos + 2]) % (MAX_BUF + 1);
+		uint8_t sense[ZSCSI_SENSE_LEN], *cdb, *buf = NULL;
+		struct iovec iov[3];
+		int iov_cnt = 0;
+		size_t dlen = 0;
+
+		pos += 3;
+		if (hdr & 0x80) {
+			/* control action: zone condition fault or power cycle */
+			uint8_t a = clen & 3;
+
+			if (a == 0)
+				zdisk_power_cycle(disk);
+			else if (a == 1)
+				zdisk_zone_set_cond(disk, (uint32_t)(blen % 14), ZL_COND_READ_ONLY);
+			else if (a == 2)
+				zdisk_zone_set_cond(disk, (uint32_t)(blen % 14), ZL_COND_OFFLINE);
+			else
+				zdisk_zone_clear_fault(disk, (uint32_t)(blen % 14));
+		}
+		if (pos + clen > size)
+			break;
+		cdb = malloc(clen);
+		if (!cdb)
+			break;
+		memcpy(cdb, data + pos, clen);
+		pos += clen;
+		if (blen) {
+			buf = malloc(blen);
+			if (!buf) {
+				free(cdb);
+				break;
+			}
+			if (hdr & 0x40) {
+				size_t take = size - pos < blen ? size - pos : blen;
+
+				memset(buf, 0, blen);
+				memcpy(buf, data + pos, take);
+				pos += take;
+			} else {
+				memset(buf, 0xa5, blen);
+			}
+			if ((hdr & 0x20) && blen >= 3) {
+				iov[0] = (struct iovec){ buf, blen / 3 };
+				iov[1] = (struct iovec){ buf + blen / 3, blen / 3 };
+				iov[2] = (struct iovec){ buf + 2 * (blen / 3), blen - 2 * (blen / 3) };
+				iov_cnt = 3;
+			} else {
+				iov[0] = (struct iovec){ buf, blen };
+				iov_cnt = 1;
+			}
+		}
+		zscsi_execute(s, cdb, clen, iov_cnt ? iov : NULL, iov_cnt, sense, &dlen);
+		if (dlen > blen)
+			abort();   /* never more data-in than the buffer */
+		free(buf);
+		free(cdb);
+	}
+	zscsi_destroy(s);
+	zdisk_close(disk);
+	return 0;
+}
