@@ -297,6 +297,7 @@ int zdev_create(const struct zdev_cfg *cfg, struct zdev **out)
 	d->cap_lba = d->cfg.zone_cap_lba;
 	d->pblock_lbas = d->cfg.pblock_size / d->cfg.lba_size;
 	d->nr_zones = (uint32_t)((cfg->capacity_lba + cfg->zone_size_lba - 1) / cfg->zone_size_lba);
+	d->last_len_lba = cfg->capacity_lba - (uint64_t)(d->nr_zones - 1) * cfg->zone_size_lba;
 	d->zone_pow2 = (cfg->zone_size_lba & (cfg->zone_size_lba - 1)) == 0;
 	if (d->zone_pow2)
 		d->zone_shift = (uint32_t)__builtin_ctzll(cfg->zone_size_lba);

@@ -34,6 +34,7 @@ struct zdev {
 	uint32_t zone_shift;       /* log2(zone size) when a power of two, else 0 */
 	bool zone_pow2;
 	uint64_t cap_lba;          /* sequential zone capacity (<= zone size) */
+	uint64_t last_len_lba;     /* length of the last slot (the runt zone, if any) */
 	uint64_t pblock_lbas;      /* LBAs per physical block */
 	struct zdev_zone *zones;
 	struct zbitmap set[ZS_NR];
@@ -51,10 +52,7 @@ static inline uint64_t zdev_zone_start(const struct zdev *d, uint32_t idx)
 /* Slot length: zone size, or less for the last (runt) zone. */
 static inline uint64_t zdev_zone_len(const struct zdev *d, uint32_t idx)
 {
-	uint64_t start = zdev_zone_start(d, idx);
-	uint64_t left = d->cfg.capacity_lba - start;
-
-	return left < d->cfg.zone_size_lba ? left : d->cfg.zone_size_lba;
+	return idx + 1 == d->nr_zones ? d->last_len_lba : d->cfg.zone_size_lba;
 }
 
 /* Writable LBAs of a slot: all of a conventional one, the capacity of a sequential one. */

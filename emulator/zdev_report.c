@@ -89,6 +89,23 @@ static struct pos pos_next(const struct zdev *d, struct pos p)
 	return (struct pos){ p.idx + 1, 0 };
 }
 
+/*
+ * Fill descriptors for the zones of bitmap @b from slot @idx on, up to @max
+ * in all (*@n counts them); return the slot to resume from: the next match,
+ * or nr_zones when there is none.
+ */
+static uint32_t walk_set(const struct zdev *d, const struct zbitmap *b, uint32_t idx,
+			 struct zl_zone_info *out, uint32_t max, uint32_t *n)
+{
+	while (*n < max && (idx = zbitmap_next(b, idx)) != ZBITMAP_NONE) {
+		fill_main(d, idx, &out[(*n)++]);
+		idx++;
+	}
+	if (idx != ZBITMAP_NONE && *n == max)
+		idx = zbitmap_next(b, idx);
+	return idx == ZBITMAP_NONE ? d->nr_zones : idx;
+}
+
 int zdev_report(const struct zdev *d, uint64_t start_lba, enum zl_report_opt opt,
 		struct zl_zone_info *out, uint32_t max, uint64_t *next)
 {
@@ -107,26 +124,10 @@ int zdev_report(const struct zdev *d, uint64_t start_lba, enum zl_report_opt opt
 		p.idx = d->nr_zones;            /* no zone domains: never inactive */
 	} else if (s >= 0) {
 		/* Condition or attribute filter: walk its bitmap. */
-		uint32_t idx = p.part ? p.idx + 1 : p.idx;
-
-		while (n < max && (idx = zbitmap_next(&d->set[s], idx)) != ZBITMAP_NONE) {
-			fill_main(d, idx, &out[n++]);
-			idx++;
-		}
-		p.idx = idx == ZBITMAP_NONE ? d->nr_zones : idx;
+		p.idx = walk_set(d, &d->set[s], p.part ? p.idx + 1 : p.idx, out, max, &n);
 		p.part = 0;
-		if (n == max && p.idx < d->nr_zones)
-			p.idx = zbitmap_next(&d->set[s], p.idx);
-		if (p.idx == ZBITMAP_NONE)
-			p.idx = d->nr_zones;
 	} else if (opt == ZL_RO_NOT_WP && !any_gaps(d)) {
-		uint32_t idx = p.idx;
-
-		while (n < max && (idx = zbitmap_next(&d->set[ZS_CONV], idx)) != ZBITMAP_NONE) {
-			fill_main(d, idx, &out[n++]);
-			idx++;
-		}
-		p.idx = (idx == ZBITMAP_NONE) ? d->nr_zones : idx;
+		p.idx = walk_set(d, &d->set[ZS_CONV], p.idx, out, max, &n);
 		p.part = 0;
 	} else {
 		/* ALL, ALL_BUT_GAP, or NOT_WP with gap zones: walk positions. */
