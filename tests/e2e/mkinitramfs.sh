@@ -56,6 +56,8 @@ build_base() {
 	cp -L "$LDSO" "$stage/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
 	ln -sf /lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 "$stage/lib64/ld-linux-x86-64.so.2"
 	ln -sf bash "$stage/bin/sh"
+	ln -sf gawk "$stage/usr/bin/awk"   # what update-alternatives would do
+	cp -a "$ROOT/etc/tcmu" "$stage/etc/"
 	ln -sf /proc/mounts "$stage/etc/mtab"
 	echo "root:x:0:0:root:/:/bin/bash" > "$stage/etc/passwd"
 	echo "root:x:0:" > "$stage/etc/group"

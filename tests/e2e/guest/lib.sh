@@ -107,15 +107,27 @@ dev_remove() { lun_detach "$1"; rmdir "$CFS/core/user_0/$1" 2>/dev/null; }
 
 devname() { cat "$STATE/$1.dev"; }
 
-# zones_summary DEV - blkzone report reduced to "start len wp type cond" lines.
+# zones_summary DEV - blkzone report reduced to "start len wp TYPE cond"
+# lines (cond as blkzone abbreviates it: nw em oi oe cl fu ro ol).
 zones_summary() {
-	blkzone report "$1" | sed -E 's/^ *start: (0x[0-9a-f]+), len (0x[0-9a-f]+), (cap 0x[0-9a-f]+, )?wptr (0x[0-9a-f]+).*type: ([0-9]+)\(([^)]*)\).*\[type: ([0-9]+)\(([^)]*)\)\]$/\1 \2 \4 \6 \8/'
+	blkzone report "$@" | sed 's/zcond:/zcond: /' | awk '{
+		s = l = w = c = t = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i == "start:") s = $(i + 1); if ($i == "len") l = $(i + 1)
+			if ($i == "wptr") w = $(i + 1); if ($i == "zcond:") c = $(i + 1)
+			if ($i == "[type:") t = $(i + 1)
+		}
+		gsub(",", "", s); gsub(",", "", l); sub(/^[0-9]+\(/, "", c); sub(/\).*$/, "", c)
+		sub(/^[0-9]+\(/, "", t); sub(/\).*$/, "", t)
+		if (s == "" || l == "" || w == "" || c == "" || t == "") { print "unparsed: " $0 > "/dev/stderr"; exit 1 }
+		print s, l, w, t, c }'
 }
 
-# zone_wp DEV ZONE_IDX - the write pointer offset (in 512-byte sectors,
-# relative to the zone start) that blkzone reports.
-zone_wp() { blkzone report -o $(( $2 * $(cat /sys/block/${1#/dev/}/queue/chunk_sectors) )) -c 1 "$1" | sed -nE 's/.*wptr (0x[0-9a-f]+).*/\1/p'; }
-zone_cond() { blkzone report -o $(( $2 * $(cat /sys/block/${1#/dev/}/queue/chunk_sectors) )) -c 1 "$1" | sed -nE 's/.*cond: *([0-9]+)\(([^)]*)\).*/\2/p'; }
+# zone_wp DEV ZONE_IDX - write pointer (sectors, relative to the zone start);
+# zone_cond DEV ZONE_IDX - condition (blkzone abbreviation).
+zone_off() { echo $(( $2 * $(cat /sys/block/${1#/dev/}/queue/chunk_sectors) )); }
+zone_wp() { zones_summary -o $(zone_off $1 $2) -c 1 $1 | awk '{ print $3 }'; }
+zone_cond() { zones_summary -o $(zone_off $1 $2) -c 1 $1 | awk '{ print $5 }'; }
 zone_start_bytes() { echo $(( $2 * $(cat /sys/block/${1#/dev/}/queue/chunk_sectors) * 512 )); }
 
 # kmsg_mark / kmsg_since - dmesg lines since the last mark.

@@ -12,7 +12,7 @@ C=/e2e/checks
 short=(attach:00-attach.sh::120 blkzone_report:10-blkzone-report.sh::60
 	blkzone_conv_away:11-blkzone-conv-away.sh::60 blkzone_ops:12-blkzone-ops.sh::60
 	dio_at_wp:20-dio-at-wp.sh::60 unaligned_write:21-unaligned-write.sh::60
-	read_above_wp:22-read-above-wp.sh::60 readcap10:23-readcap10.sh::60
+	read_above_wp:22-read-above-wp.sh::60
 	btrfs:30-btrfs.sh::300 persistence:60-persistence.sh::300)
 full=(attach:00-attach.sh::120 blkzone_report:10-blkzone-report.sh::60
 	blkzone_conv_away:11-blkzone-conv-away.sh::60 blkzone_ops:12-blkzone-ops.sh::60
