@@ -172,7 +172,6 @@ uint64_t fsc_zone_bytes(const struct fsc *fs);
 int fsc_fallocate(struct fsc *fs, uint64_t off_bytes, uint64_t len_bytes);
 int fsc_dev_replace(struct fsc *fs, uint32_t src_dev, struct zblk *tgt);
 
-#endif /* FSC_H */
 
 /* ---- writes, submission, completion ---- */
 
@@ -263,5 +262,8 @@ struct fsc_stats {
 	uint64_t nr_redirty, nr_zeros;
 	uint64_t nr_commits;
 	uint64_t nr_relocations;
+	uint64_t nr_relocating;            /* victims whose copies are still in flight */
 };
 const struct fsc_stats *fsc_stats(const struct fsc *fs);
+
+#endif /* FSC_H */

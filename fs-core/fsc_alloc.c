@@ -314,6 +314,7 @@ struct fsc_bg *fsc_clean_pick(struct fsc *fs, enum fsc_clean_policy policy, uint
 
 		if (!(bg->type & type_mask) || !bg->alloc_done || bg->relocating ||
 		    bg->nr_inflight || bg->nr_held || bg->alloc_type != FSC_ALLOC_SEQ ||
+		    bg->pinned_bytes ||  /* could not be reset before the commit */
 		    bg->used_bytes >= bg->alloc_offset)
 			continue;
 		if (!best)
@@ -338,15 +339,35 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 	uint64_t u, nr_units = bg->alloc_offset / bg->unit_bytes, logical;
 	struct fsc_bio *head = NULL, **tail = &head, *b;
 	struct fsc_bg *dst;
+	bool append;
 	int n = 0, ret = 0;
 
 	bg->relocating = true;
+	if (bg->type != FSC_BG_DATA) {
+		/* tree blocks move by CoW in the running transaction: the new
+		 * copies are written at commit, the old ones unpinned then */
+		for (u = 0; u < nr_units && !ret; u++)
+			if (bg->owner[u]) {
+				ret = fsc_tree_cow_node(fs, bg->owner[u] - 1, now_ns);
+				n += !ret;
+			}
+		*list = NULL;
+		if (n)
+			fs->st.nr_relocations++;
+		if (n && !ret)
+			fs->st.nr_relocating++;
+		if (ret)
+			bg->relocating = false;
+		return !n && ret ? ret : 0;
+	}
 	for (u = 0; u < nr_units; u++) {
 		uint32_t owner = bg->owner[u];
 
 		if (!owner)
 			continue;
-		ret = fsc_alloc(fs, bg->type, bg->unit_bytes, owner - 1, now_ns, &dst, &logical);
+		append = fs->cfg.order == FSC_ORDER_APPEND && bg->type == FSC_BG_DATA;
+		ret = fsc_alloc(fs, bg->type, bg->unit_bytes, append ? FSC_NO_OWNER : owner - 1,
+				now_ns, &dst, &logical);
 		if (ret)
 			break;
 		b = fsc_bio_get(fs);
@@ -363,7 +384,10 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 		b->t_alloc_ns = now_ns;
 		b->trans_id = fs->trans_id;
 		bg->nr_inflight++;
-		if (bg->type == FSC_BG_DATA)
+		if (append) {  /* the address is known at completion */
+			b->token = FSC_TOKEN_BIT | ++fs->bio_seq;
+			fs->file_map[owner - 1] = b->token;
+		} else if (bg->type == FSC_BG_DATA)
 			fs->file_map[owner - 1] = logical;
 		else
 			fsc_node_moved(fs, owner - 1, logical);
@@ -375,15 +399,19 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 	}
 	*tail = NULL;
 	*list = head;
-	if (ret)
-		bg->relocating = false;  /* partly moved: may be picked again */
 	if (n)
 		fs->st.nr_relocations++;
+	if (n && !ret)
+		fs->st.nr_relocating++;
+	if (ret)
+		bg->relocating = false;  /* partly moved: may be picked again */
 	if (!n && ret) {
 		bg->relocating = false;
 		return ret;
 	}
-	if (!n)
+	if (!n) {
+		bg->relocating = false;
 		fsc_bg_put(fs, bg, now_ns);
+	}
 	return n;
 }

@@ -457,6 +457,8 @@ void fsc_bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 		fs->nr_bgs--;
 	}
 	fs->st.nr_bg_removed++;
+	if (bg->relocating)
+		fs->st.nr_relocating--;
 	if (now_ns >= bg->create_ns) {
 		uint64_t life = now_ns - bg->create_ns;
 

@@ -60,7 +60,8 @@ struct fsc_bg {
 	struct fsc_stripe stripes[FSC_MAX_STRIPES];
 	uint64_t alloc_offset;    /* bytes allocated from start (sequential) */
 	uint64_t submit_offset;   /* absolute logical address of the next bio to send */
-	uint64_t used_bytes;      /* live bytes */
+	uint64_t used_bytes;      /* live bytes (pinned ones included) */
+	uint64_t pinned_bytes;    /* freed by a transaction not yet committed */
 	bool alloc_done;          /* no further allocation (full or abandoned) */
 	bool expired;             /* submit buffer expired: IO fails (010) */
 	bool relocating;
@@ -153,6 +154,12 @@ void fsc_bg_put(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns);
 struct fsc_bio *fsc_bio_get(struct fsc *fs);
 void fsc_bio_put(struct fsc *fs, struct fsc_bio *bio);
 
+/* Data goes by zone append in FSC_ORDER_APPEND (user writes and relocation). */
+static inline bool fsc_bio_is_append(const struct fsc *fs, const struct fsc_bio *bio)
+{
+	return fs->cfg.order == FSC_ORDER_APPEND && bio->bg->type == FSC_BG_DATA;
+}
+
 /* fsc_submit.c */
 void fsc_bio_finish(struct fsc *fs, struct fsc_bio *bio, uint64_t now_ns);
 
@@ -161,5 +168,6 @@ int fsc_tree_init(struct fsc *fs);
 void fsc_tree_fini(struct fsc *fs);
 int fsc_tree_dirty(struct fsc *fs, uint64_t lbn, uint64_t now_ns);
 void fsc_node_moved(struct fsc *fs, uint32_t node, uint64_t logical);
+int fsc_tree_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns);
 
 #endif /* FSC_INT_H */

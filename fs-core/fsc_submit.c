@@ -25,6 +25,13 @@ int fsc_write_file(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint64_t no
 
 	if (!nr_blocks || lbn + nr_blocks > fs->nr_file_blocks)
 		return -EINVAL;
+	/* the tree first: a failure leaves at most some extra CoW, no data */
+	for (i = 0; i < nr_blocks; i++)
+		if (i == 0 || (lbn + i) % fs->cfg.leaf_items == 0) {
+			ret = fsc_tree_dirty(fs, lbn + i, now_ns);
+			if (ret)
+				return ret;
+		}
 	bio = fsc_bio_get(fs);
 	if (!bio)
 		return -ENOMEM;
@@ -42,12 +49,6 @@ int fsc_write_file(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint64_t no
 		if (!(old & FSC_TOKEN_BIT))  /* a token: that append frees itself */
 			fsc_free_extent(fs, old, fs->cfg.sector_bytes, now_ns);
 	}
-	for (i = 0; i < nr_blocks; i++)
-		if (i == 0 || (lbn + i) % fs->cfg.leaf_items == 0) {
-			ret = fsc_tree_dirty(fs, lbn + i, now_ns);
-			if (ret)
-				break;
-		}
 	bio->logical = logical;
 	bio->len_bytes = len;
 	bio->bg = bg;
@@ -57,7 +58,7 @@ int fsc_write_file(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint64_t no
 	bio->trans_id = fs->trans_id;
 	fs->st.user_bytes += len;
 	*out = bio;
-	return ret;
+	return 0;
 }
 
 static void dispatch(struct fsc *fs, struct fsc_bio *bio, uint64_t now_ns)
@@ -101,7 +102,7 @@ static bool uses_submit_buffer(const struct fsc *fs, const struct fsc_bio *bio)
 	case FSC_ORDER_SUBMIT_BUFFER:
 		return true;
 	case FSC_ORDER_APPEND:      /* data by zone append; the rest keeps the buffer */
-		return bio->kind != FSC_KIND_USER;
+		return !fsc_bio_is_append(fs, bio);
 	default:
 		return false;
 	}
@@ -201,7 +202,7 @@ int fsc_bio_execute(struct fsc *fs, struct fsc_bio *bio)
 	uint64_t pos;
 	int ret;
 
-	if (fs->cfg.order != FSC_ORDER_APPEND || bio->kind != FSC_KIND_USER) {
+	if (!fsc_bio_is_append(fs, bio)) {
 		bio->status = write_copies(fs, bio);
 		return bio->status;
 	}

@@ -98,8 +98,10 @@ static void disown(struct fsc *fs, uint64_t logical)
 {
 	struct fsc_bg *bg = fsc_bg_lookup(fs, logical);
 
-	if (bg)
+	if (bg) {
 		bg->owner[(logical - bg->start) / bg->unit_bytes] = 0;
+		bg->pinned_bytes += fs->cfg.node_bytes;
+	}
 }
 
 static int cow(struct fsc *fs, uint32_t id, uint64_t now_ns)
@@ -146,6 +148,33 @@ int fsc_tree_dirty(struct fsc *fs, uint64_t lbn, uint64_t now_ns)
 		if (fs->nodes[id].gen == fs->trans_id)
 			break;  /* its ancestors were copied with it */
 		ret = cow(fs, id, now_ns);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * fsc_tree_cow_node() - CoW tree node @id and its path to the root in the
+ * running transaction (relocation of metadata, as btrfs relocates tree
+ * blocks).  Returns 0, -ENOSPC or -ENOMEM.
+ */
+int fsc_tree_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns)
+{
+	uint32_t l, idx;
+	int ret;
+
+	if (id >= fs->nr_nodes)
+		return -EINVAL;
+	for (l = fs->nr_levels - 1; l > 0 && id < fs->level_first[l]; l--)
+		;
+	idx = id - fs->level_first[l];
+	for (; l < fs->nr_levels; l++, idx /= fs->cfg.tree_fanout) {
+		uint32_t n = fs->level_first[l] + idx;
+
+		if (fs->nodes[n].gen == fs->trans_id)
+			break;
+		ret = cow(fs, n, now_ns);
 		if (ret)
 			return ret;
 	}
@@ -289,8 +318,13 @@ int fsc_commit_finish(struct fsc *fs, uint64_t now_ns)
 	uint32_t i;
 	int ret = fsc_sb_write(fs);
 
-	for (i = 0; i < fs->nr_commit_pinned; i++)
+	for (i = 0; i < fs->nr_commit_pinned; i++) {
+		struct fsc_bg *bg = fsc_bg_lookup(fs, fs->commit_pinned[i].logical);
+
+		if (bg)
+			bg->pinned_bytes -= fs->commit_pinned[i].len;
 		fsc_free_extent(fs, fs->commit_pinned[i].logical, fs->commit_pinned[i].len, now_ns);
+	}
 	fs->nr_commit_pinned = 0;
 	fs->st.nr_commits++;
 	return ret;

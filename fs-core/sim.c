@@ -1,0 +1,645 @@
+/*
+ * sim.c — one simulation run: N zone models (data-less) behind zblk, one
+ * fs-core instance, and the things that make the RFC's design interesting:
+ * async workers between allocation and submission that reorder writes,
+ * devices that take time (per-command overhead, bandwidth, zone switches),
+ * transaction commits on a timer or by size, a workload, and cleaning by
+ * relocation.  Everything runs from one event heap in virtual ns with one
+ * seeded generator.  It is not a benchmark of the host: no wall clock.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsc_int.h"
+#include "sim.h"
+#include "zdev.h"
+
+enum { EV_WORKER_DONE = 1, EV_DEV_DONE, EV_COMMIT_TIMER, EV_EXPIRE, EV_SAMPLE };
+
+#define SECTOR 4096u
+
+struct sim {
+	const struct sim_cfg *cfg;
+	struct sim_result *res;
+	struct sim_rng rng;
+	struct sim_heap heap;
+	uint64_t now;
+	struct zdev *zd[FSC_MAX_DEVS];
+	struct zblk *zb[FSC_MAX_DEVS];
+	struct fsc *fs;
+	uint64_t busy_until[FSC_MAX_DEVS];
+	uint64_t last_zone[FSC_MAX_DEVS];
+	/* workers */
+	struct fsc_bio *q_head, *q_tail;   /* waiting for a worker */
+	uint32_t workers_busy, workers_max;
+	/* workload */
+	uint64_t file_blocks;
+	uint64_t issued, done_user;        /* user writes issued / finished */
+	uint64_t total_writes;             /* fill + warmup + measured */
+	uint64_t fill_writes;
+	uint64_t seq_cursor;
+	uint32_t inflight_user;
+	bool measuring;
+	uint64_t snap_user, snap_dev[FSC_NR_KINDS];
+	/* commits */
+	bool in_commit, commit_pending;
+	uint32_t commit_left;
+	uint64_t bytes_since_commit;
+	bool expire_armed;
+	uint64_t last_tick_done;     /* stall detection at each commit tick */
+	/* occupancy samples */
+	uint64_t sbuf_samples, sbuf_sum;
+	int err;
+};
+
+void sim_cfg_init(struct sim_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->seed = 1;
+	c->nr_devs = 1;
+	c->zone_bytes = 256ULL << 20;
+	c->nr_zones = 64;
+	c->nr_conv = 1;
+	c->dev_cmd_ns = 20000;
+	c->dev_bw_bps = 200ULL << 20;
+	c->zone_switch_ns = 0;
+	c->data_profile = c->meta_profile = FSC_SINGLE;
+	c->order = FSC_ORDER_SUBMIT_BUFFER;
+	c->release = FSC_RELEASE_REDIRTY;
+	c->expire_ns = 90ULL * 1000000000ULL;
+	c->metadata = true;
+	c->tree_fanout = 121;
+	c->leaf_items = 128;
+	c->release_prob = 0.001;
+	c->commit_interval_ns = 30ULL * 1000000000ULL;
+	c->commit_bytes = 32ULL << 20;
+	c->nr_workers = 8;
+	c->worker_dist = SIM_DIST_EXP;
+	c->worker_mean_ns = 50000;
+	c->pareto_alpha = 1.5;
+	c->workload = SIM_WL_UNIFORM;
+	c->util = 0.8;
+	c->bio_blocks = 1;
+	c->hot_r = 0.9;
+	c->hot_f = 0.1;
+	c->qd = 32;
+	c->warmup_writes = 0;
+	c->writes = 100000;
+	c->clean = FSC_CLEAN_GREEDY;
+	c->reserve_zones = 2;
+	c->sample_ns = 1000000000ULL;
+}
+
+static const char *const wl_names[] = { "seq", "uniform", "hotcold" };
+
+int sim_workload_parse(const char *s, enum sim_workload *w)
+{
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, wl_names[i])) {
+			*w = (enum sim_workload)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *sim_workload_name(enum sim_workload w)
+{
+	return (unsigned)w < 3 ? wl_names[w] : "?";
+}
+
+static void push(struct sim *s, uint64_t t, uint32_t type, void *ptr)
+{
+	if (sim_heap_push(&s->heap, t, type, 0, ptr) && !s->err)
+		s->err = -ENOMEM;
+}
+
+/* ---- workers ---- */
+
+static void worker_start(struct sim *s, struct fsc_bio *bio)
+{
+	s->workers_busy++;
+	push(s, s->now + sim_dist_draw(&s->rng, s->cfg->worker_dist, s->cfg->worker_mean_ns,
+				       s->cfg->pareto_alpha), EV_WORKER_DONE, bio);
+}
+
+static void submit(struct sim *s, struct fsc_bio *bio);
+
+/* A processed or unprocessed bio enters the worker stage (or skips it). */
+static void enqueue(struct sim *s, struct fsc_bio *bio)
+{
+	if (!s->workers_max) {
+		submit(s, bio);
+		return;
+	}
+	if (s->workers_busy < s->workers_max) {
+		worker_start(s, bio);
+		return;
+	}
+	bio->next = NULL;
+	if (s->q_tail)
+		s->q_tail->next = bio;
+	else
+		s->q_head = bio;
+	s->q_tail = bio;
+}
+
+static void worker_done(struct sim *s, struct fsc_bio *bio)
+{
+	struct fsc_bio *next = s->q_head;
+
+	s->workers_busy--;
+	if (next) {
+		s->q_head = next->next;
+		if (!s->q_head)
+			s->q_tail = NULL;
+		worker_start(s, next);
+	}
+	submit(s, bio);
+}
+
+static void arm_expiry(struct sim *s)
+{
+	uint64_t t;
+
+	if (s->expire_armed || s->cfg->order == FSC_ORDER_NONE)
+		return;
+	t = fsc_next_expiry_ns(s->fs);
+	if (t == UINT64_MAX)
+		return;
+	s->expire_armed = true;
+	push(s, t > s->now ? t : s->now, EV_EXPIRE, NULL);
+}
+
+static void submit(struct sim *s, struct fsc_bio *bio)
+{
+	fsc_submit(s->fs, bio, s->now);
+	if (s->fs->st.sbuf_now)
+		arm_expiry(s);
+}
+
+/* ---- devices ---- */
+
+static uint64_t dev_time(struct sim *s, uint32_t d, uint64_t zone, uint64_t bytes)
+{
+	const struct sim_cfg *c = s->cfg;
+	uint64_t t = c->dev_cmd_ns, start;
+
+	if (c->dev_bw_bps)
+		t += (uint64_t)((unsigned __int128)bytes * 1000000000ULL / c->dev_bw_bps);
+	if (c->zone_switch_ns && s->last_zone[d] != zone)
+		t += c->zone_switch_ns;
+	s->last_zone[d] = zone;
+	start = s->busy_until[d] > s->now ? s->busy_until[d] : s->now;
+	s->busy_until[d] = start + t;
+	return start + t;
+}
+
+static void sim_dispatch(void *arg, struct fsc_bio *bio)
+{
+	struct sim *s = arg;
+	struct fsc_bg *bg = bio->bg;
+	uint32_t i, data = bg->nr_stripes / bg->sub_stripes;
+	uint64_t done = s->now, t, per;
+
+	sim_hist_add(&s->res->reorder, bio->t_dispatch_ns - bio->t_ready_ns);
+	fsc_bio_execute(s->fs, bio);  /* in dispatch order: what the device sees */
+	per = bg->profile == FSC_RAID0 || bg->profile == FSC_RAID10 ?
+	      (bio->len_bytes + data - 1) / data : bio->len_bytes;
+	for (i = 0; i < bg->nr_stripes; i++) {
+		t = dev_time(s, bg->stripes[i].dev, bg->stripes[i].phys, per);
+		if (t > done)
+			done = t;
+	}
+	push(s, done, EV_DEV_DONE, bio);
+}
+
+static void issue_user(struct sim *s);
+static void commit_start(struct sim *s);
+
+/* A bio is over (completed or failed): the owner's side. */
+static void bio_over(struct sim *s, uint32_t kind)
+{
+	if (kind == FSC_KIND_USER) {
+		s->inflight_user--;
+		s->done_user++;
+	} else if (kind == FSC_KIND_META || kind == FSC_KIND_REDIRTY || kind == FSC_KIND_ZEROS) {
+		if (s->commit_left && --s->commit_left == 0) {
+			fsc_commit_finish(s->fs, s->now);
+			s->in_commit = false;
+			if (s->commit_pending) {
+				s->commit_pending = false;
+				commit_start(s);
+			}
+		}
+	}
+	issue_user(s);
+}
+
+static void sim_failed(void *arg, struct fsc_bio *bio)
+{
+	bio_over(arg, bio->kind);
+}
+
+static const struct fsc_owner_ops sim_ops = { sim_dispatch, sim_failed };
+
+/* ---- commits ---- */
+
+static void commit_start(struct sim *s)
+{
+	struct fsc_bio *list, *b, *next;
+	int n;
+
+	if (s->in_commit) {
+		s->commit_pending = true;
+		return;
+	}
+	s->bytes_since_commit = 0;
+	n = fsc_commit_start(s->fs, s->now, &list);
+	if (n < 0) {
+		s->err = n;
+		return;
+	}
+	s->in_commit = true;
+	s->commit_left = (uint32_t)n;
+	if (!n) {
+		fsc_commit_finish(s->fs, s->now);
+		s->in_commit = false;
+		return;
+	}
+	for (b = list; b; b = next) {
+		next = b->next;
+		enqueue(s, b);
+	}
+}
+
+/* ---- cleaning ---- */
+
+static void clean(struct sim *s)
+{
+	struct fsc_bio *list, *b, *next;
+	struct fsc_bg *victim;
+	int n, guard = 0;
+
+	while (fsc_min_free_zones(s->fs) + fsc_stats(s->fs)->nr_relocating < s->cfg->reserve_zones &&
+	       guard++ < 64) {
+		victim = fsc_clean_pick(s->fs, s->cfg->clean, FSC_BG_DATA | FSC_BG_META);
+		if (!victim) {
+			if (s->cfg->metadata && !s->in_commit)
+				commit_start(s);  /* unpin what the running transaction freed */
+			return;
+		}
+		n = fsc_relocate(s->fs, victim, s->now, &list);
+		if (n < 0)
+			return;  /* ENOSPC shows up at the next allocation */
+		if (victim->type != FSC_BG_DATA && !s->in_commit)
+			commit_start(s);  /* tree blocks move by CoW: commit them */
+		for (b = list; b; b = next) {
+			next = b->next;
+			enqueue(s, b);  /* the normal write path (checksums) */
+		}
+	}
+}
+
+/* ---- workload ---- */
+
+static uint64_t pick_lbn(struct sim *s, uint32_t nr)
+{
+	const struct sim_cfg *c = s->cfg;
+	uint64_t span = s->file_blocks - nr + 1, hot;
+
+	if (s->issued < s->fill_writes || c->workload == SIM_WL_SEQ) {
+		uint64_t l = s->seq_cursor;
+
+		s->seq_cursor += nr;
+		if (s->seq_cursor + nr > s->file_blocks)
+			s->seq_cursor = 0;
+		return l;
+	}
+	if (c->workload == SIM_WL_HOTCOLD) {
+		hot = (uint64_t)(c->hot_f * (double)span);
+		if (hot < 1)
+			hot = 1;
+		if (sim_rng_unit(&s->rng) < c->hot_r)
+			return sim_rng_below(&s->rng, hot);
+		return hot + sim_rng_below(&s->rng, span - hot > 0 ? span - hot : 1);
+	}
+	return sim_rng_below(&s->rng, span);
+}
+
+static void snapshot(struct sim *s)
+{
+	const struct fsc_stats *st = fsc_stats(s->fs);
+
+	s->measuring = true;
+	s->snap_user = st->user_bytes;
+	memcpy(s->snap_dev, st->dev_bytes, sizeof(s->snap_dev));
+}
+
+static void issue_user(struct sim *s)
+{
+	const struct sim_cfg *c = s->cfg;
+	struct fsc_bio *bio;
+	uint64_t lbn;
+	int ret;
+
+	while (!s->err && s->inflight_user < c->qd && s->issued < s->total_writes) {
+		if (!s->measuring && s->issued == s->fill_writes + c->warmup_writes)
+			snapshot(s);
+		clean(s);
+		/* throttle: wait for relocations or a commit rather than run out */
+		if (fsc_min_free_zones(s->fs) <= 1 &&
+		    (fsc_stats(s->fs)->nr_relocating || s->in_commit))
+			return;
+		lbn = pick_lbn(s, c->bio_blocks);
+		ret = fsc_write_file(s->fs, lbn, c->bio_blocks, s->now, &bio);
+		if (ret == -ENOSPC) {
+			/* like btrfs: commit to unpin, wait for what is in flight */
+			if (c->metadata && !s->in_commit)
+				commit_start(s);
+			if (s->inflight_user || s->in_commit || fsc_stats(s->fs)->nr_relocating)
+				return;
+		}
+		if (ret) {
+			s->err = ret;
+			return;
+		}
+		s->issued++;
+		s->inflight_user++;
+		if (c->metadata && c->release_prob > 0 && sim_rng_unit(&s->rng) < c->release_prob) {
+			ret = fsc_tree_release(s->fs, lbn, s->now);
+			if (ret) {
+				s->err = ret;
+				return;
+			}
+		}
+		enqueue(s, bio);
+		s->bytes_since_commit += bio->len_bytes;
+		if (c->metadata && c->commit_bytes && s->bytes_since_commit >= c->commit_bytes)
+			commit_start(s);
+		if (c->progress && !(s->issued & 0xfffff))
+			fprintf(stderr, "\rsim: %llu/%llu writes", (unsigned long long)s->issued,
+				(unsigned long long)s->total_writes);
+	}
+}
+
+/* ---- setup ---- */
+
+static int devices_create(struct sim *s)
+{
+	const struct sim_cfg *c = s->cfg;
+	struct zdev_cfg zc;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < c->nr_devs; i++) {
+		zdev_cfg_init(&zc);
+		zc.lba_size = 4096;
+		zc.capacity_lba = c->nr_zones * (c->zone_bytes / 4096);
+		zc.zone_size_lba = c->zone_bytes / 4096;
+		zc.nr_conv_start = c->nr_conv;
+		ret = zdev_create(&zc, &s->zd[i]);
+		if (ret)
+			return ret;
+		ret = zblk_zdev_create(s->zd[i], true, &s->zb[i]);
+		if (ret)
+			return ret;
+		s->last_zone[i] = UINT64_MAX;
+	}
+	return 0;
+}
+
+static uint32_t copies(enum fsc_profile p)
+{
+	return p == FSC_DUP || p == FSC_RAID1 || p == FSC_RAID10 ? 2 : 1;
+}
+
+/* Data zones cleaning can use: free sequential zones, less superblock zones,
+ * the first zone, the reserve, the open zone and (estimated) metadata. */
+static double usable_data_zones(const struct sim_cfg *c)
+{
+	/* zone 0 is skipped (007) and conventional zones hold superblocks;
+	 * without conventional zones, zones 0 and 1 hold the superblock log */
+	uint32_t lost = c->nr_conv ? c->nr_conv : 2;
+	double z = (double)(c->nr_zones - lost) * c->nr_devs / copies(c->data_profile);
+
+	z -= c->reserve_zones + 1;  /* cleaning reserve, open zone */
+	if (c->metadata && c->leaf_items) {
+		/* the tree twice (committed + being written) per metadata copy,
+		 * plus two partly used block groups: an estimate */
+		double leaves = z * c->util * (double)(c->zone_bytes / SECTOR) / c->leaf_items;
+
+		z -= 2.0 * leaves * 16384 / (double)c->zone_bytes * copies(c->meta_profile) + 2;
+	}
+	return z;
+}
+
+static int check_cfg(const struct sim_cfg *c)
+{
+	if (!c->nr_devs || c->nr_devs > FSC_MAX_DEVS || c->zone_bytes % 4096 || !c->zone_bytes ||
+	    c->nr_zones < 4 || !c->bio_blocks || !c->qd || c->util <= 0 || c->util >= 1 ||
+	    c->hot_f <= 0 || c->hot_f >= 1 || c->hot_r < 0 || c->hot_r > 1)
+		return -EINVAL;
+	if (c->bio_blocks * 4096ULL > c->zone_bytes)
+		return -EINVAL;
+	return 0;
+}
+
+int sim_run(const struct sim_cfg *c, struct sim_result *res)
+{
+	struct sim *s;
+	struct fsc_cfg fc;
+	struct sim_event ev;
+	const struct fsc_stats *st;
+	double zones;
+	uint32_t i, k;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = check_cfg(c);
+	if (ret)
+		return res->error = ret;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return res->error = -ENOMEM;
+	s->cfg = c;
+	s->res = res;
+	sim_rng_seed(&s->rng, c->seed);
+	ret = devices_create(s);
+	if (ret)
+		goto out_free;
+
+	zones = usable_data_zones(c);
+	if (zones < 1) {
+		ret = -EINVAL;
+		goto out_free;
+	}
+	s->file_blocks = (uint64_t)(c->util * zones * (double)(c->zone_bytes / SECTOR));
+	if (s->file_blocks < c->bio_blocks) {
+		ret = -EINVAL;
+		goto out_free;
+	}
+	res->file_blocks = s->file_blocks;
+	res->util_effective = (double)s->file_blocks / (zones * (double)(c->zone_bytes / SECTOR));
+	res->oracle_fifo = sim_wa_fifo(res->util_effective);
+	res->oracle_greedy = sim_wa_greedy(res->util_effective, (double)(c->zone_bytes / SECTOR));
+
+	fsc_cfg_init(&fc);
+	fc.nr_devs = c->nr_devs;
+	for (i = 0; i < c->nr_devs; i++)
+		fc.devs[i] = s->zb[i];
+	fc.data_profile = c->data_profile;
+	fc.meta_profile = c->meta_profile;
+	fc.order = c->order;
+	fc.release = c->release;
+	fc.expire_ns = c->expire_ns;
+	fc.file_bytes = s->file_blocks * SECTOR;
+	fc.tree_fanout = c->metadata ? c->tree_fanout : 0;
+	fc.leaf_items = c->leaf_items;
+	ret = fsc_create(&fc, &s->fs);
+	if (ret)
+		goto out_free;
+	fsc_set_owner(s->fs, &sim_ops, s);
+
+	s->workers_max = c->order == FSC_ORDER_SERIALIZE && c->nr_workers ? 1 : c->nr_workers;
+	s->fill_writes = (s->file_blocks + c->bio_blocks - 1) / c->bio_blocks;
+	s->total_writes = s->fill_writes + c->warmup_writes + c->writes;
+	if (c->metadata && c->commit_interval_ns)
+		push(s, c->commit_interval_ns, EV_COMMIT_TIMER, NULL);
+	if (c->csv)
+		fprintf(c->csv, "t_ns,user_bytes,dev_bytes,sbuf_now,free_zones,zone_resets,expired,dev_errors\n");
+	if (c->sample_ns)
+		push(s, 0, EV_SAMPLE, NULL);
+	issue_user(s);
+
+	while (!s->err && sim_heap_pop(&s->heap, &ev)) {
+		s->now = ev.t_ns;
+		res->nr_events++;
+		switch (ev.type) {
+		case EV_WORKER_DONE:
+			worker_done(s, ev.ptr);
+			break;
+		case EV_DEV_DONE: {
+			struct fsc_bio *bio = ev.ptr;
+			uint32_t kind = bio->kind;
+
+			fsc_bio_complete(s->fs, bio, s->now);  /* may reset a victim */
+			bio_over(s, kind);
+			break;
+		}
+		case EV_COMMIT_TIMER:
+			if (s->done_user >= s->total_writes)
+				break;  /* stop ticking when the workload is over */
+			if (s->done_user == s->last_tick_done && !s->inflight_user) {
+				s->err = -EDEADLK;  /* nothing moves: a stalled pipeline */
+				break;
+			}
+			s->last_tick_done = s->done_user;
+			commit_start(s);
+			push(s, s->now + c->commit_interval_ns, EV_COMMIT_TIMER, NULL);
+			break;
+		case EV_EXPIRE:
+			s->expire_armed = false;
+			fsc_expire(s->fs, s->now);
+			arm_expiry(s);
+			break;
+		case EV_SAMPLE:
+			st = fsc_stats(s->fs);
+			s->sbuf_samples++;
+			s->sbuf_sum += st->sbuf_now;
+			{
+				uint64_t dev = 0;
+
+				for (k = 0; k < FSC_NR_KINDS; k++)
+					dev += st->dev_bytes[k];
+				if (c->csv)
+					fprintf(c->csv, "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu\n",
+					(unsigned long long)s->now,
+					(unsigned long long)st->user_bytes,
+					(unsigned long long)dev, (unsigned long long)st->sbuf_now,
+					fsc_min_free_zones(s->fs),
+					(unsigned long long)st->nr_zone_resets,
+					(unsigned long long)st->nr_expired,
+					(unsigned long long)st->nr_dev_errors);
+			}
+			if (s->done_user < s->total_writes)
+				push(s, s->now + c->sample_ns, EV_SAMPLE, NULL);
+			break;
+		}
+	}
+	if (!s->err && c->metadata)
+		commit_start(s);  /* final commit, drained below */
+	while (!s->err && sim_heap_pop(&s->heap, &ev)) {
+		s->now = ev.t_ns;
+		res->nr_events++;
+		if (ev.type == EV_WORKER_DONE)
+			worker_done(s, ev.ptr);
+		else if (ev.type == EV_DEV_DONE) {
+			uint32_t kind = ((struct fsc_bio *)ev.ptr)->kind;
+
+			fsc_bio_complete(s->fs, ev.ptr, s->now);
+			bio_over(s, kind);
+		} else if (ev.type == EV_EXPIRE) {
+			s->expire_armed = false;
+			fsc_expire(s->fs, s->now);
+			arm_expiry(s);
+		}
+	}
+	if (c->progress)
+		fprintf(stderr, "\n");
+	if (!s->measuring)
+		snapshot(s);
+
+	st = fsc_stats(s->fs);
+	res->error = s->err;
+	res->t_end_ns = s->now;
+	res->user_bytes = st->user_bytes - s->snap_user;
+	{
+		uint64_t dev = 0;
+
+		for (k = 0; k < FSC_NR_KINDS; k++) {
+			res->dev_bytes[k] = st->dev_bytes[k] - s->snap_dev[k];
+			dev += res->dev_bytes[k];
+		}
+		if (res->user_bytes) {
+			res->wa = (double)dev / (double)res->user_bytes;
+			res->wa_data = (double)(res->dev_bytes[FSC_KIND_USER] +
+						res->dev_bytes[FSC_KIND_RELOC]) /
+				       (double)res->user_bytes / copies(c->data_profile);
+		}
+	}
+	res->sbuf_mean = s->sbuf_samples ? (double)s->sbuf_sum / (double)s->sbuf_samples : 0;
+	res->sbuf_max = st->sbuf_max;
+	res->nr_user_bios = s->issued;
+	res->nr_bios = st->nr_bios_dispatched;
+	res->nr_held = st->nr_held;
+	res->nr_expired = st->nr_expired;
+	res->nr_bg_expired = st->nr_bg_expired;
+	res->nr_submit_unaligned = st->nr_submit_unaligned;
+	res->nr_dev_errors = st->nr_dev_errors;
+	res->last_dev_error = st->last_dev_error;
+	res->nr_zone_resets = st->nr_zone_resets;
+	res->nr_bg_created = st->nr_bg_created;
+	res->nr_bg_removed = st->nr_bg_removed;
+	res->nr_relocations = st->nr_relocations;
+	res->nr_commits = st->nr_commits;
+	res->nr_redirty = st->nr_redirty;
+	res->nr_zeros = st->nr_zeros;
+	res->bg_life_mean_ns = st->nr_bg_removed ?
+			       (double)st->bg_life_ns_sum / (double)st->nr_bg_removed : 0;
+	res->bg_life_max_ns = st->bg_life_ns_max;
+	ret = s->err;
+
+out_free:
+	if (ret && !res->error)
+		res->error = ret;
+	fsc_destroy(s->fs);
+	for (i = 0; i < FSC_MAX_DEVS; i++) {
+		zblk_destroy(s->zb[i]);
+		zdev_destroy(s->zd[i]);
+	}
+	sim_heap_fini(&s->heap);
+	free(s);
+	return ret;
+}

@@ -1,0 +1,148 @@
+/*
+ * sim.h — the deterministic discrete-event simulator that drives fs-core in
+ * virtual time (ns) over in-process zone models (data-less), and its
+ * metrics.  Same configuration and seed => byte-identical JSON.  No wall
+ * clock, no rand().  The engine pieces (event heap, PRNG, distributions,
+ * histogram, the write-amplification oracles) are exposed for tests.
+ */
+#ifndef SIM_H
+#define SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fsc.h"
+
+/* ---- engine pieces (sim_engine.c) ---- */
+
+/* xoshiro256** seeded through splitmix64. */
+struct sim_rng {
+	uint64_t s[4];
+};
+void sim_rng_seed(struct sim_rng *r, uint64_t seed);
+uint64_t sim_rng_next(struct sim_rng *r);
+/* Uniform in [0, n). */
+uint64_t sim_rng_below(struct sim_rng *r, uint64_t n);
+/* Uniform in [0, 1). */
+double sim_rng_unit(struct sim_rng *r);
+
+enum sim_dist { SIM_DIST_CONST = 0, SIM_DIST_EXP, SIM_DIST_PARETO };
+/* A service time in ns with mean @mean_ns (Pareto: shape @alpha > 1). */
+uint64_t sim_dist_draw(struct sim_rng *r, enum sim_dist d, uint64_t mean_ns, double alpha);
+int sim_dist_parse(const char *s, enum sim_dist *d);
+const char *sim_dist_name(enum sim_dist d);
+
+struct sim_event {
+	uint64_t t_ns;
+	uint64_t seq;      /* insertion order: ties are deterministic */
+	uint32_t type;
+	uint32_t arg;
+	void *ptr;
+};
+
+struct sim_heap {
+	struct sim_event *v;
+	uint32_t nr, cap;
+	uint64_t seq;
+};
+int sim_heap_push(struct sim_heap *h, uint64_t t_ns, uint32_t type, uint32_t arg, void *ptr);
+bool sim_heap_pop(struct sim_heap *h, struct sim_event *out);
+void sim_heap_fini(struct sim_heap *h);
+
+/* Log-linear latency histogram (32 sub-buckets per power of two). */
+#define SIM_HIST_BUCKETS (64 + 58 * 32)
+struct sim_hist {
+	uint64_t count[SIM_HIST_BUCKETS];
+	uint64_t n, max, sum;
+};
+void sim_hist_add(struct sim_hist *h, uint64_t v);
+/* Value at quantile @q (0..1): the upper bound of its bucket, capped at max. */
+uint64_t sim_hist_quantile(const struct sim_hist *h, double q);
+
+/* Write-amplification oracles (docs: wa-models.md). */
+double sim_wa_fifo(double u);
+double sim_wa_greedy(double u, double np);
+
+/* ---- the simulation (sim.c) ---- */
+
+enum sim_workload { SIM_WL_SEQ = 0, SIM_WL_UNIFORM, SIM_WL_HOTCOLD };
+int sim_workload_parse(const char *s, enum sim_workload *w);
+const char *sim_workload_name(enum sim_workload w);
+
+struct sim_cfg {
+	uint64_t seed;
+	/* devices */
+	uint32_t nr_devs;
+	uint64_t zone_bytes;
+	uint32_t nr_zones;          /* per device */
+	uint32_t nr_conv;           /* conventional zones at the start of each device */
+	uint64_t dev_cmd_ns;        /* per-command overhead */
+	uint64_t dev_bw_bps;        /* sequential bandwidth per device, bytes/s (0 = infinite) */
+	uint64_t zone_switch_ns;    /* penalty when a device moves to another zone */
+	/* fs-core */
+	enum fsc_profile data_profile, meta_profile;
+	enum fsc_order order;
+	enum fsc_release release;
+	uint64_t expire_ns;
+	bool metadata;              /* B-tree model on */
+	uint32_t tree_fanout, leaf_items;
+	double release_prob;        /* chance a write releases its leaf (split/merge) */
+	uint64_t commit_interval_ns;
+	uint64_t commit_bytes;      /* 0 = timer only */
+	/* reordering */
+	uint32_t nr_workers;        /* 0 = none: bios go straight to submission */
+	enum sim_dist worker_dist;
+	uint64_t worker_mean_ns;
+	double pareto_alpha;
+	/* workload */
+	enum sim_workload workload;
+	double util;                /* live data / usable data capacity */
+	uint32_t bio_blocks;        /* 4 KiB blocks per user write */
+	double hot_r, hot_f;        /* r of the writes go to f of the space */
+	uint32_t qd;                /* user writes in flight */
+	uint64_t warmup_writes;     /* after the fill; not measured */
+	uint64_t writes;            /* measured user writes */
+	/* cleaning */
+	enum fsc_clean_policy clean;
+	uint32_t reserve_zones;     /* clean when free zones drop below this */
+	/* output */
+	uint64_t sample_ns;         /* CSV time-series period */
+	FILE *csv;                  /* borrowed, may be NULL */
+	bool progress;              /* progress line on stderr */
+};
+
+void sim_cfg_init(struct sim_cfg *cfg);
+
+struct sim_result {
+	int error;                  /* 0 or what stopped the run */
+	uint64_t t_end_ns;
+	uint64_t nr_events;
+	uint64_t file_blocks;
+	double util_effective;
+	uint64_t user_bytes, dev_bytes[FSC_NR_KINDS];  /* measured window */
+	double wa, wa_data;
+	double oracle_fifo, oracle_greedy;
+	struct sim_hist reorder;    /* ns a bio waited between ready and dispatch */
+	double sbuf_mean;           /* sampled */
+	uint64_t sbuf_max;
+	uint64_t nr_user_bios, nr_bios;
+	uint64_t nr_held, nr_expired, nr_bg_expired, nr_submit_unaligned;
+	uint64_t nr_dev_errors;
+	int last_dev_error;
+	uint64_t nr_zone_resets, nr_bg_created, nr_bg_removed, nr_relocations, nr_commits;
+	uint64_t nr_redirty, nr_zeros;
+	double bg_life_mean_ns;
+	uint64_t bg_life_max_ns;
+};
+
+/**
+ * sim_run() - one simulation.  @res is filled even on error (res->error).
+ * Returns 0 or the error (-EINVAL for a bad configuration, fs-core errors).
+ */
+int sim_run(const struct sim_cfg *cfg, struct sim_result *res);
+
+/* sim_json() - the configuration and result as one JSON object on @f. */
+void sim_json(FILE *f, const struct sim_cfg *cfg, const struct sim_result *res);
+
+#endif /* SIM_H */

@@ -1,0 +1,81 @@
+/*
+ * sim_out.c — the simulator's JSON summary: the configuration that produced
+ * it and every result, in a fixed key order with fixed number formats so
+ * that the same run prints byte-identical text.  Parsing is not here.
+ */
+#include <stdio.h>
+
+#include "sim.h"
+
+static const char *const profile_names[] = {
+	"single", "dup", "raid1", "raid0", "raid10", "raid5", "raid6",
+};
+static const char *const order_names[] = { "submit-buffer", "serialize", "append", "none" };
+static const char *const release_names[] = { "redirty", "zeros", "none" };
+static const char *const kind_names[] = { "data", "metadata", "redirty", "zeros", "superblock",
+					   "relocation" };
+
+#define U(x) ((unsigned long long)(x))
+
+void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
+{
+	int k;
+
+	fprintf(f, "{\n  \"config\": {\n");
+	fprintf(f, "    \"seed\": %llu, \"devices\": %u, \"zone_bytes\": %llu, \"zones\": %u, "
+		"\"conv_zones\": %u,\n", U(c->seed), c->nr_devs, U(c->zone_bytes), c->nr_zones,
+		c->nr_conv);
+	fprintf(f, "    \"dev_cmd_ns\": %llu, \"dev_bw_bps\": %llu, \"zone_switch_ns\": %llu,\n",
+		U(c->dev_cmd_ns), U(c->dev_bw_bps), U(c->zone_switch_ns));
+	fprintf(f, "    \"data_profile\": \"%s\", \"meta_profile\": \"%s\", \"order\": \"%s\", "
+		"\"release\": \"%s\", \"expire_ns\": %llu,\n", profile_names[c->data_profile],
+		profile_names[c->meta_profile], order_names[c->order], release_names[c->release],
+		U(c->expire_ns));
+	fprintf(f, "    \"metadata\": %s, \"tree_fanout\": %u, \"leaf_items\": %u, "
+		"\"release_prob\": %.6f, \"commit_interval_ns\": %llu, \"commit_bytes\": %llu,\n",
+		c->metadata ? "true" : "false", c->tree_fanout, c->leaf_items, c->release_prob,
+		U(c->commit_interval_ns), U(c->commit_bytes));
+	fprintf(f, "    \"workers\": %u, \"worker_dist\": \"%s\", \"worker_mean_ns\": %llu, "
+		"\"pareto_alpha\": %.3f,\n", c->nr_workers, sim_dist_name(c->worker_dist),
+		U(c->worker_mean_ns), c->pareto_alpha);
+	fprintf(f, "    \"workload\": \"%s\", \"util\": %.4f, \"bio_blocks\": %u, \"hot_r\": %.4f, "
+		"\"hot_f\": %.4f, \"qd\": %u, \"warmup_writes\": %llu, \"writes\": %llu,\n",
+		sim_workload_name(c->workload), c->util, c->bio_blocks, c->hot_r, c->hot_f, c->qd,
+		U(c->warmup_writes), U(c->writes));
+	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u\n  },\n",
+		c->clean == FSC_CLEAN_FIFO ? "fifo" : "greedy", c->reserve_zones);
+
+	fprintf(f, "  \"error\": \"%s\",\n", r->error ? fsc_errname(r->error) : "none");
+	fprintf(f, "  \"virtual_time_ns\": %llu, \"events\": %llu, \"file_blocks\": %llu,\n",
+		U(r->t_end_ns), U(r->nr_events), U(r->file_blocks));
+	fprintf(f, "  \"wa\": { \"total\": %.6f, \"data\": %.6f, \"util_effective\": %.6f, "
+		"\"oracle_fifo\": %.6f, \"oracle_greedy\": %.6f,\n", r->wa, r->wa_data,
+		r->util_effective, r->oracle_fifo, r->oracle_greedy);
+	fprintf(f, "    \"user_bytes\": %llu", U(r->user_bytes));
+	for (k = 0; k < FSC_NR_KINDS; k++)
+		fprintf(f, ", \"%s_bytes\": %llu", kind_names[k], U(r->dev_bytes[k]));
+	fprintf(f, ",\n    \"breakdown\": {");
+	for (k = 0; k < FSC_NR_KINDS; k++)
+		fprintf(f, "%s \"%s\": %.6f", k ? "," : "", kind_names[k],
+			r->user_bytes ? (double)r->dev_bytes[k] / (double)r->user_bytes : 0.0);
+	fprintf(f, " } },\n");
+	fprintf(f, "  \"reorder_latency_ns\": { \"count\": %llu, \"p50\": %llu, \"p90\": %llu, "
+		"\"p99\": %llu, \"p99_9\": %llu, \"max\": %llu },\n", U(r->reorder.n),
+		U(sim_hist_quantile(&r->reorder, 0.5)), U(sim_hist_quantile(&r->reorder, 0.9)),
+		U(sim_hist_quantile(&r->reorder, 0.99)), U(sim_hist_quantile(&r->reorder, 0.999)),
+		U(r->reorder.max));
+	fprintf(f, "  \"submit_buffer\": { \"held\": %llu, \"occupancy_mean\": %.3f, "
+		"\"occupancy_max\": %llu, \"expired_bios\": %llu, \"expired_bgs\": %llu, "
+		"\"unaligned_submits\": %llu },\n", U(r->nr_held), r->sbuf_mean, U(r->sbuf_max),
+		U(r->nr_expired), U(r->nr_bg_expired), U(r->nr_submit_unaligned));
+	fprintf(f, "  \"device\": { \"write_errors\": %llu, \"last_error\": \"%s\", "
+		"\"zone_resets\": %llu },\n", U(r->nr_dev_errors),
+		r->last_dev_error ? fsc_errname(r->last_dev_error) : "none", U(r->nr_zone_resets));
+	fprintf(f, "  \"block_groups\": { \"created\": %llu, \"removed\": %llu, "
+		"\"relocated\": %llu, \"life_mean_ns\": %.0f, \"life_max_ns\": %llu },\n",
+		U(r->nr_bg_created), U(r->nr_bg_removed), U(r->nr_relocations), r->bg_life_mean_ns,
+		U(r->bg_life_max_ns));
+	fprintf(f, "  \"bios\": { \"user\": %llu, \"dispatched\": %llu, \"commits\": %llu, "
+		"\"redirty\": %llu, \"zeros\": %llu }\n}\n", U(r->nr_user_bios), U(r->nr_bios),
+		U(r->nr_commits), U(r->nr_redirty), U(r->nr_zeros));
+}
