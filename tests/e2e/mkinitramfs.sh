@@ -12,7 +12,7 @@ set -euo pipefail
 out=$1; build=${2:-}
 [ -f "$ROOT/.unpacked" ] || e2e_die "run tests/e2e/fetch.sh first"
 kver=$(cat "$ROOT/.kver")
-MODULES="configfs target_core_mod target_core_user uio tcm_loop sd_mod sg crc32c_generic
+MODULES="configfs target_core_mod target_core_user uio tcm_loop sd_mod sg crc32c_generic crc32_generic
   libcrc32c btrfs f2fs iscsi_target_mod iscsi_tcp scsi_debug"
 
 # copy_with_libs STAGE FILE... - copy ROOT-relative files and their libraries.

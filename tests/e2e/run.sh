@@ -41,7 +41,7 @@ while IFS= read -r l; do
 	l=${l%$'\r'}
 	printf '%s\n' "$l" >> "$out/console.log"
 	case $l in
-	"@@E2E START"*) printf 'host: guest /init after %.1fs\n' \
+	*"@@E2E START"*) printf 'host: guest /init after %.1fs\n' \
 		"$(awk -v a="$(date +%s.%N)" -v b="$t_boot" 'BEGIN { print a - b }')" | tee "$out/boot.txt" ;;
 	"@@E2E RESULT "*) echo "${l#@@E2E RESULT }" ;;
 	"@@E2E SUMMARY"*|"@@E2E END"*) echo "$l" ;;

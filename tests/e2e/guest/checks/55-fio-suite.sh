@@ -5,7 +5,7 @@
 # every emulator (54 fails identically on the kernel's scsi_debug).
 . /e2e/lib.sh
 suite=$(ls /e2e/fio/t/zbd/test-zbd-support 2>/dev/null) || skip "fio source (t/zbd) not in the initramfs"
-label=$1; subtype=$2
+label=$1
 case $label in
 zonelab) [ -e /e2e/handlers/handler_zonelab.so ] || skip "handler_zonelab.so not built yet"
 	. /e2e/handler-zonelab.sh ;;
