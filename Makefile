@@ -6,6 +6,8 @@
 #   make check SAN=1  the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench        run the benchmarks (ratios against a baseline in the same run)
 #   make fuzz         long libFuzzer runs (clang); FUZZ_TIME=seconds per target (default 300)
+#   make e2e          end-to-end checks in a qemu VM (Debian kernel, tcmu-runner, btrfs,
+#                     f2fs, fio); make e2e-short is the CI subset (tests/e2e/e2e.mk)
 #   make demo         the main job: create an emulated zoned disk, drive it, print
 #                     its zone report and statistics (DEMO_IMG=path, default /tmp)
 #   make deps         install missing Debian packages (root) or print the apt-get line
@@ -74,6 +76,7 @@ include emulator/module.mk
 -include analysis/module.mk
 include cli/module.mk
 include tests/module.mk
+-include tests/e2e/e2e.mk
 
 LIB := $(O)/libzonelab.a
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
