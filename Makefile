@@ -76,7 +76,6 @@ include emulator/module.mk
 -include analysis/module.mk
 include cli/module.mk
 include tests/module.mk
--include tests/e2e/e2e.mk
 
 LIB := $(O)/libzonelab.a
 LIB_OBJS := $(LIB_SRCS:%.c=$(O)/%.o)
@@ -86,6 +85,9 @@ UNIT_BINS := $(UNIT_TESTS:%.c=$(O)/%)
 TEST_HELPER_OBJS := $(TEST_HELPERS:%.c=$(O)/%.o)
 BENCH_BINS := $(BENCH_SRCS:%.c=$(O)/%)
 ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(TEST_HELPER_OBJS) $(UNIT_TESTS:%.c=$(O)/%.o) $(BENCH_SRCS:%.c=$(O)/%.o)
+
+# The VM end-to-end fragment uses the program paths above.
+-include tests/e2e/e2e.mk
 
 .PHONY: all check bench fuzz fuzz-build demo deps clean help
 all: $(LIB) $(ZONELAB) $(UNIT_BINS) $(BENCH_BINS) $(SHLIBS) $(EXTRA_PROGS)
