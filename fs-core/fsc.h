@@ -263,6 +263,7 @@ struct fsc_stats {
 	uint64_t nr_commits;
 	uint64_t nr_relocations;
 	uint64_t nr_relocating;            /* victims whose copies are still in flight */
+	uint64_t nr_relocating_meta;       /* of which tree-block groups waiting for a commit */
 };
 const struct fsc_stats *fsc_stats(const struct fsc *fs);
 

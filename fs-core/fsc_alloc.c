@@ -354,8 +354,10 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 		*list = NULL;
 		if (n)
 			fs->st.nr_relocations++;
-		if (n && !ret)
+		if (n && !ret) {
 			fs->st.nr_relocating++;
+			fs->st.nr_relocating_meta++;
+		}
 		if (ret)
 			bg->relocating = false;
 		return !n && ret ? ret : 0;

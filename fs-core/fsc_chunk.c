@@ -457,8 +457,11 @@ void fsc_bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 		fs->nr_bgs--;
 	}
 	fs->st.nr_bg_removed++;
-	if (bg->relocating)
+	if (bg->relocating) {
 		fs->st.nr_relocating--;
+		if (bg->type != FSC_BG_DATA)
+			fs->st.nr_relocating_meta--;
+	}
 	if (now_ns >= bg->create_ns) {
 		uint64_t life = now_ns - bg->create_ns;
 

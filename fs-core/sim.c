@@ -286,15 +286,16 @@ static void clean(struct sim *s)
 	       guard++ < 64) {
 		victim = fsc_clean_pick(s->fs, s->cfg->clean, FSC_BG_DATA | FSC_BG_META);
 		if (!victim) {
-			if (s->cfg->metadata && !s->in_commit)
-				commit_start(s);  /* unpin what the running transaction freed */
+			/* unpin what the running transaction freed, at most once
+			 * per zone of user data (no commit storms) */
+			if (s->cfg->metadata && !s->in_commit &&
+			    s->bytes_since_commit >= s->cfg->zone_bytes)
+				commit_start(s);
 			return;
 		}
 		n = fsc_relocate(s->fs, victim, s->now, &list);
 		if (n < 0)
 			return;  /* ENOSPC shows up at the next allocation */
-		if (victim->type != FSC_BG_DATA && !s->in_commit)
-			commit_start(s);  /* tree blocks move by CoW: commit them */
 		for (b = list; b; b = next) {
 			next = b->next;
 			enqueue(s, b);  /* the normal write path (checksums) */
@@ -350,8 +351,12 @@ static void issue_user(struct sim *s)
 		clean(s);
 		/* throttle: wait for relocations or a commit rather than run out */
 		if (fsc_min_free_zones(s->fs) <= 1 &&
-		    (fsc_stats(s->fs)->nr_relocating || s->in_commit))
+		    (fsc_stats(s->fs)->nr_relocating || s->in_commit)) {
+			/* relocated tree blocks are only freed by a commit */
+			if (fsc_stats(s->fs)->nr_relocating_meta && !s->in_commit)
+				commit_start(s);
 			return;
+		}
 		lbn = pick_lbn(s, c->bio_blocks);
 		ret = fsc_write_file(s->fs, lbn, c->bio_blocks, s->now, &bio);
 		if (ret == -ENOSPC) {
