@@ -4,5 +4,6 @@ LIB_SRCS += fs-core/zblk_zdev.c fs-core/zblk_linux.c fs-core/fsc_dev.c fs-core/f
 	fs-core/fsc_alloc.c fs-core/fsc_submit.c fs-core/fsc_trans.c \
 	fs-core/sim_engine.c fs-core/sim.c fs-core/sim_out.c
 BENCH_SRCS += tests/bench/bench_sim.c
+CLI_SRCS += cli/cmd_sim.c
 UNIT_TESTS += tests/unit/test_fsc_zblk.c tests/unit/test_fsc_dev.c tests/unit/test_fsc_bg.c tests/unit/test_fsc_submit.c \
 	tests/unit/test_sim.c

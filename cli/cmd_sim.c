@@ -1,0 +1,201 @@
+/*
+ * cmd_sim.c — `zonelab sim`: run one fs-core simulation from command-line
+ * options and print its JSON summary on stdout (a CSV time series with
+ * --csv).  Progress goes to stderr only when stderr is a terminal.  This
+ * file parses options; the model is in fs-core/sim*.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "sim.h"
+
+static const char sim_help[] =
+"usage: zonelab sim [options]      (prints a JSON summary; see docs/SIM.md)\n"
+"  devices:   --devices N --zones N --zone-size BYTES --conv N\n"
+"             --dev-cmd-us N --dev-bw BYTES_PER_S (0 = infinite) --zone-switch-us N\n"
+"  fs-core:   --profile single|dup|raid1|raid0|raid10 --meta-profile P\n"
+"             --order submit-buffer|serialize|append|none --release redirty|zeros|none\n"
+"             --expire-ms N --no-metadata --fanout N --leaf-items N --release-prob X\n"
+"             --commit-interval-ms N --commit-bytes BYTES\n"
+"  reorder:   --workers N --worker-dist const|exp|pareto --worker-mean-us N --pareto-alpha X\n"
+"  workload:  --workload seq|uniform|hotcold --util X --bio-blocks N --hot-r X --hot-f X\n"
+"             --qd N --warmup N --writes N --seed N\n"
+"  cleaning:  --clean fifo|greedy --reserve N\n"
+"  output:    --csv FILE --sample-ms N\n";
+
+static const char *const profiles[] = { "single", "dup", "raid1", "raid0", "raid10",
+					 "raid5", "raid6", NULL };
+static const char *const orders[] = { "submit-buffer", "serialize", "append", "none", NULL };
+static const char *const releases[] = { "redirty", "zeros", "none", NULL };
+static const char *const cleans[] = { "fifo", "greedy", NULL };
+
+static int pick(const char *what, const char *s, const char *const *names, int *out)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(s, names[i])) {
+			*out = i;
+			return 0;
+		}
+	fprintf(stderr, "zonelab: %s: unknown value '%s'\n", what, s);
+	return -1;
+}
+
+static int parse_double(const char *what, const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	if (errno || end == s || *end) {
+		fprintf(stderr, "zonelab: %s: not a number: '%s'\n", what, s);
+		return -1;
+	}
+	return 0;
+}
+
+enum {
+	O_SEED = 256, O_DEVICES, O_ZONES, O_ZONE_SIZE, O_CONV, O_CMD, O_BW, O_SWITCH,
+	O_PROFILE, O_META_PROFILE, O_ORDER, O_RELEASE, O_EXPIRE, O_NO_META, O_FANOUT, O_LEAF,
+	O_RELPROB, O_COMMIT_MS, O_COMMIT_BYTES, O_WORKERS, O_DIST, O_WMEAN, O_ALPHA,
+	O_WORKLOAD, O_UTIL, O_BIO, O_HOTR, O_HOTF, O_QD, O_WARMUP, O_WRITES, O_CLEAN,
+	O_RESERVE, O_CSV, O_SAMPLE, O_HELP,
+};
+
+static const struct option opts[] = {
+	{ "seed", 1, 0, O_SEED }, { "devices", 1, 0, O_DEVICES }, { "zones", 1, 0, O_ZONES },
+	{ "zone-size", 1, 0, O_ZONE_SIZE }, { "conv", 1, 0, O_CONV }, { "dev-cmd-us", 1, 0, O_CMD },
+	{ "dev-bw", 1, 0, O_BW }, { "zone-switch-us", 1, 0, O_SWITCH },
+	{ "profile", 1, 0, O_PROFILE }, { "meta-profile", 1, 0, O_META_PROFILE },
+	{ "order", 1, 0, O_ORDER }, { "release", 1, 0, O_RELEASE }, { "expire-ms", 1, 0, O_EXPIRE },
+	{ "no-metadata", 0, 0, O_NO_META }, { "fanout", 1, 0, O_FANOUT },
+	{ "leaf-items", 1, 0, O_LEAF }, { "release-prob", 1, 0, O_RELPROB },
+	{ "commit-interval-ms", 1, 0, O_COMMIT_MS }, { "commit-bytes", 1, 0, O_COMMIT_BYTES },
+	{ "workers", 1, 0, O_WORKERS }, { "worker-dist", 1, 0, O_DIST },
+	{ "worker-mean-us", 1, 0, O_WMEAN }, { "pareto-alpha", 1, 0, O_ALPHA },
+	{ "workload", 1, 0, O_WORKLOAD }, { "util", 1, 0, O_UTIL }, { "bio-blocks", 1, 0, O_BIO },
+	{ "hot-r", 1, 0, O_HOTR }, { "hot-f", 1, 0, O_HOTF }, { "qd", 1, 0, O_QD },
+	{ "warmup", 1, 0, O_WARMUP }, { "writes", 1, 0, O_WRITES }, { "clean", 1, 0, O_CLEAN },
+	{ "reserve", 1, 0, O_RESERVE }, { "csv", 1, 0, O_CSV }, { "sample-ms", 1, 0, O_SAMPLE },
+	{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 },
+};
+
+/* One option into @c; 0, or -1 after a message. */
+static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
+{
+	uint64_t v = 0;
+	int e = 0, r = 0;
+
+	switch (o) {
+	case O_ZONE_SIZE: case O_BW: case O_COMMIT_BYTES:
+		r = cli_parse_bytes(opts[o - O_SEED].name, a, &v);
+		break;
+	case O_SEED: case O_DEVICES: case O_ZONES: case O_CONV: case O_CMD: case O_SWITCH:
+	case O_EXPIRE: case O_FANOUT: case O_LEAF: case O_COMMIT_MS: case O_WORKERS:
+	case O_WMEAN: case O_BIO: case O_QD: case O_WARMUP: case O_WRITES: case O_RESERVE:
+	case O_SAMPLE:
+		r = cli_parse_u64(opts[o - O_SEED].name, a, &v);
+		break;
+	}
+	if (r)
+		return -1;
+	switch (o) {
+	case O_SEED: c->seed = v; break;
+	case O_DEVICES: c->nr_devs = (uint32_t)v; break;
+	case O_ZONES: c->nr_zones = (uint32_t)v; break;
+	case O_ZONE_SIZE: c->zone_bytes = v; break;
+	case O_CONV: c->nr_conv = (uint32_t)v; break;
+	case O_CMD: c->dev_cmd_ns = v * 1000; break;
+	case O_BW: c->dev_bw_bps = v; break;
+	case O_SWITCH: c->zone_switch_ns = v * 1000; break;
+	case O_PROFILE: r = pick("profile", a, profiles, &e); c->data_profile = e; break;
+	case O_META_PROFILE: r = pick("meta-profile", a, profiles, &e); c->meta_profile = e; break;
+	case O_ORDER: r = pick("order", a, orders, &e); c->order = e; break;
+	case O_RELEASE: r = pick("release", a, releases, &e); c->release = e; break;
+	case O_EXPIRE: c->expire_ns = v * 1000000; break;
+	case O_NO_META: c->metadata = false; break;
+	case O_FANOUT: c->tree_fanout = (uint32_t)v; break;
+	case O_LEAF: c->leaf_items = (uint32_t)v; break;
+	case O_RELPROB: r = parse_double("release-prob", a, &c->release_prob); break;
+	case O_COMMIT_MS: c->commit_interval_ns = v * 1000000; break;
+	case O_COMMIT_BYTES: c->commit_bytes = v; break;
+	case O_WORKERS: c->nr_workers = (uint32_t)v; break;
+	case O_DIST:
+		r = sim_dist_parse(a, &c->worker_dist);
+		if (r)
+			fprintf(stderr, "zonelab: worker-dist: unknown value '%s'\n", a);
+		break;
+	case O_WMEAN: c->worker_mean_ns = v * 1000; break;
+	case O_ALPHA: r = parse_double("pareto-alpha", a, &c->pareto_alpha); break;
+	case O_WORKLOAD:
+		r = sim_workload_parse(a, &c->workload);
+		if (r)
+			fprintf(stderr, "zonelab: workload: unknown value '%s'\n", a);
+		break;
+	case O_UTIL: r = parse_double("util", a, &c->util); break;
+	case O_BIO: c->bio_blocks = (uint32_t)v; break;
+	case O_HOTR: r = parse_double("hot-r", a, &c->hot_r); break;
+	case O_HOTF: r = parse_double("hot-f", a, &c->hot_f); break;
+	case O_QD: c->qd = (uint32_t)v; break;
+	case O_WARMUP: c->warmup_writes = v; break;
+	case O_WRITES: c->writes = v; break;
+	case O_CLEAN: r = pick("clean", a, cleans, &e); c->clean = e; break;
+	case O_RESERVE: c->reserve_zones = (uint32_t)v; break;
+	case O_CSV: *csv = a; break;
+	case O_SAMPLE: c->sample_ns = v * 1000000; break;
+	}
+	return r ? -1 : 0;
+}
+
+/**
+ * cmd_sim() - `zonelab sim [options]`.  Returns 0 when the run completed
+ * without error, 1 when the simulation stopped on an error (the JSON says
+ * which), 2 on a usage error.
+ */
+int cmd_sim(int argc, char **argv)
+{
+	static struct sim_result res;
+	struct sim_cfg cfg;
+	const char *csv_path = NULL;
+	int o, ret;
+
+	sim_cfg_init(&cfg);
+	cfg.zone_bytes = 1 << 20;
+	cfg.nr_zones = 256;
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (o == 'h' || o == O_HELP) {
+			fputs(sim_help, stdout);
+			return 0;
+		}
+		if (o == '?' || sim_opt(&cfg, o, optarg, &csv_path)) {
+			fputs(sim_help, stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "zonelab: sim: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (csv_path) {
+		cfg.csv = fopen(csv_path, "w");
+		if (!cfg.csv) {
+			fprintf(stderr, "zonelab: %s: %s\n", csv_path, strerror(errno));
+			return 1;
+		}
+	}
+	cfg.progress = isatty(STDERR_FILENO);
+	ret = sim_run(&cfg, &res);
+	if (cfg.csv)
+		fclose(cfg.csv);
+	if (ret == -EINVAL && !res.nr_events) {
+		fprintf(stderr, "zonelab: sim: invalid configuration (see --help and docs/SIM.md)\n");
+		return 2;
+	}
+	sim_json(stdout, &cfg, &res);
+	return ret ? 1 : 0;
+}
