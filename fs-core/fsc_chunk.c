@@ -383,6 +383,9 @@ int fsc_bg_load(struct fsc *fs, const struct fsc_chunk *c, struct fsc_bg **out)
 
 	if (!c->nr_stripes || c->nr_stripes > FSC_MAX_STRIPES)
 		return -EINVAL;
+	for (i = 0; i < c->nr_stripes; i++)
+		if (c->stripes[i].dev >= FSC_MAX_DEVS)
+			return -EINVAL;
 	if (c->profile == FSC_RAID5 || c->profile == FSC_RAID6)
 		return FSC_E_RAID56;
 	bg = bg_alloc(fs, c->type, c->len_bytes);
