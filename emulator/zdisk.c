@@ -53,6 +53,7 @@ struct zdisk {
 	bool data_dirty;              /* data written since the last fdatasync */
 	bool wce;
 	bool realtime;
+	int store_mode;               /* for the change hook: -1 follow wce, 0 mark dirty, 1 store now */
 	enum zdisk_ctx ctx;
 	char path[256];
 };
@@ -100,7 +101,7 @@ static void on_zone_changed(void *arg, uint32_t idx)
 	if (z->ctx == CTX_RESET && cond == ZL_COND_EMPTY && z->shadow[idx] == ZL_COND_EMPTY)
 		z->stats.resets++;      /* EMPTY with attributes cleared */
 	z->shadow[idx] = cond;
-	if (!z->wce) {
+	if (z->store_mode > 0 || (z->store_mode < 0 && !z->wce)) {
 		zstore_zone_word_set(z->store, idx, zdev_zone_pack(z->dev, idx));
 	} else {
 		zbitmap_set(&z->dirty, idx);
@@ -180,6 +181,7 @@ int zdisk_open(const struct zdisk_cfg *cfg, struct zdisk **out, char *msg, size_
 	pthread_cond_init(&z->zone_cv, NULL);
 	z->wce = cfg->wce;
 	z->realtime = cfg->realtime;
+	z->store_mode = -1;
 	snprintf(z->path, sizeof(z->path), "%s",
 		 cfg->store.path ? cfg->store.path : zstore_kind_name(cfg->store.kind));
 
@@ -424,12 +426,14 @@ int zdisk_write(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const void *buf,
 	struct zfault_verdict v;
 	uint32_t zf = 0, zl = 0;
 	uint64_t keep = nr_lba;
-	bool locked_zones;
+	bool locked_zones, durable_now;
 	int ret, sret = 0;
 
 	if (io)
 		memset(io, 0, sizeof(*io));
 	pthread_mutex_lock(&z->lock);
+	/* This write is durable on completion if the cache is off or FUA. */
+	durable_now = !z->wce || fua;
 	locked_zones = write_zones(z, lba, nr_lba, &zf, &zl);
 	if (locked_zones)
 		lock_zones(z, zf, zl);
@@ -449,19 +453,20 @@ int zdisk_write(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const void *buf,
 
 	if (keep)
 		sret = zstore_write(z->store, lba, keep, buf);
-	if (!sret && keep && (!z->wce || fua))
+	if (!sret && keep && durable_now)
 		sret = zstore_sync_data(z->store);
 
 	pthread_mutex_lock(&z->lock);
 	if (!sret) {
-		bool wce = z->wce;
-
-		if (fua)
-			z->wce = false;          /* store this write's zone words now */
+		/* Store the zone words now only if the data is durable. */
+		z->store_mode = durable_now ? 1 : 0;
 		zdev_write_commit(z->dev, lba, keep);
-		z->wce = wce;
-		if (keep && z->wce && !fua)
+		z->store_mode = -1;
+		if (keep && !durable_now)
 			z->data_dirty = true;
+		/* The cache was turned off while this write ran: nobody will flush. */
+		if (!z->wce && (z->any_dirty || z->data_dirty))
+			sret = flush_locked(z);
 	}
 	if (locked_zones)
 		unlock_zones(z, zf, zl);
@@ -474,15 +479,16 @@ int zdisk_write(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const void *buf,
 		z->stats.write_lbas += nr_lba;
 	}
 	pthread_mutex_unlock(&z->lock);
-	if (!sret && (!z->wce || fua) && keep)
+	if (!sret && durable_now && keep) {
 		sret = zstore_sync_table(z->store);
+		if (sret) {
+			pthread_mutex_lock(&z->lock);
+			ret = fail(z, sret);
+			pthread_mutex_unlock(&z->lock);
+		}
+	}
 	if (io)
 		io->done_lba = sret ? 0 : keep;
-	if (!ret && sret) {
-		pthread_mutex_lock(&z->lock);
-		ret = fail(z, sret);
-		pthread_mutex_unlock(&z->lock);
-	}
 	return ret;
 }
 
@@ -693,7 +699,7 @@ static int power_cycle_locked(struct zdisk *z)
 	}
 	z->any_dirty = false;
 	z->data_dirty = false;
-	z->stats.power_cycles++;
+	__atomic_add_fetch(&z->stats.power_cycles, 1, __ATOMIC_RELEASE);
 	return ret;
 }
 
@@ -707,6 +713,11 @@ int zdisk_power_cycle(struct zdisk *z)
 	ret = power_cycle_locked(z);
 	pthread_mutex_unlock(&z->lock);
 	return ret;
+}
+
+uint64_t zdisk_power_cycles(const struct zdisk *z)
+{
+	return __atomic_load_n(&z->stats.power_cycles, __ATOMIC_ACQUIRE);
 }
 
 void zdisk_stats(struct zdisk *z, struct zl_stats *out)

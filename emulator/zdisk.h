@@ -90,6 +90,9 @@ void zdisk_release_stalls(struct zdisk *z);
 /* Drop all state not yet durable and reload from the store (a power cycle). */
 int zdisk_power_cycle(struct zdisk *z);
 
+/* Number of power cycles so far; lock-free (for unit attention checks). */
+uint64_t zdisk_power_cycles(const struct zdisk *z);
+
 /* Statistics snapshot. */
 void zdisk_stats(struct zdisk *z, struct zl_stats *out);
 

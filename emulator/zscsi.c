@@ -119,7 +119,6 @@ int zscsi_create(struct zdisk *disk, const struct zscsi_cfg *cfg, struct zscsi *
 {
 	const struct zdev_cfg *geo;
 	struct zscsi_cfg def;
-	struct zl_stats st;
 	struct zscsi *s;
 	uint32_t ratio;
 
@@ -162,8 +161,7 @@ int zscsi_create(struct zdisk *disk, const struct zscsi_cfg *cfg, struct zscsi *
 	s->has_gaps = geo->gap_zones && geo->zone_cap_lba && geo->zone_cap_lba < geo->zone_size_lba;
 
 	/* Power cycles before we existed are not ours to report. */
-	zdisk_stats(disk, &st);
-	s->seen_power_cycles = st.power_cycles;
+	s->seen_power_cycles = zdisk_power_cycles(disk);
 	*out = s;
 	return 0;
 }
@@ -240,16 +238,16 @@ uint8_t zscsi_request_sense(struct zscsi_cmd *c)
 	struct zscsi *s = c->s;
 	uint8_t buf[ZSCSI_SENSE_LEN];
 	uint32_t alloc = c->cdb[4];
-	struct zl_stats st;
+	uint64_t pc;
 
 	if (c->cdb[1] & 0x01)           /* DESC: descriptor format not supported */
 		return zscsi_fail_cdb(c, 1, 0);
 
-	zdisk_stats(s->disk, &st);
+	pc = zdisk_power_cycles(s->disk);
 	pthread_mutex_lock(&s->lock);
-	if (st.power_cycles > s->seen_power_cycles) {
+	if (pc > s->seen_power_cycles) {
 		/* A pending unit attention is reported, and cleared, here. */
-		s->seen_power_cycles = st.power_cycles;
+		__atomic_store_n(&s->seen_power_cycles, pc, __ATOMIC_RELAXED);
 		zscsi_sense_build(buf, ZSK_UNIT_ATTENTION, 0x29, 0x00);
 	} else if (s->have_sense) {
 		memcpy(buf, s->last_sense, sizeof(buf));
@@ -282,13 +280,14 @@ static const struct zscsi_op *find_op(uint8_t opcode, uint8_t sa, bool *opcode_k
 /* Unit attention after a power cycle of the disk: reported once (SAM-5 5.14). */
 static bool take_unit_attention(struct zscsi *s)
 {
-	struct zl_stats st;
+	uint64_t pc = zdisk_power_cycles(s->disk);
 	bool ua = false;
 
-	zdisk_stats(s->disk, &st);
+	if (pc == __atomic_load_n(&s->seen_power_cycles, __ATOMIC_RELAXED))
+		return false;           /* the common case: no lock */
 	pthread_mutex_lock(&s->lock);
-	if (st.power_cycles > s->seen_power_cycles) {
-		s->seen_power_cycles = st.power_cycles;
+	if (pc > s->seen_power_cycles) {
+		__atomic_store_n(&s->seen_power_cycles, pc, __ATOMIC_RELAXED);
 		ua = true;
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -349,11 +348,8 @@ uint8_t zscsi_execute(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 	if (status == ZSCSI_CHECK_CONDITION && (c.sense[2] & 0x0f) == ZSK_UNIT_ATTENTION &&
 	    c.sense[12] == 0x29) {
 		/* The command itself met the power loss: that was the report. */
-		struct zl_stats st;
-
-		zdisk_stats(s->disk, &st);
 		pthread_mutex_lock(&s->lock);
-		s->seen_power_cycles = st.power_cycles;
+		__atomic_store_n(&s->seen_power_cycles, zdisk_power_cycles(s->disk), __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&s->lock);
 	}
 out:
