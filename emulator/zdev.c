@@ -391,16 +391,21 @@ bool zdev_zone_is_conv(const struct zdev *d, uint32_t idx)
 void zdev_zone_get(const struct zdev *d, uint32_t idx, struct zl_zone_info *zi)
 {
 	const struct zdev_zone *z = &d->zones[idx];
+	uint64_t len = zdev_zone_len(d, idx);
 
 	zi->start_lba = zdev_zone_start(d, idx);
-	zi->len_lba = zdev_zone_len(d, idx);
-	zi->cap_lba = zdev_zone_cap(d, idx);
+	zi->len_lba = len;
 	zi->type = z->type;
 	zi->cond = z->cond;
 	zi->non_seq = z->flags & ZDEV_ZF_NON_SEQ;
 	zi->reset_rec = z->flags & ZDEV_ZF_RESET_REC;
-	if (z->type == ZL_ZONE_TYPE_CONV || z->cond == ZL_COND_OFFLINE ||
-	    z->cond == ZL_COND_READ_ONLY)
+	if (z->type == ZL_ZONE_TYPE_CONV) {
+		zi->cap_lba = len;
+		zi->wp_lba = ZL_WP_INVALID;
+		return;
+	}
+	zi->cap_lba = len < d->cap_lba ? len : d->cap_lba;
+	if (z->cond == ZL_COND_OFFLINE || z->cond == ZL_COND_READ_ONLY)
 		zi->wp_lba = ZL_WP_INVALID;
 	else
 		zi->wp_lba = zi->start_lba + z->wp_off;

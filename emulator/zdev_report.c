@@ -129,6 +129,15 @@ int zdev_report(const struct zdev *d, uint64_t start_lba, enum zl_report_opt opt
 	} else if (opt == ZL_RO_NOT_WP && !any_gaps(d)) {
 		p.idx = walk_set(d, &d->set[ZS_CONV], p.idx, out, max, &n);
 		p.part = 0;
+	} else if (!any_gaps(d)) {
+		/* ALL or ALL_BUT_GAP without gap zones: one descriptor per slot. */
+		uint32_t idx = p.idx;
+		uint32_t end = max < d->nr_zones - idx ? idx + max : d->nr_zones;
+
+		for (; idx < end; idx++)
+			zdev_zone_get(d, idx, &out[n++]);
+		p.idx = idx;
+		p.part = 0;
 	} else {
 		/* ALL, ALL_BUT_GAP, or NOT_WP with gap zones: walk positions. */
 		for (; p.idx < d->nr_zones && n < max; p = pos_next(d, p)) {

@@ -17,6 +17,7 @@
  * ZONE COUNT (ZBC-2) greater than one is rejected with INVALID FIELD IN CDB
  * pointing at the field; zero and one mean one zone.
  */
+#include <endian.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,14 +52,26 @@ static bool wp_is_valid(const struct zl_zone_info *zi)
 	}
 }
 
+static inline void store_be64(uint8_t *p, uint64_t v)
+{
+	v = __builtin_bswap64(v);
+	memcpy(p, &v, 8);
+}
+
+/* One 64-byte descriptor, written as eight 8-byte stores. */
 static void put_desc(uint8_t *d, const struct zl_zone_info *zi)
 {
-	memset(d, 0, RZ_DESC);
-	d[0] = zi->type & 0x0f;
-	d[1] = (uint8_t)(zi->cond << 4) | (zi->non_seq ? 0x02 : 0) | (zi->reset_rec ? 0x01 : 0);
-	zs_put_be64(d + 8, zi->len_lba);
-	zs_put_be64(d + 16, zi->start_lba);
-	zs_put_be64(d + 24, wp_is_valid(zi) ? zi->wp_lba : ~0ull);
+	uint64_t w0 = (uint64_t)(zi->type & 0x0f) |
+		      (uint64_t)((uint8_t)(zi->cond << 4) | (zi->non_seq ? 0x02 : 0) |
+				 (zi->reset_rec ? 0x01 : 0)) << 8;
+	static const uint64_t zero[4];
+
+	w0 = htole64(w0);                /* byte 0 type, byte 1 condition, 2-7 zero */
+	memcpy(d, &w0, 8);
+	store_be64(d + 8, zi->len_lba);
+	store_be64(d + 16, zi->start_lba);
+	store_be64(d + 24, wp_is_valid(zi) ? zi->wp_lba : ~0ull);
+	memcpy(d + 32, zero, sizeof(zero));
 }
 
 uint8_t zscsi_report_zones(struct zscsi_cmd *c)
