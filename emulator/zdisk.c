@@ -48,6 +48,7 @@ struct zdisk {
 	uint8_t *shadow;              /* last condition seen per zone (transition counting) */
 	uint8_t *busy;                /* per zone: a write between check and commit */
 	uint32_t nr_busy;
+	uint32_t nr_waiters;          /* threads waiting on zone_cv for a zone */
 	struct zbitmap dirty;         /* WCE on: zones whose word is not in the table yet */
 	bool any_dirty;
 	bool data_dirty;              /* data written since the last fdatasync */
@@ -401,11 +402,19 @@ static bool write_zones(struct zdisk *z, uint64_t lba, uint64_t nr_lba, uint32_t
 	return true;
 }
 
+/* Wait on zone_cv (caller holds the lock). */
+static void wait_zones(struct zdisk *z)
+{
+	z->nr_waiters++;
+	pthread_cond_wait(&z->zone_cv, &z->lock);
+	z->nr_waiters--;
+}
+
 static void lock_zones(struct zdisk *z, uint32_t first, uint32_t last)
 {
 	for (uint32_t i = first; i <= last; i++) {
 		while (z->busy[i])
-			pthread_cond_wait(&z->zone_cv, &z->lock);
+			wait_zones(z);
 	}
 	for (uint32_t i = first; i <= last; i++)
 		z->busy[i] = 1;
@@ -417,7 +426,8 @@ static void unlock_zones(struct zdisk *z, uint32_t first, uint32_t last)
 	for (uint32_t i = first; i <= last; i++)
 		z->busy[i] = 0;
 	z->nr_busy -= last - first + 1;
-	pthread_cond_broadcast(&z->zone_cv);
+	if (z->nr_waiters)
+		pthread_cond_broadcast(&z->zone_cv);
 }
 
 int zdisk_write(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const void *buf, bool fua,
@@ -538,11 +548,11 @@ int zdisk_zone_op(struct zdisk *z, enum zl_zone_op op, uint64_t lba, bool all,
 	/* Wait for writes in flight on the zone (or on any zone, for ALL). */
 	if (all) {
 		while (z->nr_busy)
-			pthread_cond_wait(&z->zone_cv, &z->lock);
+			wait_zones(z);
 	} else if (lba < g->capacity_lba) {
 		idx = zdev_zone_of(z->dev, lba);
 		while (z->busy[idx])
-			pthread_cond_wait(&z->zone_cv, &z->lock);
+			wait_zones(z);
 	}
 	ret = apply_faults(z, ZFAULT_OP_ZONE, all ? 0 : lba,
 			   all ? g->capacity_lba : (lba < g->capacity_lba ?
@@ -654,7 +664,7 @@ int zdisk_zone_set_cond(struct zdisk *z, uint32_t zone_idx, enum zl_zone_cond co
 		return -EINVAL;
 	}
 	while (z->busy[zone_idx])
-		pthread_cond_wait(&z->zone_cv, &z->lock);
+		wait_zones(z);
 	ret = zdev_zone_set_cond(z->dev, zone_idx, cond);
 	if (!ret)
 		ret = flush_locked(z);
@@ -709,7 +719,7 @@ int zdisk_power_cycle(struct zdisk *z)
 
 	pthread_mutex_lock(&z->lock);
 	while (z->nr_busy)
-		pthread_cond_wait(&z->zone_cv, &z->lock);
+		wait_zones(z);
 	ret = power_cycle_locked(z);
 	pthread_mutex_unlock(&z->lock);
 	return ret;

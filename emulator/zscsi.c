@@ -262,15 +262,30 @@ uint8_t zscsi_request_sense(struct zscsi_cmd *c)
 
 /* --- dispatch ------------------------------------------------------------ */
 
+/* First table entry of each opcode (-1: unknown), built once. */
+static int16_t op_first[256];
+static pthread_once_t op_first_once = PTHREAD_ONCE_INIT;
+
+static void build_op_index(void)
+{
+	for (int i = 0; i < 256; i++)
+		op_first[i] = -1;
+	for (size_t i = zscsi_nr_ops; i-- > 0;)
+		op_first[zscsi_ops[i].opcode] = (int16_t)i;
+}
+
 static const struct zscsi_op *find_op(uint8_t opcode, uint8_t sa, bool *opcode_known)
 {
-	size_t i;
+	int first;
 
-	*opcode_known = false;
-	for (i = 0; i < zscsi_nr_ops; i++) {
+	pthread_once(&op_first_once, build_op_index);
+	first = op_first[opcode];
+	*opcode_known = first >= 0;
+	if (first < 0)
+		return NULL;
+	for (size_t i = (size_t)first; i < zscsi_nr_ops; i++) {
 		if (zscsi_ops[i].opcode != opcode)
 			continue;
-		*opcode_known = true;
 		if (!(zscsi_ops[i].flags & ZSCSI_F_SA) || zscsi_ops[i].sa == sa)
 			return &zscsi_ops[i];
 	}
