@@ -8,3 +8,4 @@ UNIT_TESTS += tests/unit/test_zdev.c tests/unit/test_zbitmap.c tests/unit/test_z
 -include emulator/zfault.mk
 -include emulator/zscsi.mk
 -include emulator/tcmu.mk
+-include emulator/zctl.mk

@@ -16,6 +16,12 @@
  * variable ZONELAB_TCMU_THREADS=N (read once by handler_init, 0..64) selects
  * the work queue, e.g. for block-device stores with real I/O latency.
  *
+ * Control and trace.  ctl=<socket> starts a zctl control server for the
+ * device at open (docs/CTL.md) and trace=<file> records every command
+ * (docs/TRACE-FORMAT.md); both stop at close.  A trace object always
+ * exists, so `trace start` over the socket works without trace=; the cost
+ * per command when nobody traces is one atomic load.
+ *
  * Reopen.  An existing image is opened with the geometry the cfgstring
  * gives; it is never reformatted because of options.  A differing geometry
  * is refused with the store's message and how to reformat (force=1, which
@@ -31,13 +37,17 @@
 
 #include "tcmu/tcmu_abi.h"
 #include "tcmu/zl_cfgstr.h"
+#include "zctl.h"
 #include "zdisk.h"
 #include "zscsi.h"
+#include "ztrace.h"
 
 struct zl_tcmu_dev {
 	struct zl_cfgstr cfg;
 	struct zdisk *disk;
 	struct zscsi *scsi;
+	struct ztrace *trace;         /* always present; records only when started */
+	struct zctl *ctl;             /* NULL without ctl= */
 	char serial[64];
 };
 
@@ -114,6 +124,34 @@ static int zl_open_disk(struct tcmu_device *dev, struct zl_tcmu_dev *zd)
 	return ret;
 }
 
+/* The trace object, the trace= file and the ctl= socket of an open disk. */
+static int zl_open_control(struct zl_tcmu_dev *zd, char *msg, size_t msg_len)
+{
+	const struct zdev_cfg *geo = zdisk_geo(zd->disk);
+	struct ztrace_cfg tc = {
+		.lba_size = geo->lba_size, .capacity_lba = geo->capacity_lba,
+		.clock = ZTRACE_CLOCK_MONOTONIC,
+	};
+	struct zctl_cfg cc = { .disk = zd->disk, .sock_path = zd->cfg.ctl_path };
+	int ret;
+
+	ret = ztrace_create(&tc, &zd->trace);
+	if (ret) {
+		snprintf(msg, msg_len, "trace: %s", zl_strerror(ret));
+		return ret;
+	}
+	if (zd->cfg.trace_path[0]) {
+		ret = ztrace_start(zd->trace, zd->cfg.trace_path, ztrace_clock_ns(), msg, msg_len);
+		if (ret)
+			return ret;
+	}
+	if (zd->cfg.ctl_path[0]) {
+		cc.trace = zd->trace;
+		ret = zctl_start_cfg(&cc, &zd->ctl, msg, msg_len);
+	}
+	return ret;
+}
+
 static int zl_open(struct tcmu_device *dev, bool reopen)
 {
 	struct zl_tcmu_dev *zd = calloc(1, sizeof(*zd));
@@ -154,6 +192,10 @@ static int zl_open(struct tcmu_device *dev, bool reopen)
 		goto out_close_disk;
 	}
 
+	ret = zl_open_control(zd, msg, sizeof(msg));
+	if (ret)
+		goto out_destroy_control;
+
 	geo = zdisk_geo(zd->disk);
 	tcmu_dev_set_block_size(dev, geo->lba_size);
 	tcmu_dev_set_num_lbas(dev, geo->capacity_lba);
@@ -163,6 +205,10 @@ static int zl_open(struct tcmu_device *dev, bool reopen)
 		     reopen ? " (reopen)" : "", (unsigned long long)geo->capacity_lba, geo->lba_size);
 	return 0;
 
+out_destroy_control:
+	zctl_stop(zd->ctl);
+	ztrace_destroy(zd->trace);
+	zscsi_destroy(zd->scsi);
 out_close_disk:
 	zdisk_close(zd->disk);
 out_err:
@@ -178,6 +224,8 @@ static void zl_close(struct tcmu_device *dev)
 
 	if (!zd)
 		return;
+	zctl_stop(zd->ctl);
+	ztrace_destroy(zd->trace);     /* flushes the trace */
 	zscsi_destroy(zd->scsi);
 	zdisk_close(zd->disk);
 	tcmur_dev_set_private(dev, NULL);
@@ -207,10 +255,16 @@ static int zl_handle_cmd(struct tcmu_device *dev, struct tcmur_cmd *rcmd)
 	struct zl_tcmu_dev *zd = tcmur_dev_get_private(dev);
 	struct tcmulib_cmd *cmd = rcmd->lib_cmd;
 	uint8_t sense[ZSCSI_SENSE_LEN];
+	size_t cdb_len = zl_cdb_len(cmd->cdb);
+	bool tracing = ztrace_is_active(zd->trace);
+	uint64_t t0 = tracing ? ztrace_clock_ns() : 0;
 	uint8_t status;
 
-	status = zscsi_execute(zd->scsi, cmd->cdb, zl_cdb_len(cmd->cdb), cmd->iovec,
-			       (int)cmd->iov_cnt, sense, NULL);
+	status = zscsi_execute(zd->scsi, cmd->cdb, cdb_len, cmd->iovec, (int)cmd->iov_cnt,
+			       sense, NULL);
+	if (tracing)
+		ztrace_record_cmd(zd->trace, cmd->cdb, cdb_len, status, sense, t0,
+				  ztrace_clock_ns() - t0);
 	switch (status) {
 	case ZSCSI_GOOD:
 		return TCMU_STS_OK;
@@ -231,7 +285,7 @@ static const char zl_cfg_desc[] =
 	"zonelab emulated zoned disk (see docs/CFGSTRING.md):\n"
 	"  <path>[?key=value[&key=value]...]\n"
 	"keys: size zsize zcap gap conv conv_at lba pblock model max_open max_active\n"
-	"      urswrz wce store punch faults seed realtime profile force\n"
+	"      urswrz wce store punch faults seed realtime profile force ctl trace\n"
 	"e.g.  /var/lib/zonelab/d0.img?zsize=64M&conv=4&max_open=16\n";
 
 static struct tcmur_handler zl_handler = {

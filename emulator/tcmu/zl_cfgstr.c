@@ -315,6 +315,37 @@ static int k_faults(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 	return 0;
 }
 
+/* ctl=<absolute socket path>, or 1 for "<image path>.ctl" (resolved after the path), 0 none */
+static int k_ctl(struct zl_cfgstr *c, const char *v, char *why, size_t n)
+{
+	bool on;
+
+	if (!parse_bool(v, &on)) {
+		/* marker, replaced by "<path>.ctl" once the whole string is parsed */
+		snprintf(c->ctl_path, sizeof(c->ctl_path), "%s", on ? "1" : "");
+		return 0;
+	}
+	if (v[0] != '/')
+		return cerr(why, n, "expected an absolute socket path, 1 (the image path + \".ctl\") "
+			    "or 0");
+	if (strlen(v) >= sizeof(c->ctl_path))
+		return cerr(why, n, "socket path is %zu bytes; a Unix socket path holds at most %zu",
+			    strlen(v), sizeof(c->ctl_path) - 1);
+	memcpy(c->ctl_path, v, strlen(v) + 1);
+	return 0;
+}
+
+/* trace=<absolute path of the command trace file> */
+static int k_trace(struct zl_cfgstr *c, const char *v, char *why, size_t n)
+{
+	if (v[0] != '/')
+		return cerr(why, n, "expected an absolute path for the command trace file");
+	if (strlen(v) >= sizeof(c->trace_path))
+		return cerr(why, n, "longer than PATH_MAX");
+	memcpy(c->trace_path, v, strlen(v) + 1);
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	key_fn fn;
@@ -339,10 +370,12 @@ static const struct {
 	{ "realtime", k_realtime },
 	{ "profile", k_profile },
 	{ "force", k_force },
+	{ "ctl", k_ctl },
+	{ "trace", k_trace },
 };
 #define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
 #define KEY_LIST "size, zsize, zcap, gap, conv, conv_at, lba, pblock, model, max_open, " \
-	"max_active, urswrz, wce, store, punch, faults, seed, realtime, profile, force"
+	"max_active, urswrz, wce, store, punch, faults, seed, realtime, profile, force, ctl, trace"
 
 static void defaults(struct zl_cfgstr *c)
 {
@@ -445,6 +478,16 @@ int zl_cfgstr_parse(const char *s, struct zl_cfgstr *out, char *msg, size_t msg_
 	case ZSTORE_NONE:
 		c->disk.store.path = NULL;
 		break;
+	}
+	if (!strcmp(c->ctl_path, "1")) {
+		if (!c->path[0])
+			return cerr(msg, msg_len, "key 'ctl' value '1': there is no image path to put "
+				    "the socket beside (give ctl=/run/zonelab/<name>.ctl)");
+		if (strlen(c->path) + 4 >= sizeof(c->ctl_path))
+			return cerr(msg, msg_len, "key 'ctl' value '1': '%s.ctl' is longer than the "
+				    "%zu bytes of a Unix socket path (give a shorter ctl=PATH)",
+				    c->path, sizeof(c->ctl_path) - 1);
+		snprintf(c->ctl_path, sizeof(c->ctl_path), "%s.ctl", c->path);
 	}
 	return 0;
 }

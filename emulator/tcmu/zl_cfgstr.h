@@ -25,6 +25,7 @@
 
 #define ZL_CFGSTR_SUBTYPE "zonelab"
 #define ZL_CFGSTR_KERNEL_MAX 255      /* TCMU_CONFIG_LEN - 1: what the kernel keeps */
+#define ZL_CFGSTR_SOCK_MAX 108        /* sizeof(sockaddr_un.sun_path), with the NUL */
 
 struct zl_cfgstr {
 	struct zdisk_cfg disk;        /* ready for zdisk_open(); geo.capacity_lba set by zl_cfgstr_geometry() */
@@ -36,6 +37,8 @@ struct zl_cfgstr {
 	uint64_t zone_size_bytes;     /* zsize= */
 	uint64_t zone_cap_bytes;      /* zcap= (0 = zone size) */
 	uint64_t size_bytes;          /* size= (0 = the device size from configfs) */
+	char ctl_path[ZL_CFGSTR_SOCK_MAX];  /* ctl=: control socket ("" = none) */
+	char trace_path[PATH_MAX];    /* trace=: command trace file ("" = none) */
 };
 
 /**

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -138,6 +139,34 @@ static void test_cfgstr_geometry_checks_alignment_and_block_size(void **state)
 	assert_int_equal(c.disk.geo.zone_size_lba, 256);
 }
 
+static void test_cfgstr_ctl_and_trace_keys(void **state)
+{
+	char s[400], longp[200];
+
+	assert_int_equal(zl_cfgstr_parse("/var/d.img", &c, msg, sizeof(msg)), 0);
+	assert_string_equal(c.ctl_path, "");
+	assert_string_equal(c.trace_path, "");
+	assert_int_equal(zl_cfgstr_parse("/var/d.img?ctl=1&trace=/var/d.trc", &c, msg, sizeof(msg)), 0);
+	assert_string_equal(c.ctl_path, "/var/d.img.ctl");
+	assert_string_equal(c.trace_path, "/var/d.trc");
+	assert_int_equal(zl_cfgstr_parse("/var/d.img?ctl=/run/zl0.sock", &c, msg, sizeof(msg)), 0);
+	assert_string_equal(c.ctl_path, "/run/zl0.sock");
+	assert_int_equal(zl_cfgstr_parse("/var/d.img?ctl=0", &c, msg, sizeof(msg)), 0);
+	assert_string_equal(c.ctl_path, "");
+	assert_int_equal(zl_cfgstr_parse("?store=mem&ctl=/run/m.ctl", &c, msg, sizeof(msg)), 0);
+	assert_string_equal(c.ctl_path, "/run/m.ctl");
+
+	REJECT("/d?ctl=zl.sock", "key 'ctl' value 'zl.sock': expected an absolute socket path");
+	REJECT("?store=mem&ctl=1", "no image path to put the socket beside");
+	REJECT("/d?trace=t.trc", "key 'trace' value 't.trc': expected an absolute path");
+	REJECT("/d?ctl=/a&ctl=/b", "key 'ctl' given twice");
+	memset(longp, 'a', sizeof(longp));
+	snprintf(s, sizeof(s), "/d?ctl=/%.110s", longp);
+	REJECT(s, "a Unix socket path holds at most 107");
+	snprintf(s, sizeof(s), "/%.105s?ctl=1", longp);
+	REJECT(s, ".ctl' is longer than the 107 bytes of a Unix socket path");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_cfgstr_size_suffixes_are_binary),
 		cmocka_unit_test(test_cfgstr_rejections_name_key_value_and_reason),
 		cmocka_unit_test(test_cfgstr_geometry_checks_alignment_and_block_size),
+		cmocka_unit_test(test_cfgstr_ctl_and_trace_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
