@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 #include "conformance/zbc_cases.h"
 #include "tcmu_standin/standin.h"
@@ -41,7 +43,7 @@ static int cfg_zonelab(struct conf_ctx *x, const struct zbc_geom *g, bool create
 	int len;
 
 	len = snprintf(s, n, "zonelab/%s?zsize=%" PRIu64 "&conv=%u&lba=%u&pblock=%u&model=%s"
-		       "&max_open=%u&wce=%d&gap=%d",
+		       "&max_open=%u&wce=%d&gap=%d&ctl=1",
 		       x->path, zs, g->nr_conv, g->lba_size, g->pblock_size ? g->pblock_size : g->lba_size,
 		       g->host_aware ? "ha" : "hm", g->max_open, g->wce, g->gap_zones);
 	if (zc)
@@ -124,9 +126,47 @@ static uint8_t conf_exec(void *dev, const uint8_t *cdb, size_t len, void *buf, s
 	return r.status;
 }
 
+/*
+ * Control actions through the device's control socket (ctl=1: the image
+ * path + ".ctl"), exactly as an operator would with `zonelab ctl`.
+ * file_zbc has no control channel: those cases skip.
+ */
 static int conf_control(void *ctx, void *dev, enum zbc_ctl op, uint32_t zone, uint8_t cond)
 {
-	return -ENOTSUP;
+	struct conf_ctx *x = ctx;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char req[64], reply[512];
+	ssize_t got;
+	size_t off = 0;
+	int fd, ret = -EIO;
+
+	(void)dev;
+	if (strcmp(x->subtype, "zonelab"))
+		return -ENOTSUP;
+	if (op == ZBC_CTL_POWER_CYCLE)
+		snprintf(req, sizeof(req), "power-cycle\n");
+	else if (op == ZBC_CTL_SET_COND && (cond == 0xd || cond == 0xf))
+		snprintf(req, sizeof(req), "zone %s %u\n", cond == 0xd ? "read-only" : "offline", zone);
+	else
+		return -ENOTSUP;
+	if ((size_t)snprintf(sa.sun_path, sizeof(sa.sun_path), "%s.ctl", x->path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    write(fd, req, strlen(req)) != (ssize_t)strlen(req))
+		goto out_close;
+	while (off < sizeof(reply) - 1 && (got = read(fd, reply + off, sizeof(reply) - 1 - off)) > 0) {
+		off += (size_t)got;
+		if (memchr(reply, '\n', off))
+			break;
+	}
+	reply[off] = 0;
+	ret = strstr(reply, "\"ok\":true") ? 0 : -EIO;
+out_close:
+	close(fd);
+	return ret;
 }
 
 int main(int argc, char **argv)
