@@ -288,7 +288,7 @@ static int apply_faults(struct zdisk *z, enum zfault_op op, uint64_t lba, uint64
 	uint32_t zf, zl;
 
 	if (zfault_nr_rules(z->faults) == 0) {
-		memset(v, 0, sizeof(*v));
+		v->err = 0;             /* the only field callers read without rules */
 		return 0;
 	}
 	if (lba >= g->capacity_lba)
@@ -342,7 +342,8 @@ int zdisk_read(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf, struct
 	struct zfault_verdict v;
 	uint32_t lbs = zdev_cfg(z->dev)->lba_size;
 	uint8_t *p = buf;
-	uint64_t done = 0;
+	uint64_t done = 0, run;
+	bool has_data;
 	int ret;
 
 	if (io)
@@ -356,19 +357,19 @@ int zdisk_read(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf, struct
 		pthread_mutex_unlock(&z->lock);
 		return ret;
 	}
+	/* Counted as done now; a store failure below takes it back. */
+	z->stats.reads++;
+	z->stats.read_lbas += nr_lba;
+	run = zdev_read_run(z->dev, lba, nr_lba, &has_data);
 	pthread_mutex_unlock(&z->lock);
 
-	while (done < nr_lba) {
-		bool has_data;
-		uint64_t run;
-
-		pthread_mutex_lock(&z->lock);
-		run = zdev_read_run(z->dev, lba + done, nr_lba - done, &has_data);
-		pthread_mutex_unlock(&z->lock);
+	for (;;) {
 		if (has_data) {
 			ret = zstore_read(z->store, lba + done, run, p + done * lbs);
 			if (ret) {
 				pthread_mutex_lock(&z->lock);
+				z->stats.reads--;
+				z->stats.read_lbas -= nr_lba;
 				fail(z, ret);
 				pthread_mutex_unlock(&z->lock);
 				return ret;
@@ -377,11 +378,13 @@ int zdisk_read(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf, struct
 			memset(p + done * lbs, 0, run * lbs);
 		}
 		done += run;
+		if (done >= nr_lba)
+			break;
+		/* The read spans data and unwritten runs (or zones): next run. */
+		pthread_mutex_lock(&z->lock);
+		run = zdev_read_run(z->dev, lba + done, nr_lba - done, &has_data);
+		pthread_mutex_unlock(&z->lock);
 	}
-	pthread_mutex_lock(&z->lock);
-	z->stats.reads++;
-	z->stats.read_lbas += nr_lba;
-	pthread_mutex_unlock(&z->lock);
 	if (io)
 		io->done_lba = nr_lba;
 	return 0;

@@ -101,7 +101,7 @@ static void flush(struct target *t)
  * page-cache writeback and other system noise hit every target alike; a
  * row's rate is its total ops over its total time.
  */
-#define ROUNDS 10
+#define ROUNDS 20
 
 struct row_state {
 	uint64_t off, ops, ns, seed;
@@ -253,20 +253,30 @@ static void run_rows(struct target **ts, int nr)
 		rs[1][i].off = DEV_BYTES / 2;
 		rs[2][i].seed = 42;
 	}
+	/* The order rotates each round: no target always follows the same one. */
 	for (int r = 0; r < ROUNDS; r++)
-		for (int i = 0; i < nr; i++)
+		for (int k = 0; k < nr; k++) {
+			int i = (r + k) % nr;
+
 			slice_seq(ts[i], &rs[0][i], 4096, SEQ_CAP_BYTES, slice);
+		}
 	for (int r = 0; r < ROUNDS; r++)
-		for (int i = 0; i < nr; i++)
+		for (int k = 0; k < nr; k++) {
+			int i = (r + k) % nr;
+
 			slice_seq(ts[i], &rs[1][i], 128 << 10, DEV_BYTES / 2 + SEQ_CAP_BYTES, slice);
+		}
 	for (int i = 0; i < nr; i++) {
 		ts[i]->ops[ROW_SEQ4K] = rate(&rs[0][i]);
 		ts[i]->ops[ROW_SEQ128K] = rate(&rs[1][i]);
 		flush(ts[i]);
 	}
 	for (int r = 0; r < ROUNDS; r++)
-		for (int i = 0; i < nr; i++)
+		for (int k = 0; k < nr; k++) {
+			int i = (r + k) % nr;
+
 			slice_rand(ts[i], &rs[2][i], rs[0][i].off / 4096, slice);
+		}
 	for (int i = 0; i < nr; i++)
 		ts[i]->ops[ROW_RAND4K] = rate(&rs[2][i]);
 	for (int i = 0; i < nr; i++)
