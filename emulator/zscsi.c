@@ -318,12 +318,14 @@ uint8_t zscsi_execute(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 	uint8_t status;
 	int i;
 
-	memset(&c, 0, sizeof(c));
+	/* Every field but the sense (written whole by zscsi_fail()). */
 	c.s = s;
 	c.cdb = cdb;
 	c.cdb_len = cdb_len;
 	c.iov = iov;
 	c.iov_cnt = iov ? iov_cnt : 0;
+	c.buf_len = 0;
+	c.data_len = 0;
 	for (i = 0; i < c.iov_cnt; i++) {
 		if (!iov[i].iov_base) {
 			c.iov_cnt = i;

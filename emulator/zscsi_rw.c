@@ -25,7 +25,7 @@ struct rw_args {
 
 static void rw_parse(const uint8_t *cdb, struct rw_args *a)
 {
-	memset(a, 0, sizeof(*a));
+	a->has_flags = false;
 	switch (cdb[0]) {
 	case 0x08: case 0x0a:
 		a->lba = zs_be24(cdb + 1) & 0x1fffff;
