@@ -1,4 +1,4 @@
-# faults: zone offline/read-only, media errors and latency injected through
+# faults: zone offline/read-only, media errors and latency injected at run time through
 # `zonelab ctl` reach the kernel.  Needs our control channel.
 . /e2e/lib.sh
 [ -e /e2e/handlers/handler_zonelab.so ] || skip "handler_zonelab.so not built yet"
