@@ -18,6 +18,9 @@ static const char sim_help[] =
 "usage: zonelab sim [options]      (prints a JSON summary; see docs/SIM.md)\n"
 "  devices:   --devices N --zones N --zone-size BYTES --conv N\n"
 "             --dev-cmd-us N --dev-bw BYTES_PER_S (0 = infinite) --zone-switch-us N\n"
+"             --store none|mem|file:PATH --faults RULES (docs/FAULTS.md)\n"
+"             --blkdev /dev/sdX (a Linux zoned block device; its geometry is used)\n"
+"             --on-dev-error abort|continue --no-reloc-reads\n"
 "  fs-core:   --profile single|dup|raid1|raid0|raid10 --meta-profile P\n"
 "             --order submit-buffer|serialize|append|none --release redirty|zeros|none\n"
 "             --expire-ms N --no-metadata --fanout N --leaf-items N --release-prob X\n"
@@ -33,6 +36,7 @@ static const char *const profiles[] = { "single", "dup", "raid1", "raid0", "raid
 static const char *const orders[] = { "submit-buffer", "serialize", "append", "none", NULL };
 static const char *const releases[] = { "redirty", "zeros", "none", NULL };
 static const char *const cleans[] = { "fifo", "greedy", NULL };
+static const char *const on_errs[] = { "abort", "continue", NULL };
 
 static int pick(const char *what, const char *s, const char *const *names, int *out)
 {
@@ -63,7 +67,8 @@ enum {
 	O_PROFILE, O_META_PROFILE, O_ORDER, O_RELEASE, O_EXPIRE, O_NO_META, O_FANOUT, O_LEAF,
 	O_RELPROB, O_COMMIT_MS, O_COMMIT_BYTES, O_WORKERS, O_DIST, O_WMEAN, O_ALPHA,
 	O_WORKLOAD, O_UTIL, O_BIO, O_HOTR, O_HOTF, O_QD, O_WARMUP, O_WRITES, O_CLEAN,
-	O_RESERVE, O_CSV, O_SAMPLE, O_HELP,
+	O_RESERVE, O_CSV, O_SAMPLE, O_STORE, O_FAULTS, O_BLKDEV, O_ON_ERR, O_NO_RREAD,
+	O_HELP,
 };
 
 static const struct option opts[] = {
@@ -81,8 +86,27 @@ static const struct option opts[] = {
 	{ "hot-r", 1, 0, O_HOTR }, { "hot-f", 1, 0, O_HOTF }, { "qd", 1, 0, O_QD },
 	{ "warmup", 1, 0, O_WARMUP }, { "writes", 1, 0, O_WRITES }, { "clean", 1, 0, O_CLEAN },
 	{ "reserve", 1, 0, O_RESERVE }, { "csv", 1, 0, O_CSV }, { "sample-ms", 1, 0, O_SAMPLE },
+	{ "store", 1, 0, O_STORE }, { "faults", 1, 0, O_FAULTS }, { "blkdev", 1, 0, O_BLKDEV },
+	{ "on-dev-error", 1, 0, O_ON_ERR }, { "no-reloc-reads", 0, 0, O_NO_RREAD },
 	{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 },
 };
+
+/* --store none|mem|file:PATH */
+static int parse_store(struct sim_cfg *c, const char *a)
+{
+	if (!strcmp(a, "none")) {
+		c->store = SIM_STORE_NONE;
+	} else if (!strcmp(a, "mem")) {
+		c->store = SIM_STORE_MEM;
+	} else if (!strncmp(a, "file:", 5) && a[5]) {
+		c->store = SIM_STORE_FILE;
+		c->store_path = a + 5;
+	} else {
+		fprintf(stderr, "zonelab: store: expected none, mem or file:PATH, not '%s'\n", a);
+		return -1;
+	}
+	return 0;
+}
 
 /* One option into @c; 0, or -1 after a message. */
 static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
@@ -147,6 +171,14 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_RESERVE: c->reserve_zones = (uint32_t)v; break;
 	case O_CSV: *csv = a; break;
 	case O_SAMPLE: c->sample_ns = v * 1000000; break;
+	case O_STORE: r = parse_store(c, a); break;
+	case O_FAULTS: c->faults = a; break;
+	case O_BLKDEV: c->blkdev = a; break;
+	case O_ON_ERR:
+		r = pick("on-dev-error", a, on_errs, &e);
+		c->dev_error_abort = e == 0;
+		break;
+	case O_NO_RREAD: c->reloc_reads = false; break;
 	}
 	return r ? -1 : 0;
 }
@@ -154,7 +186,9 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 /**
  * cmd_sim() - `zonelab sim [options]`.  Returns 0 when the run completed
  * without error, 1 when the simulation stopped on an error (the JSON says
- * which), 2 on a usage error.
+ * which: a device error with --on-dev-error abort, -ENOSPC, -EDEADLK...) or
+ * the block device could not be used (message on stderr), 2 on a usage
+ * error (including a fault rule that does not parse).
  */
 int cmd_sim(int argc, char **argv)
 {
@@ -192,6 +226,11 @@ int cmd_sim(int argc, char **argv)
 	ret = sim_run(&cfg, &res);
 	if (cfg.csv)
 		fclose(cfg.csv);
+	if (ret && !res.nr_events && res.msg[0]) {
+		/* setup: a fault rule, the store or the block device */
+		fprintf(stderr, "zonelab: sim: %s\n", res.msg);
+		return ret == ZL_E_FAULT_SYNTAX ? 2 : 1;
+	}
 	if (ret == -EINVAL && !res.nr_events) {
 		fprintf(stderr, "zonelab: sim: invalid configuration (see --help and docs/SIM.md)\n");
 		return 2;

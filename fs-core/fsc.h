@@ -107,6 +107,7 @@ struct fsc_bio {
 	uint64_t len_bytes;
 	struct fsc_bg *bg;
 	struct fsc_bg *src_bg;  /* relocation source, released at completion */
+	uint64_t src_logical;   /* relocation: where the copy is read from */
 	uint32_t kind;          /* enum fsc_bio_kind */
 	uint32_t owner;         /* first owner id (file block or tree node) */
 	uint64_t t_alloc_ns;    /* allocated */
@@ -125,10 +126,14 @@ struct fsc_bio {
  * fsc_bio_execute() (in dispatch order) and later fsc_bio_complete().  NULL
  * dispatch = execute and complete synchronously.  failed: a bio completes
  * without reaching the devices (expired); the owner must not complete it.
+ * bg_removed (optional): a block group of @type (enum fsc_bg_type) was
+ * reset and freed after @life_ns (creation to removal), for lifetime
+ * statistics.
  */
 struct fsc_owner_ops {
 	void (*dispatch)(void *arg, struct fsc_bio *bio);
 	void (*failed)(void *arg, struct fsc_bio *bio);
+	void (*bg_removed)(void *arg, uint32_t type, uint64_t life_ns);
 };
 
 void fsc_cfg_init(struct fsc_cfg *cfg);

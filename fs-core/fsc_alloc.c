@@ -381,6 +381,7 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 		b->len_bytes = bg->unit_bytes;
 		b->bg = dst;
 		b->src_bg = bg;
+		b->src_logical = bg->start + u * bg->unit_bytes;
 		b->kind = FSC_KIND_RELOC;
 		b->owner = owner - 1;
 		b->t_alloc_ns = now_ns;

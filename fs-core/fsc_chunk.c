@@ -471,6 +471,8 @@ void fsc_bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 		fs->st.bg_life_ns_sum += life;
 		if (life > fs->st.bg_life_ns_max)
 			fs->st.bg_life_ns_max = life;
+		if (fs->ops.bg_removed)
+			fs->ops.bg_removed(fs->ops_arg, bg->type, life);
 	}
 	fsc_bg_free(bg);
 }

@@ -1,6 +1,7 @@
 /*
- * sim.c — one simulation run: N zone models (data-less) behind zblk, one
- * fs-core instance, and the things that make the RFC's design interesting:
+ * sim.c — one simulation run: N devices behind zblk (sim_dev.c: data-less
+ * zone models, emulated disks with a store and faults, or a Linux zoned
+ * block device), one fs-core instance, and the things that make the RFC's design interesting:
  * async workers between allocation and submission that reorder writes,
  * devices that take time (per-command overhead, bandwidth, zone switches),
  * transaction commits on a timer or by size, a workload, and cleaning by
@@ -13,21 +14,20 @@
 #include <unistd.h>
 
 #include "fsc_int.h"
-#include "sim.h"
-#include "zdev.h"
+#include "sim_int.h"
 
-enum { EV_WORKER_DONE = 1, EV_DEV_DONE, EV_COMMIT_TIMER, EV_EXPIRE, EV_SAMPLE };
+enum { EV_WORKER_DONE = 1, EV_DEV_DONE, EV_COMMIT_TIMER, EV_EXPIRE, EV_SAMPLE, EV_READ_DONE };
 
 #define SECTOR 4096u
 
 struct sim {
-	const struct sim_cfg *cfg;
+	const struct sim_cfg *cfg;         /* = &eff */
+	struct sim_cfg eff;                /* the caller's, with the device's geometry */
 	struct sim_result *res;
 	struct sim_rng rng;
 	struct sim_heap heap;
 	uint64_t now;
-	struct zdev *zd[FSC_MAX_DEVS];
-	struct zblk *zb[FSC_MAX_DEVS];
+	struct sim_devs devs;
 	struct fsc *fs;
 	uint64_t busy_until[FSC_MAX_DEVS];
 	uint64_t last_zone[FSC_MAX_DEVS];
@@ -49,8 +49,9 @@ struct sim {
 	uint64_t bytes_since_commit;
 	bool expire_armed;
 	uint64_t last_tick_done;     /* stall detection at each commit tick */
-	/* occupancy samples */
-	uint64_t sbuf_samples, sbuf_sum;
+	/* submit buffer occupancy, integrated over the measured window */
+	double sbuf_area;                  /* bios x ns */
+	uint64_t t_meas_ns;                /* start of the measured window */
 	int err;
 };
 
@@ -90,6 +91,8 @@ void sim_cfg_init(struct sim_cfg *c)
 	c->clean = FSC_CLEAN_GREEDY;
 	c->reserve_zones = 2;
 	c->sample_ns = 1000000000ULL;
+	c->dev_error_abort = true;
+	c->reloc_reads = true;
 }
 
 static const char *const wl_names[] = { "seq", "uniform", "hotcold" };
@@ -181,10 +184,13 @@ static void submit(struct sim *s, struct fsc_bio *bio)
 
 /* ---- devices ---- */
 
-static uint64_t dev_time(struct sim *s, uint32_t d, uint64_t zone, uint64_t bytes)
+/* Completion time of a command of @bytes on device @d at @zone (physical
+ * byte address of the zone), @extra_ns of injected latency included. */
+static uint64_t dev_time(struct sim *s, uint32_t d, uint64_t zone, uint64_t bytes,
+			 uint64_t extra_ns)
 {
 	const struct sim_cfg *c = s->cfg;
-	uint64_t t = c->dev_cmd_ns, start;
+	uint64_t t = c->dev_cmd_ns + extra_ns, start;
 
 	if (c->dev_bw_bps)
 		t += (uint64_t)((unsigned __int128)bytes * 1000000000ULL / c->dev_bw_bps);
@@ -204,11 +210,20 @@ static void sim_dispatch(void *arg, struct fsc_bio *bio)
 	uint64_t done = s->now, t, per;
 
 	sim_hist_add(&s->res->reorder, bio->t_dispatch_ns - bio->t_ready_ns);
-	fsc_bio_execute(s->fs, bio);  /* in dispatch order: what the device sees */
+	for (i = 0; i < bg->nr_stripes; i++)
+		if (s->devs.blk[bg->stripes[i].dev])
+			s->devs.blk[bg->stripes[i].dev]->last_delay_ns = 0;
+	/* in dispatch order: what the device sees; the first refusal is the
+	 * run's error (later ones in the same event are its consequences) */
+	if (fsc_bio_execute(s->fs, bio) && s->cfg->dev_error_abort && !s->err)
+		s->err = bio->status;
 	per = bg->profile == FSC_RAID0 || bg->profile == FSC_RAID10 ?
 	      (bio->len_bytes + data - 1) / data : bio->len_bytes;
 	for (i = 0; i < bg->nr_stripes; i++) {
-		t = dev_time(s, bg->stripes[i].dev, bg->stripes[i].phys, per);
+		struct zblk *blk = s->devs.blk[bg->stripes[i].dev];
+
+		t = dev_time(s, bg->stripes[i].dev, bg->stripes[i].phys, per,
+			     blk ? blk->last_delay_ns : 0);
 		if (t > done)
 			done = t;
 	}
@@ -242,7 +257,14 @@ static void sim_failed(void *arg, struct fsc_bio *bio)
 	bio_over(arg, bio->kind);
 }
 
-static const struct fsc_owner_ops sim_ops = { sim_dispatch, sim_failed };
+static void sim_bg_removed(void *arg, uint32_t type, uint64_t life_ns)
+{
+	struct sim *s = arg;
+
+	sim_hist_add(&s->res->bg_life, life_ns);
+}
+
+static const struct fsc_owner_ops sim_ops = { sim_dispatch, sim_failed, sim_bg_removed };
 
 /* ---- commits ---- */
 
@@ -276,6 +298,40 @@ static void commit_start(struct sim *s)
 
 /* ---- cleaning ---- */
 
+/*
+ * A relocation copy first reads its source (one copy of a mirror, the
+ * mapped stripe of RAID0/10) on the device, which takes device time like a
+ * write; the copy enters the write path when the read completed.
+ */
+static void reloc_read(struct sim *s, struct fsc_bio *b)
+{
+	const struct fsc_bg *src = b->src_bg;
+	uint64_t phys, run;
+	uint32_t idx, st;
+	struct zblk *blk;
+	int ret;
+
+	fsc_map_stripe(src, b->src_logical - src->start, b->len_bytes, &idx, &phys, &run);
+	st = src->profile == FSC_RAID0 || src->profile == FSC_RAID10 ? idx * src->sub_stripes : 0;
+	while (st + 1 < src->nr_stripes && !s->devs.blk[src->stripes[st].dev] &&
+	       src->profile != FSC_RAID0)
+		st++;  /* a degraded mirror: read the other copy */
+	blk = s->devs.blk[src->stripes[st].dev];
+	if (!blk) {
+		enqueue(s, b);
+		return;
+	}
+	blk->last_delay_ns = 0;
+	ret = zblk_read(blk, src->stripes[st].phys + phys, NULL, b->len_bytes);
+	if (ret) {
+		s->res->nr_read_errors++;
+		if (s->cfg->dev_error_abort && !s->err)
+			s->err = ret;
+	}
+	push(s, dev_time(s, src->stripes[st].dev, src->stripes[st].phys, b->len_bytes,
+			 blk->last_delay_ns), EV_READ_DONE, b);
+}
+
 static void clean(struct sim *s)
 {
 	struct fsc_bio *list, *b, *next;
@@ -298,7 +354,10 @@ static void clean(struct sim *s)
 			return;  /* ENOSPC shows up at the next allocation */
 		for (b = list; b; b = next) {
 			next = b->next;
-			enqueue(s, b);  /* the normal write path (checksums) */
+			if (s->cfg->reloc_reads)
+				reloc_read(s, b);  /* then the normal write path */
+			else
+				enqueue(s, b);  /* the normal write path (checksums) */
 		}
 	}
 }
@@ -334,6 +393,7 @@ static void snapshot(struct sim *s)
 	const struct fsc_stats *st = fsc_stats(s->fs);
 
 	s->measuring = true;
+	s->t_meas_ns = s->now;
 	s->snap_user = st->user_bytes;
 	memcpy(s->snap_dev, st->dev_bytes, sizeof(s->snap_dev));
 }
@@ -391,30 +451,6 @@ static void issue_user(struct sim *s)
 
 /* ---- setup ---- */
 
-static int devices_create(struct sim *s)
-{
-	const struct sim_cfg *c = s->cfg;
-	struct zdev_cfg zc;
-	uint32_t i;
-	int ret;
-
-	for (i = 0; i < c->nr_devs; i++) {
-		zdev_cfg_init(&zc);
-		zc.lba_size = 4096;
-		zc.capacity_lba = c->nr_zones * (c->zone_bytes / 4096);
-		zc.zone_size_lba = c->zone_bytes / 4096;
-		zc.nr_conv_start = c->nr_conv;
-		ret = zdev_create(&zc, &s->zd[i]);
-		if (ret)
-			return ret;
-		ret = zblk_zdev_create(s->zd[i], true, &s->zb[i]);
-		if (ret)
-			return ret;
-		s->last_zone[i] = UINT64_MAX;
-	}
-	return 0;
-}
-
 static uint32_t copies(enum fsc_profile p)
 {
 	return p == FSC_DUP || p == FSC_RAID1 || p == FSC_RAID10 ? 2 : 1;
@@ -451,170 +487,105 @@ static int check_cfg(const struct sim_cfg *c)
 	return 0;
 }
 
-int sim_run(const struct sim_cfg *c, struct sim_result *res)
+/* One CSV row (the columns are documented in docs/SIM.md). */
+static void sample(struct sim *s)
 {
-	struct sim *s;
-	struct fsc_cfg fc;
-	struct sim_event ev;
-	const struct fsc_stats *st;
-	double zones;
-	uint32_t i, k;
-	int ret;
+	const struct fsc_stats *st = fsc_stats(s->fs);
+	uint64_t dev = 0;
+	uint32_t k;
 
-	memset(res, 0, sizeof(*res));
-	ret = check_cfg(c);
-	if (ret)
-		return res->error = ret;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return res->error = -ENOMEM;
-	s->cfg = c;
-	s->res = res;
-	sim_rng_seed(&s->rng, c->seed);
-	ret = devices_create(s);
-	if (ret)
-		goto out_free;
+	for (k = 0; k < FSC_NR_KINDS; k++)
+		dev += st->dev_bytes[k];
+	fprintf(s->cfg->csv, "%llu,%llu,%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu,%llu\n",
+		(unsigned long long)s->now, (unsigned long long)st->user_bytes,
+		(unsigned long long)dev, (unsigned long long)st->dev_bytes[FSC_KIND_RELOC],
+		(unsigned long long)st->dev_bytes[FSC_KIND_META],
+		(unsigned long long)st->sbuf_now, fsc_min_free_zones(s->fs),
+		(unsigned long long)st->nr_zone_resets, (unsigned long long)st->nr_expired,
+		(unsigned long long)st->nr_dev_errors, (unsigned long long)s->res->nr_read_errors);
+}
 
-	zones = usable_data_zones(c);
-	if (zones < 1) {
-		ret = -EINVAL;
-		goto out_free;
-	}
-	s->file_blocks = (uint64_t)(c->util * zones * (double)(c->zone_bytes / SECTOR));
-	if (s->file_blocks < c->bio_blocks) {
-		ret = -EINVAL;
-		goto out_free;
-	}
-	res->file_blocks = s->file_blocks;
-	res->util_effective = (double)s->file_blocks / (zones * (double)(c->zone_bytes / SECTOR));
-	res->oracle_fifo = sim_wa_fifo(res->util_effective);
-	res->oracle_greedy = sim_wa_greedy(res->util_effective, (double)(c->zone_bytes / SECTOR));
+static void dev_done(struct sim *s, struct fsc_bio *bio)
+{
+	uint32_t kind = bio->kind;
 
-	fsc_cfg_init(&fc);
-	fc.nr_devs = c->nr_devs;
-	for (i = 0; i < c->nr_devs; i++)
-		fc.devs[i] = s->zb[i];
-	fc.data_profile = c->data_profile;
-	fc.meta_profile = c->meta_profile;
-	fc.order = c->order;
-	fc.release = c->release;
-	fc.expire_ns = c->expire_ns;
-	fc.file_bytes = s->file_blocks * SECTOR;
-	fc.tree_fanout = c->metadata ? c->tree_fanout : 0;
-	fc.leaf_items = c->leaf_items;
-	ret = fsc_create(&fc, &s->fs);
-	if (ret)
-		goto out_free;
-	fsc_set_owner(s->fs, &sim_ops, s);
+	fsc_bio_complete(s->fs, bio, s->now);  /* may reset a victim */
+	bio_over(s, kind);
+}
 
-	s->workers_max = c->order == FSC_ORDER_SERIALIZE && c->nr_workers ? 1 : c->nr_workers;
-	s->fill_writes = (s->file_blocks + c->bio_blocks - 1) / c->bio_blocks;
-	s->total_writes = s->fill_writes + c->warmup_writes + c->writes;
-	if (c->metadata && c->commit_interval_ns)
-		push(s, c->commit_interval_ns, EV_COMMIT_TIMER, NULL);
-	if (c->csv)
-		fprintf(c->csv, "t_ns,user_bytes,dev_bytes,sbuf_now,free_zones,zone_resets,expired,dev_errors\n");
-	if (c->sample_ns)
-		push(s, 0, EV_SAMPLE, NULL);
-	issue_user(s);
+/* One event; @draining: the workload is over, only completions matter. */
+static void handle(struct sim *s, const struct sim_event *ev, bool draining)
+{
+	const struct sim_cfg *c = s->cfg;
+	const struct fsc_stats *st = fsc_stats(s->fs);
 
-	while (!s->err && sim_heap_pop(&s->heap, &ev)) {
-		s->now = ev.t_ns;
-		res->nr_events++;
-		switch (ev.type) {
-		case EV_WORKER_DONE:
-			worker_done(s, ev.ptr);
-			break;
-		case EV_DEV_DONE: {
-			struct fsc_bio *bio = ev.ptr;
-			uint32_t kind = bio->kind;
-
-			fsc_bio_complete(s->fs, bio, s->now);  /* may reset a victim */
-			bio_over(s, kind);
+	if (s->measuring)  /* occupancy held since the previous event */
+		s->sbuf_area += (double)st->sbuf_now * (double)(ev->t_ns - s->now);
+	s->now = ev->t_ns;
+	s->res->nr_events++;
+	switch (ev->type) {
+	case EV_WORKER_DONE:
+		worker_done(s, ev->ptr);
+		break;
+	case EV_READ_DONE:
+		enqueue(s, ev->ptr);
+		break;
+	case EV_DEV_DONE:
+		dev_done(s, ev->ptr);
+		break;
+	case EV_EXPIRE:
+		s->expire_armed = false;
+		fsc_expire(s->fs, s->now);
+		arm_expiry(s);
+		break;
+	case EV_COMMIT_TIMER:
+		if (draining || s->done_user >= s->total_writes)
+			break;  /* stop ticking when the workload is over */
+		if (s->done_user == s->last_tick_done && !s->inflight_user) {
+			s->err = -EDEADLK;  /* nothing moves: a stalled pipeline */
 			break;
 		}
-		case EV_COMMIT_TIMER:
-			if (s->done_user >= s->total_writes)
-				break;  /* stop ticking when the workload is over */
-			if (s->done_user == s->last_tick_done && !s->inflight_user) {
-				s->err = -EDEADLK;  /* nothing moves: a stalled pipeline */
-				break;
-			}
-			s->last_tick_done = s->done_user;
-			commit_start(s);
-			push(s, s->now + c->commit_interval_ns, EV_COMMIT_TIMER, NULL);
+		s->last_tick_done = s->done_user;
+		commit_start(s);
+		push(s, s->now + c->commit_interval_ns, EV_COMMIT_TIMER, NULL);
+		break;
+	case EV_SAMPLE:
+		if (draining)
 			break;
-		case EV_EXPIRE:
-			s->expire_armed = false;
-			fsc_expire(s->fs, s->now);
-			arm_expiry(s);
-			break;
-		case EV_SAMPLE:
-			st = fsc_stats(s->fs);
-			s->sbuf_samples++;
-			s->sbuf_sum += st->sbuf_now;
-			{
-				uint64_t dev = 0;
-
-				for (k = 0; k < FSC_NR_KINDS; k++)
-					dev += st->dev_bytes[k];
-				if (c->csv)
-					fprintf(c->csv, "%llu,%llu,%llu,%llu,%u,%llu,%llu,%llu\n",
-					(unsigned long long)s->now,
-					(unsigned long long)st->user_bytes,
-					(unsigned long long)dev, (unsigned long long)st->sbuf_now,
-					fsc_min_free_zones(s->fs),
-					(unsigned long long)st->nr_zone_resets,
-					(unsigned long long)st->nr_expired,
-					(unsigned long long)st->nr_dev_errors);
-			}
-			if (s->done_user < s->total_writes)
-				push(s, s->now + c->sample_ns, EV_SAMPLE, NULL);
-			break;
-		}
+		if (c->csv)
+			sample(s);
+		if (s->done_user < s->total_writes)
+			push(s, s->now + c->sample_ns, EV_SAMPLE, NULL);
+		break;
 	}
-	if (!s->err && c->metadata)
-		commit_start(s);  /* final commit, drained below */
-	while (!s->err && sim_heap_pop(&s->heap, &ev)) {
-		s->now = ev.t_ns;
-		res->nr_events++;
-		if (ev.type == EV_WORKER_DONE)
-			worker_done(s, ev.ptr);
-		else if (ev.type == EV_DEV_DONE) {
-			uint32_t kind = ((struct fsc_bio *)ev.ptr)->kind;
+	/* a refused write or zone op ends the run, as a read-only fs would */
+	if (c->dev_error_abort && st->nr_dev_errors && !s->err)
+		s->err = st->last_dev_error;
+}
 
-			fsc_bio_complete(s->fs, ev.ptr, s->now);
-			bio_over(s, kind);
-		} else if (ev.type == EV_EXPIRE) {
-			s->expire_armed = false;
-			fsc_expire(s->fs, s->now);
-			arm_expiry(s);
-		}
-	}
-	if (c->progress)
-		fprintf(stderr, "\n");
-	if (!s->measuring)
-		snapshot(s);
+static void results(struct sim *s)
+{
+	const struct sim_cfg *c = s->cfg;
+	const struct fsc_stats *st = fsc_stats(s->fs);
+	struct sim_result *res = s->res;
+	uint64_t dev = 0;
+	uint32_t k;
 
-	st = fsc_stats(s->fs);
 	res->error = s->err;
 	res->t_end_ns = s->now;
 	res->user_bytes = st->user_bytes - s->snap_user;
-	{
-		uint64_t dev = 0;
-
-		for (k = 0; k < FSC_NR_KINDS; k++) {
-			res->dev_bytes[k] = st->dev_bytes[k] - s->snap_dev[k];
-			dev += res->dev_bytes[k];
-		}
-		if (res->user_bytes) {
-			res->wa = (double)dev / (double)res->user_bytes;
-			res->wa_data = (double)(res->dev_bytes[FSC_KIND_USER] +
-						res->dev_bytes[FSC_KIND_RELOC]) /
-				       (double)res->user_bytes / copies(c->data_profile);
-		}
+	for (k = 0; k < FSC_NR_KINDS; k++) {
+		res->dev_bytes[k] = st->dev_bytes[k] - s->snap_dev[k];
+		dev += res->dev_bytes[k];
 	}
-	res->sbuf_mean = s->sbuf_samples ? (double)s->sbuf_sum / (double)s->sbuf_samples : 0;
+	if (res->user_bytes) {
+		res->wa = (double)dev / (double)res->user_bytes;
+		res->wa_data = (double)(res->dev_bytes[FSC_KIND_USER] +
+					res->dev_bytes[FSC_KIND_RELOC]) /
+			       (double)res->user_bytes / copies(c->data_profile);
+	}
+	res->sbuf_mean = s->now > s->t_meas_ns ?
+			 s->sbuf_area / (double)(s->now - s->t_meas_ns) : 0;
 	res->sbuf_max = st->sbuf_max;
 	res->nr_user_bios = s->issued;
 	res->nr_bios = st->nr_bios_dispatched;
@@ -634,16 +605,113 @@ int sim_run(const struct sim_cfg *c, struct sim_result *res)
 	res->bg_life_mean_ns = st->nr_bg_removed ?
 			       (double)st->bg_life_ns_sum / (double)st->nr_bg_removed : 0;
 	res->bg_life_max_ns = st->bg_life_ns_max;
+}
+
+/* File size from the usable capacity, and the oracles at that utilization. */
+static int size_workload(struct sim *s)
+{
+	const struct sim_cfg *c = s->cfg;
+	struct sim_result *res = s->res;
+	double zones = usable_data_zones(c), np = (double)(c->zone_bytes / SECTOR), u;
+
+	if (zones < 1)
+		return -EINVAL;
+	s->file_blocks = (uint64_t)(c->util * zones * np);
+	if (s->file_blocks < c->bio_blocks)
+		return -EINVAL;
+	res->file_blocks = s->file_blocks;
+	u = res->util_effective = (double)s->file_blocks / (zones * np);
+	res->oracle_fifo = sim_wa_fifo(u);
+	res->oracle_greedy = sim_wa_greedy(u, np);
+	if (c->workload == SIM_WL_HOTCOLD) {
+		res->oracle_hc_fifo = sim_wa_hotcold_fifo(u, c->hot_r, c->hot_f);
+		res->oracle_hc_greedy = sim_wa_hotcold_greedy(u, c->hot_r, c->hot_f, np);
+		res->oracle_twolog = sim_wa_twolog(u, c->hot_r, c->hot_f, np);
+	}
+	return 0;
+}
+
+int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
+{
+	const struct sim_cfg *c;
+	struct sim *s;
+	struct fsc_cfg fc;
+	struct sim_event ev;
+	uint32_t i;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = check_cfg(cfg);
+	if (ret)
+		return res->error = ret;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return res->error = -ENOMEM;
+	s->eff = *cfg;
+	s->cfg = c = &s->eff;
+	s->res = res;
+	sim_rng_seed(&s->rng, c->seed);
+	for (i = 0; i < FSC_MAX_DEVS; i++)
+		s->last_zone[i] = UINT64_MAX;
+	ret = sim_devs_open(&s->eff, &s->devs, res->msg, sizeof(res->msg));
+	if (ret)
+		goto out_free;
+	res->zone_bytes = c->zone_bytes;
+	res->nr_zones = c->nr_zones;
+	res->nr_conv = c->nr_conv;
+	ret = check_cfg(c);  /* a block device's geometry may not fit */
+	if (!ret)
+		ret = size_workload(s);
+	if (ret)
+		goto out_free;
+
+	fsc_cfg_init(&fc);
+	fc.nr_devs = c->nr_devs;
+	for (i = 0; i < c->nr_devs; i++)
+		fc.devs[i] = s->devs.blk[i];
+	fc.data_profile = c->data_profile;
+	fc.meta_profile = c->meta_profile;
+	fc.order = c->order;
+	fc.release = c->release;
+	fc.expire_ns = c->expire_ns;
+	fc.file_bytes = s->file_blocks * SECTOR;
+	fc.tree_fanout = c->metadata ? c->tree_fanout : 0;
+	fc.leaf_items = c->leaf_items;
+	ret = fsc_create(&fc, &s->fs);
+	if (ret)
+		goto out_free;
+	fsc_set_owner(s->fs, &sim_ops, s);
+
+	s->workers_max = c->order == FSC_ORDER_SERIALIZE && c->nr_workers ? 1 : c->nr_workers;
+	s->fill_writes = (s->file_blocks + c->bio_blocks - 1) / c->bio_blocks;
+	s->total_writes = s->fill_writes + c->warmup_writes + c->writes;
+	if (c->metadata && c->commit_interval_ns)
+		push(s, c->commit_interval_ns, EV_COMMIT_TIMER, NULL);
+	if (c->csv)
+		fprintf(c->csv, "t_ns,user_bytes,dev_bytes,reloc_bytes,meta_bytes,sbuf_now,"
+			"free_zones,zone_resets,expired,dev_errors,read_errors\n");
+	if (c->sample_ns)
+		push(s, 0, EV_SAMPLE, NULL);
+	issue_user(s);
+
+	while (!s->err && sim_heap_pop(&s->heap, &ev))
+		handle(s, &ev, false);
+	if (!s->err && c->metadata)
+		commit_start(s);  /* final commit, drained below */
+	while (!s->err && sim_heap_pop(&s->heap, &ev))
+		handle(s, &ev, true);
+	if (c->progress)
+		fprintf(stderr, "\n");
+	if (!s->measuring)
+		snapshot(s);
+	results(s);
 	ret = s->err;
 
 out_free:
 	if (ret && !res->error)
 		res->error = ret;
 	fsc_destroy(s->fs);
-	for (i = 0; i < FSC_MAX_DEVS; i++) {
-		zblk_destroy(s->zb[i]);
-		zdev_destroy(s->zd[i]);
-	}
+	sim_devs_close(&s->devs, res);
 	sim_heap_fini(&s->heap);
 	free(s);
 	return ret;

@@ -1,7 +1,8 @@
 /*
  * sim.h — the deterministic discrete-event simulator that drives fs-core in
- * virtual time (ns) over in-process zone models (data-less), and its
- * metrics.  Same configuration and seed => byte-identical JSON.  No wall
+ * virtual time (ns) over in-process zone models (data-less by default; or
+ * emulated disks that store bytes and inject faults; or one Linux zoned
+ * block device), and its metrics.  Same configuration and seed => byte-identical JSON.  No wall
  * clock, no rand().  The engine pieces (event heap, PRNG, distributions,
  * histogram, the write-amplification oracles) are exposed for tests.
  */
@@ -63,10 +64,22 @@ uint64_t sim_hist_quantile(const struct sim_hist *h, double q);
 /* Write-amplification oracles (docs: wa-models.md). */
 double sim_wa_fifo(double u);
 double sim_wa_greedy(double u, double np);
+/* Hot/cold, one log: a fraction @r of the writes to a fraction @f of the
+ * space.  Eq. 14 (FIFO) and Eq. 16 (greedy, Np = @np). */
+double sim_wa_hotcold_fifo(double u, double r, double f);
+double sim_wa_hotcold_greedy(double u, double r, double f, double np);
+/* Hot/cold in two logs with the best split of spare space (Eqs. 20-22):
+ * a lower bound for any two-stream placement. */
+double sim_wa_twolog(double u, double r, double f, double np);
 
 /* ---- the simulation (sim.c) ---- */
 
 enum sim_workload { SIM_WL_SEQ = 0, SIM_WL_UNIFORM, SIM_WL_HOTCOLD };
+
+/* Where the bytes go: none = data-less zone models (or, with fault rules, a
+ * zdisk with the NONE store), mem / file = a zdisk with that store. */
+enum sim_store { SIM_STORE_NONE = 0, SIM_STORE_MEM, SIM_STORE_FILE };
+const char *sim_store_name(enum sim_store st);
 int sim_workload_parse(const char *s, enum sim_workload *w);
 const char *sim_workload_name(enum sim_workload w);
 
@@ -80,6 +93,12 @@ struct sim_cfg {
 	uint64_t dev_cmd_ns;        /* per-command overhead */
 	uint64_t dev_bw_bps;        /* sequential bandwidth per device, bytes/s (0 = infinite) */
 	uint64_t zone_switch_ns;    /* penalty when a device moves to another zone */
+	enum sim_store store;
+	const char *store_path;     /* SIM_STORE_FILE: image (device i of several: PATH.i) */
+	const char *faults;         /* zfault rules for every device (docs/FAULTS.md), or NULL */
+	const char *blkdev;         /* run on this Linux zoned block device instead, or NULL */
+	bool dev_error_abort;       /* a device error ends the run with its reason */
+	bool reloc_reads;           /* relocation reads its source (device time, read faults) */
 	/* fs-core */
 	enum fsc_profile data_profile, meta_profile;
 	enum fsc_order order;
@@ -116,6 +135,9 @@ void sim_cfg_init(struct sim_cfg *cfg);
 
 struct sim_result {
 	int error;                  /* 0 or what stopped the run */
+	char msg[256];              /* why, when setup failed (bad fault rule, device) */
+	uint64_t zone_bytes;        /* geometry used (a block device's own) */
+	uint32_t nr_zones, nr_conv;
 	uint64_t t_end_ns;
 	uint64_t nr_events;
 	uint64_t file_blocks;
@@ -123,17 +145,24 @@ struct sim_result {
 	uint64_t user_bytes, dev_bytes[FSC_NR_KINDS];  /* measured window */
 	double wa, wa_data;
 	double oracle_fifo, oracle_greedy;
+	double oracle_hc_fifo, oracle_hc_greedy, oracle_twolog;  /* hotcold workload */
 	struct sim_hist reorder;    /* ns a bio waited between ready and dispatch */
-	double sbuf_mean;           /* sampled */
+	double sbuf_mean;           /* time-weighted over the measured window */
 	uint64_t sbuf_max;
 	uint64_t nr_user_bios, nr_bios;
 	uint64_t nr_held, nr_expired, nr_bg_expired, nr_submit_unaligned;
-	uint64_t nr_dev_errors;
+	uint64_t nr_dev_errors;     /* writes and zone ops refused (fs-core) */
 	int last_dev_error;
+	uint64_t nr_read_errors;    /* relocation reads that failed */
+	uint64_t nr_dev_writes, dev_write_bytes;  /* accepted by the devices (zblk) */
+	uint64_t nr_dev_reads, dev_read_bytes;
+	uint64_t store_writes;      /* zdisk backend: writes its statistics count */
+	uint64_t faults_fired;      /* zdisk backend: fault verdicts acted on */
 	uint64_t nr_zone_resets, nr_bg_created, nr_bg_removed, nr_relocations, nr_commits;
 	uint64_t nr_redirty, nr_zeros;
 	double bg_life_mean_ns;
 	uint64_t bg_life_max_ns;
+	struct sim_hist bg_life;    /* ns from creation to reset, every removed block group */
 };
 
 /**

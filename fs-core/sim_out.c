@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "sim.h"
+#include "sim_int.h"
 
 static const char *const profile_names[] = {
 	"single", "dup", "raid1", "raid0", "raid10", "raid5", "raid6",
@@ -17,14 +17,50 @@ static const char *const kind_names[] = { "data", "metadata", "redirty", "zeros"
 
 #define U(x) ((unsigned long long)(x))
 
+/* A JSON string (NULL = null): quotes, backslashes and controls escaped. */
+static void json_str(FILE *f, const char *s)
+{
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void hist_json(FILE *f, const struct sim_hist *h)
+{
+	fprintf(f, "\"count\": %llu, \"p50\": %llu, \"p90\": %llu, \"p99\": %llu, ",
+		U(h->n), U(sim_hist_quantile(h, 0.5)), U(sim_hist_quantile(h, 0.9)),
+		U(sim_hist_quantile(h, 0.99)));
+}
+
 void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 {
 	int k;
 
 	fprintf(f, "{\n  \"config\": {\n");
 	fprintf(f, "    \"seed\": %llu, \"devices\": %u, \"zone_bytes\": %llu, \"zones\": %u, "
-		"\"conv_zones\": %u,\n", U(c->seed), c->nr_devs, U(c->zone_bytes), c->nr_zones,
-		c->nr_conv);
+		"\"conv_zones\": %u,\n", U(c->seed), c->nr_devs,
+		U(r->zone_bytes ? r->zone_bytes : c->zone_bytes),
+		r->zone_bytes ? r->nr_zones : c->nr_zones, r->zone_bytes ? r->nr_conv : c->nr_conv);
+	fprintf(f, "    \"backend\": \"%s\", \"store\": \"%s\", \"store_path\": ",
+		sim_backend_name(sim_backend_of(c)), sim_store_name(c->store));
+	json_str(f, c->store == SIM_STORE_FILE ? c->store_path : NULL);
+	fprintf(f, ", \"faults\": ");
+	json_str(f, c->faults && *c->faults ? c->faults : NULL);
+	fprintf(f, ", \"blkdev\": ");
+	json_str(f, c->blkdev);
+	fprintf(f, ", \"on_dev_error\": \"%s\", \"reloc_reads\": %s,\n",
+		c->dev_error_abort ? "abort" : "continue", c->reloc_reads ? "true" : "false");
 	fprintf(f, "    \"dev_cmd_ns\": %llu, \"dev_bw_bps\": %llu, \"zone_switch_ns\": %llu,\n",
 		U(c->dev_cmd_ns), U(c->dev_bw_bps), U(c->zone_switch_ns));
 	fprintf(f, "    \"data_profile\": \"%s\", \"meta_profile\": \"%s\", \"order\": \"%s\", "
@@ -45,12 +81,18 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u\n  },\n",
 		c->clean == FSC_CLEAN_FIFO ? "fifo" : "greedy", c->reserve_zones);
 
-	fprintf(f, "  \"error\": \"%s\",\n", r->error ? fsc_errname(r->error) : "none");
+	fprintf(f, "  \"error\": \"%s\", \"error_text\": ", r->error ? fsc_errname(r->error) : "none");
+	json_str(f, r->error ? (r->msg[0] ? r->msg : fsc_strerror(r->error)) : "");
+	fprintf(f, ",\n");
 	fprintf(f, "  \"virtual_time_ns\": %llu, \"events\": %llu, \"file_blocks\": %llu,\n",
 		U(r->t_end_ns), U(r->nr_events), U(r->file_blocks));
 	fprintf(f, "  \"wa\": { \"total\": %.6f, \"data\": %.6f, \"util_effective\": %.6f, "
 		"\"oracle_fifo\": %.6f, \"oracle_greedy\": %.6f,\n", r->wa, r->wa_data,
 		r->util_effective, r->oracle_fifo, r->oracle_greedy);
+	if (c->workload == SIM_WL_HOTCOLD)
+		fprintf(f, "    \"oracle_hotcold_fifo\": %.6f, \"oracle_hotcold_greedy\": %.6f, "
+			"\"oracle_two_log_bound\": %.6f,\n", r->oracle_hc_fifo, r->oracle_hc_greedy,
+			r->oracle_twolog);
 	fprintf(f, "    \"user_bytes\": %llu", U(r->user_bytes));
 	for (k = 0; k < FSC_NR_KINDS; k++)
 		fprintf(f, ", \"%s_bytes\": %llu", kind_names[k], U(r->dev_bytes[k]));
@@ -69,11 +111,18 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 		"\"unaligned_submits\": %llu },\n", U(r->nr_held), r->sbuf_mean, U(r->sbuf_max),
 		U(r->nr_expired), U(r->nr_bg_expired), U(r->nr_submit_unaligned));
 	fprintf(f, "  \"device\": { \"write_errors\": %llu, \"last_error\": \"%s\", "
-		"\"zone_resets\": %llu },\n", U(r->nr_dev_errors),
-		r->last_dev_error ? fsc_errname(r->last_dev_error) : "none", U(r->nr_zone_resets));
+		"\"read_errors\": %llu, \"zone_resets\": %llu,\n", U(r->nr_dev_errors),
+		r->last_dev_error ? fsc_errname(r->last_dev_error) : "none", U(r->nr_read_errors),
+		U(r->nr_zone_resets));
+	fprintf(f, "    \"writes\": %llu, \"write_bytes\": %llu, \"reads\": %llu, "
+		"\"read_bytes\": %llu, \"store_writes\": %llu, \"faults_fired\": %llu },\n",
+		U(r->nr_dev_writes), U(r->dev_write_bytes), U(r->nr_dev_reads), U(r->dev_read_bytes),
+		U(r->store_writes), U(r->faults_fired));
 	fprintf(f, "  \"block_groups\": { \"created\": %llu, \"removed\": %llu, "
-		"\"relocated\": %llu, \"life_mean_ns\": %.0f, \"life_max_ns\": %llu },\n",
-		U(r->nr_bg_created), U(r->nr_bg_removed), U(r->nr_relocations), r->bg_life_mean_ns,
+		"\"relocated\": %llu,\n    \"life_ns\": { ", U(r->nr_bg_created),
+		U(r->nr_bg_removed), U(r->nr_relocations));
+	hist_json(f, &r->bg_life);
+	fprintf(f, "\"mean\": %.0f, \"max\": %llu } },\n", r->bg_life_mean_ns,
 		U(r->bg_life_max_ns));
 	fprintf(f, "  \"bios\": { \"user\": %llu, \"dispatched\": %llu, \"commits\": %llu, "
 		"\"redirty\": %llu, \"zeros\": %llu }\n}\n", U(r->nr_user_bios), U(r->nr_bios),

@@ -4,11 +4,13 @@
  * as an ops table.  Everything here counts bytes; the implementations convert
  * to LBAs (zdev) or 512-byte sectors (the kernel ioctls).
  *
- * Two implementations: zblk_zdev (in process, over a borrowed struct zdev;
+ * Three implementations: zblk_zdev (in process, over a borrowed struct zdev;
  * a NULL buffer means "data-less": the zone rules are applied, no byte is
- * stored) and zblk_linux (a real zoned block device through BLKREPORTZONE,
- * BLKRESETZONE, BLKOPENZONE, BLKCLOSEZONE, BLKFINISHZONE).  zblk is not a
- * scheduler, a cache or a queue: every call is synchronous.
+ * stored), zblk_zdisk (over a borrowed emulated disk: a store that keeps the
+ * bytes and fault rules; NULL buffers become stamp blocks) and zblk_linux (a
+ * real zoned block device through BLKREPORTZONE, BLKRESETZONE, BLKOPENZONE,
+ * BLKCLOSEZONE, BLKFINISHZONE; NULL buffers become stamp blocks too).  zblk
+ * is not a scheduler, a cache or a queue: every call is synchronous.
  */
 #ifndef ZBLK_H
 #define ZBLK_H
@@ -21,6 +23,7 @@
 #include "zl_err.h"
 
 struct zdev;
+struct zdisk;
 struct zblk;
 
 /* One zone, in bytes. */
@@ -61,6 +64,10 @@ struct zblk {
 	enum zl_model model;
 	uint64_t nr_write_errors;  /* writes refused by the device, any reason */
 	int last_write_err;        /* reason of the last refused write */
+	uint64_t nr_writes;        /* writes (and appends) the device accepted */
+	uint64_t write_bytes;      /* bytes of those */
+	uint64_t nr_reads, read_bytes;  /* reads the device completed */
+	uint64_t last_delay_ns;    /* injected latency of the last command (zblk_zdisk) */
 };
 
 static inline bool zblk_is_zoned(const struct zblk *b)
@@ -83,9 +90,28 @@ int zblk_zdev_create(struct zdev *d, bool zoned, struct zblk **out);
 struct zdev *zblk_zdev_of(struct zblk *b);
 
 /**
+ * zblk_zdisk_create() - a zblk over a borrowed emulated disk (zdisk.h): its
+ * store keeps the bytes, its fault rules fire, its statistics count.
+ * @disk: borrowed; must outlive the zblk.  Open it with realtime = false
+ *        for simulation (injected latency is reported in last_delay_ns,
+ *        not slept).
+ * @out: set on success; caller owns it (zblk_destroy()).
+ * Returns 0 or -ENOMEM, -EINVAL.  NULL write buffers store stamp blocks
+ * (every 4 KiB begins with its own device byte offset, little endian);
+ * NULL read buffers read into a scratch buffer.  Device errors are zdisk's
+ * (ZL_E_* zone reasons, ZL_E_MEDIUM_WRITE, ZL_E_TORN_WRITE, ZL_E_OFFLINE...).
+ */
+int zblk_zdisk_create(struct zdisk *disk, struct zblk **out);
+
+/* The zdisk behind a zblk_zdisk (borrowed), NULL for other kinds. */
+struct zdisk *zblk_zdisk_of(struct zblk *b);
+
+/**
  * zblk_linux_open() - open a Linux zoned block device (O_RDWR | O_DIRECT).
  * Returns 0, -errno from open/ioctl, -ENOTBLK if @path is not a block
- * device, -EOPNOTSUPP if the kernel has no zoned block support.
+ * device, -EOPNOTSUPP if it is not zoned (BLKGETZONESZ says 0) or the kernel
+ * has no zoned block support.  NULL buffers: stamp blocks (see
+ * zblk_zdisk_create()); buffers given must suit O_DIRECT (4 KiB aligned).
  */
 int zblk_linux_open(const char *path, struct zblk **out);
 
@@ -108,12 +134,19 @@ static inline int zblk_report(struct zblk *b, uint64_t pos_bytes, struct zblk_zo
 	return b->ops->report(b, pos_bytes, out, max);
 }
 
+/* zblk_read() - read; counts completed reads. */
 static inline int zblk_read(struct zblk *b, uint64_t pos_bytes, void *buf, uint64_t len_bytes)
 {
-	return b->ops->read(b, pos_bytes, buf, len_bytes);
+	int ret = b->ops->read(b, pos_bytes, buf, len_bytes);
+
+	if (!ret) {
+		b->nr_reads++;
+		b->read_bytes += len_bytes;
+	}
+	return ret;
 }
 
-/* zblk_write() - write; counts refused writes in b->nr_write_errors. */
+/* zblk_write() - write; counts accepted writes and refused ones (nr_write_errors). */
 int zblk_write(struct zblk *b, uint64_t pos_bytes, const void *buf, uint64_t len_bytes);
 
 static inline int zblk_zone_mgmt(struct zblk *b, enum zl_zone_op op, uint64_t pos_bytes)

@@ -1,8 +1,11 @@
 /*
  * zblk_linux.c — zblk over a real Linux zoned block device: the kernel's
  * zoned ioctls (BLKREPORTZONE, BLKRESETZONE, BLKOPENZONE, BLKCLOSEZONE,
- * BLKFINISHZONE, BLKGETZONESZ, BLKGETNRZONES) and pread/pwrite.  It is not a
- * queue and does no zone append (the kernel exposes none to user space).
+ * BLKFINISHZONE, BLKGETZONESZ, BLKGETNRZONES) and pread/pwrite on an O_DIRECT
+ * descriptor.  fs-core passes NULL buffers: a NULL write sends stamp blocks
+ * (each 4 KiB begins with its device byte offset) from an aligned scratch
+ * buffer, a NULL read reads into it.  It is not a queue and does no zone
+ * append (the kernel exposes none to user space).
  *
  * The build machine's kernel has no zoned block support, so only the argument
  * handling (zblk_linux_zone_range(), zblk_linux_zone_ioctl(), the refusal of
@@ -23,9 +26,14 @@
 #define SECTOR_BYTES 512u
 #define REPORT_BATCH 128u
 
+#define STAMP_BYTES 4096u
+#define DIO_ALIGN 4096u
+
 struct zblk_linux {
 	struct zblk b;   /* first: the zblk handle */
 	int fd;
+	uint8_t *scratch;          /* DIO_ALIGN aligned, for NULL buffers */
+	uint64_t scratch_bytes;
 };
 
 static inline struct zblk_linux *to_zl(struct zblk *b)
@@ -106,12 +114,30 @@ out_free:
 	return ret;
 }
 
+/* An aligned scratch buffer of at least @len bytes, or NULL. */
+static uint8_t *zl_scratch(struct zblk_linux *zl, uint64_t len)
+{
+	void *p;
+
+	if (len <= zl->scratch_bytes)
+		return zl->scratch;
+	if (posix_memalign(&p, DIO_ALIGN, len))
+		return NULL;
+	memset(p, 0, len);
+	free(zl->scratch);
+	zl->scratch = p;
+	zl->scratch_bytes = len;
+	return p;
+}
+
 static int zl_read(struct zblk *b, uint64_t pos_bytes, void *buf, uint64_t len_bytes)
 {
 	ssize_t n;
 
 	if (!buf)
-		return -EINVAL;
+		buf = zl_scratch(to_zl(b), len_bytes);
+	if (!buf)
+		return -ENOMEM;
 	n = pread(to_zl(b)->fd, buf, len_bytes, (off_t)pos_bytes);
 	if (n < 0)
 		return -errno;
@@ -120,10 +146,20 @@ static int zl_read(struct zblk *b, uint64_t pos_bytes, void *buf, uint64_t len_b
 
 static int zl_write(struct zblk *b, uint64_t pos_bytes, const void *buf, uint64_t len_bytes)
 {
+	uint8_t *p;
+	uint64_t off, v;
 	ssize_t n;
 
-	if (!buf)
-		return -EINVAL;
+	if (!buf) {
+		p = zl_scratch(to_zl(b), len_bytes);
+		if (!p)
+			return -ENOMEM;
+		for (off = 0; off < len_bytes; off += STAMP_BYTES) {
+			v = pos_bytes + off;
+			memcpy(p + off, &v, len_bytes - off < sizeof(v) ? len_bytes - off : sizeof(v));
+		}
+		buf = p;
+	}
 	n = pwrite(to_zl(b)->fd, buf, len_bytes, (off_t)pos_bytes);
 	if (n < 0)
 		return -errno;
@@ -158,6 +194,7 @@ static int zl_flush(struct zblk *b)
 static void zl_destroy(struct zblk *b)
 {
 	close(to_zl(b)->fd);
+	free(to_zl(b)->scratch);
 	free(to_zl(b));
 }
 

@@ -191,8 +191,11 @@ int zblk_write(struct zblk *b, uint64_t pos_bytes, const void *buf, uint64_t len
 	if (ret) {
 		b->nr_write_errors++;
 		b->last_write_err = ret;
+		return ret;
 	}
-	return ret;
+	b->nr_writes++;
+	b->write_bytes += len_bytes;
+	return 0;
 }
 
 int zblk_append(struct zblk *b, uint64_t zone_bytes, const void *buf, uint64_t len_bytes,
@@ -206,6 +209,10 @@ int zblk_append(struct zblk *b, uint64_t zone_bytes, const void *buf, uint64_t l
 	if (ret && ret != -EOPNOTSUPP) {
 		b->nr_write_errors++;
 		b->last_write_err = ret;
+	}
+	if (!ret) {
+		b->nr_writes++;
+		b->write_bytes += len_bytes;
 	}
 	return ret;
 }

@@ -1,6 +1,8 @@
 /*
  * test_fsc_zblk.c — zblk: the in-process implementation over the real zone
- * model (data-less), and the argument handling of the Linux ioctl one (this
+ * model (data-less), the one over an emulated disk (MEM store: stamp blocks
+ * stored and read back, append, counters, fault rules surfacing as zdisk's
+ * reasons), and the argument handling of the Linux ioctl one (this
  * machine's kernel has no zoned block support: its ioctl paths are only
  * compile-tested).
  */
@@ -12,8 +14,11 @@
 #include <cmocka.h>
 #include <linux/blkzoned.h>
 
+#include <string.h>
+
 #include "zblk.h"
 #include "zdev.h"
+#include "zdisk.h"
 
 struct fx {
 	struct zdev *d;
@@ -164,6 +169,84 @@ static void test_zblk_linux_open_refuses_non_block_files(void **state)
 	assert_int_equal(zblk_linux_open("/nonexistent/zonelab", &b), -ENOENT);
 }
 
+/* A MEM-store disk of 16 x 1 MiB zones (4 KiB LBAs, zone 0 conventional). */
+static struct zdisk *mem_disk(const char *faults)
+{
+	struct zdisk_cfg c;
+	struct zdisk *z;
+	char msg[256];
+
+	zdisk_cfg_init(&c);
+	c.geo.lba_size = 4096;
+	c.geo.zone_size_lba = 256;
+	c.geo.capacity_lba = 16 * 256;
+	c.geo.nr_conv_start = 1;
+	c.store.kind = ZSTORE_MEM;
+	c.wce = true;
+	c.seed = 1;
+	c.faults = faults;
+	assert_int_equal(zdisk_open(&c, &z, msg, sizeof(msg)), 0);
+	return z;
+}
+
+static void test_zblk_zdisk_stores_stamps_and_counts(void **state)
+{
+	struct zdisk *z = mem_disk(NULL);
+	struct zblk *b;
+	struct zblk_zone zz;
+	uint64_t buf[3 * 512], pos;
+
+	assert_int_equal(zblk_zdisk_create(z, &b), 0);
+	assert_ptr_equal(zblk_zdisk_of(b), z);
+	assert_null(zblk_zdev_of(b));
+	assert_int_equal(b->nr_zones, 16);
+	assert_int_equal(b->zone_size_bytes, 1 << 20);
+	assert_int_equal(zblk_zone_get(b, 1 << 20, &zz), 0);
+	assert_int_equal(zz.type, ZL_ZONE_TYPE_SWR);
+	assert_int_equal(zz.wp_bytes, 1 << 20);
+	/* NULL buffer: each 4 KiB stores its own offset */
+	assert_int_equal(zblk_write(b, 1 << 20, NULL, 3 * 4096), 0);
+	assert_int_equal(zblk_read(b, 1 << 20, buf, sizeof(buf)), 0);
+	assert_int_equal(buf[0], 1 << 20);
+	assert_int_equal(buf[512], (1 << 20) + 4096);
+	assert_int_equal(buf[1024], (1 << 20) + 8192);
+	assert_int_equal(zblk_append(b, 1 << 20, NULL, 4096, &pos), 0);
+	assert_int_equal(pos, (1 << 20) + 3 * 4096);
+	/* the zone rules are zdisk's */
+	assert_int_equal(zblk_write(b, 1 << 20, NULL, 4096), ZL_E_UNALIGNED);
+	assert_int_equal(b->nr_writes, 2);
+	assert_int_equal(b->write_bytes, 4 * 4096);
+	assert_int_equal(b->nr_write_errors, 1);
+	assert_int_equal(b->nr_reads, 1);
+	assert_int_equal(zblk_zone_mgmt(b, ZL_ZOP_RESET, 1 << 20), 0);
+	assert_int_equal(zblk_zone_get(b, 1 << 20, &zz), 0);
+	assert_int_equal(zz.cond, ZL_COND_EMPTY);
+	zblk_destroy(b);
+	zdisk_close(z);
+}
+
+static void test_zblk_zdisk_faults_surface_as_their_reasons(void **state)
+{
+	struct zdisk *z = mem_disk("medium-error:op=write,after=1;torn-write:op=write,after=2;"
+				   "latency:op=read,us=100,repeat");
+	struct zblk *b;
+	struct zblk_zone zz;
+
+	assert_int_equal(zblk_zdisk_create(z, &b), 0);
+	assert_int_equal(zblk_write(b, 1 << 20, NULL, 8192), 0);
+	assert_int_equal(zblk_write(b, (1 << 20) + 8192, NULL, 8192), ZL_E_MEDIUM_WRITE);
+	/* the failed write did not move the write pointer; the torn one stores a prefix */
+	assert_int_equal(zblk_write(b, (1 << 20) + 8192, NULL, 8192), ZL_E_TORN_WRITE);
+	assert_int_equal(zblk_zone_get(b, 1 << 20, &zz), 0);
+	assert_int_equal(zz.wp_bytes, (1 << 20) + 8192 + 4096);
+	assert_int_equal(b->nr_write_errors, 2);
+	assert_int_equal(b->last_write_err, ZL_E_TORN_WRITE);
+	assert_int_equal(zblk_read(b, 1 << 20, NULL, 4096), 0);
+	assert_int_equal(b->last_delay_ns, 100000);
+	zblk_destroy(b);
+	zdisk_close(z);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +261,8 @@ int main(void)
 		cmocka_unit_test(test_zblk_linux_zone_range_converts_and_checks),
 		cmocka_unit_test(test_zblk_linux_zone_ioctls),
 		cmocka_unit_test(test_zblk_linux_open_refuses_non_block_files),
+		cmocka_unit_test(test_zblk_zdisk_stores_stamps_and_counts),
+		cmocka_unit_test(test_zblk_zdisk_faults_surface_as_their_reasons),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -153,9 +153,15 @@ static void test_sim_without_ordering_the_device_refuses(void **state)
 	c.qd = 128;
 	c.worker_dist = SIM_DIST_PARETO;
 	c.order = FSC_ORDER_NONE;
+	c.dev_error_abort = false;  /* count the refusals */
 	assert_int_equal(sim_run(&c, &r), 0);
 	assert_true(r.nr_dev_errors > 1000);
 	assert_int_equal(r.last_dev_error, ZL_E_UNALIGNED);
+	/* by default the first refusal ends the run with its reason */
+	c.dev_error_abort = true;
+	assert_int_equal(sim_run(&c, &r), ZL_E_UNALIGNED);
+	assert_int_equal(r.error, ZL_E_UNALIGNED);
+	assert_true(r.nr_dev_errors >= 1);
 }
 
 static void test_sim_without_redirty_the_submit_buffer_expires(void **state)

@@ -1,0 +1,34 @@
+/*
+ * sim_int.h — private to the simulator's files: the devices of one run
+ * (sim_dev.c) and the backend a configuration selects.  Not an interface.
+ */
+#ifndef SIM_INT_H
+#define SIM_INT_H
+
+#include "sim.h"
+
+struct zdev;
+struct zdisk;
+
+enum sim_backend { SIM_BACKEND_ZDEV = 0, SIM_BACKEND_ZDISK, SIM_BACKEND_BLKDEV };
+
+struct sim_devs {
+	enum sim_backend backend;
+	struct zblk *blk[FSC_MAX_DEVS];    /* owned */
+	struct zdev *zd[FSC_MAX_DEVS];     /* owned (zdev backend) */
+	struct zdisk *disk[FSC_MAX_DEVS];  /* owned (zdisk backend) */
+};
+
+enum sim_backend sim_backend_of(const struct sim_cfg *c);
+const char *sim_backend_name(enum sim_backend b);
+
+/*
+ * sim_devs_open() - the devices of a run.  For a block device, @c's zone
+ * size, zone count and conventional zones are replaced by the device's.
+ * Returns 0 or an error with a message in @msg; sim_devs_close() in any case.
+ */
+int sim_devs_open(struct sim_cfg *c, struct sim_devs *d, char *msg, size_t msg_len);
+/* Close everything; adds device counters (and zdisk statistics) to @res. */
+void sim_devs_close(struct sim_devs *d, struct sim_result *res);
+
+#endif /* SIM_INT_H */
