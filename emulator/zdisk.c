@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include <time.h>
 
 #include "zbitmap.h"
+#include "zl_iov.h"
 
 enum zdisk_ctx {
 	CTX_NONE,
@@ -337,17 +339,56 @@ static int fail(struct zdisk *z, int err)
 
 /* ---- I/O ----------------------------------------------------------------- */
 
-int zdisk_read(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf, struct zdisk_io *io)
+/*
+ * Transfer LBAs [lba, lba + nr_lba) between the store and bytes
+ * [byte_off, ...) of @iov (read: into; write: from), or zero them
+ * (@zero, reads of unwritten LBAs).
+ */
+static int store_io(struct zdisk *z, bool write, bool zero, uint64_t lba, uint64_t nr_lba,
+		    const struct iovec *iov, int iov_cnt, size_t byte_off)
+{
+	size_t len = (size_t)nr_lba * zdev_cfg(z->dev)->lba_size;
+	struct iovec cut[64], *v = cut;
+	int n, ret;
+
+	if (!len)
+		return 0;
+	n = zl_iov_slice(iov, iov_cnt, byte_off, len, cut, 64);
+	if (n < 0) {
+		v = malloc(sizeof(*v) * (size_t)iov_cnt);
+		if (!v)
+			return -ENOMEM;
+		n = zl_iov_slice(iov, iov_cnt, byte_off, len, v, iov_cnt);
+		if (n < 0) {
+			free(v);
+			return -EINVAL;
+		}
+	}
+	if (zero) {
+		zl_iov_zero(v, n);
+		ret = 0;
+	} else {
+		ret = write ? zstore_writev(z->store, lba, nr_lba, v, n)
+			    : zstore_readv(z->store, lba, nr_lba, v, n);
+	}
+	if (v != cut)
+		free(v);
+	return ret;
+}
+
+int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
+		int iov_cnt, struct zdisk_io *io)
 {
 	struct zfault_verdict v;
 	uint32_t lbs = zdev_cfg(z->dev)->lba_size;
-	uint8_t *p = buf;
 	uint64_t done = 0, run;
 	bool has_data;
 	int ret;
 
 	if (io)
 		memset(io, 0, sizeof(*io));
+	if (nr_lba > SIZE_MAX / lbs || zl_iov_len(iov, iov_cnt) < nr_lba * lbs)
+		return -EINVAL;
 	pthread_mutex_lock(&z->lock);
 	ret = apply_faults(z, ZFAULT_OP_READ, lba, nr_lba, &v, io);
 	if (!ret)
@@ -364,18 +405,15 @@ int zdisk_read(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf, struct
 	pthread_mutex_unlock(&z->lock);
 
 	for (;;) {
-		if (has_data) {
-			ret = zstore_read(z->store, lba + done, run, p + done * lbs);
-			if (ret) {
-				pthread_mutex_lock(&z->lock);
-				z->stats.reads--;
-				z->stats.read_lbas -= nr_lba;
-				fail(z, ret);
-				pthread_mutex_unlock(&z->lock);
-				return ret;
-			}
-		} else {
-			memset(p + done * lbs, 0, run * lbs);
+		ret = store_io(z, false, !has_data, lba + done, run, iov, iov_cnt,
+			       (size_t)(done * lbs));
+		if (ret) {
+			pthread_mutex_lock(&z->lock);
+			z->stats.reads--;
+			z->stats.read_lbas -= nr_lba;
+			fail(z, ret);
+			pthread_mutex_unlock(&z->lock);
+			return ret;
 		}
 		done += run;
 		if (done >= nr_lba)
@@ -388,6 +426,13 @@ int zdisk_read(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf, struct
 	if (io)
 		io->done_lba = nr_lba;
 	return 0;
+}
+
+int zdisk_read(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf, struct zdisk_io *io)
+{
+	struct iovec iov = { buf, (size_t)(nr_lba * zdev_cfg(z->dev)->lba_size) };
+
+	return zdisk_readv(z, lba, nr_lba, &iov, 1, io);
 }
 
 /* Zones [*first, *last] a write takes write locks on (sequential zones only). */
@@ -436,6 +481,14 @@ static void unlock_zones(struct zdisk *z, uint32_t first, uint32_t last)
 int zdisk_write(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const void *buf, bool fua,
 		struct zdisk_io *io)
 {
+	struct iovec iov = { (void *)buf, (size_t)(nr_lba * zdev_cfg(z->dev)->lba_size) };
+
+	return zdisk_writev(z, lba, nr_lba, &iov, 1, fua, io);
+}
+
+int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
+		 int iov_cnt, bool fua, struct zdisk_io *io)
+{
 	struct zfault_verdict v;
 	uint32_t zf = 0, zl = 0;
 	uint64_t keep = nr_lba;
@@ -444,6 +497,9 @@ int zdisk_write(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const void *buf,
 
 	if (io)
 		memset(io, 0, sizeof(*io));
+	if (nr_lba > SIZE_MAX / zdev_cfg(z->dev)->lba_size ||
+	    zl_iov_len(iov, iov_cnt) < nr_lba * zdev_cfg(z->dev)->lba_size)
+		return -EINVAL;
 	pthread_mutex_lock(&z->lock);
 	/* This write is durable on completion if the cache is off or FUA. */
 	durable_now = !z->wce || fua;
@@ -465,7 +521,7 @@ int zdisk_write(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const void *buf,
 	pthread_mutex_unlock(&z->lock);
 
 	if (keep)
-		sret = zstore_write(z->store, lba, keep, buf);
+		sret = store_io(z, true, false, lba, keep, iov, iov_cnt, 0);
 	if (!sret && keep && durable_now)
 		sret = zstore_sync_data(z->store);
 

@@ -69,6 +69,12 @@ void zdisk_unlock(struct zdisk *z);
 int zdisk_read(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf, struct zdisk_io *io);
 int zdisk_write(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const void *buf, bool fua,
 		struct zdisk_io *io);
+/* The same with a scatter-gather buffer of at least nr_lba blocks: transfers
+ * go to the store without a bounce copy.  -EINVAL if the buffer is short. */
+int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
+		int iov_cnt, struct zdisk_io *io);
+int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
+		 int iov_cnt, bool fua, struct zdisk_io *io);
 int zdisk_flush(struct zdisk *z, struct zdisk_io *io);
 int zdisk_zone_op(struct zdisk *z, enum zl_zone_op op, uint64_t lba, bool all, struct zdisk_io *io);
 

@@ -60,48 +60,29 @@ static bool lba_in_range(const struct zscsi *s, uint64_t lba, uint64_t nr)
 	return lba < s->capacity_lba && nr <= s->capacity_lba - lba;
 }
 
+/*
+ * Reads and writes go to zdisk with the caller's scatter-gather buffer as
+ * is: no bounce copy, whatever the iovec layout tcmu-runner hands us.
+ */
 static uint8_t do_read(struct zscsi_cmd *c, const struct rw_args *a, size_t bytes)
 {
-	struct zdisk_io io = { 0 };
-	void *buf = zscsi_flat_buf(c, bytes);
-	bool bounce = !buf;
+	struct zdisk_io io;
 	int err;
 
-	if (bounce) {
-		buf = malloc(bytes);
-		if (!buf)
-			return zscsi_fail(c, ZSK_HARDWARE_ERROR, 0x44, 0x00);
-	}
-	err = zdisk_read(c->s->disk, a->lba, a->nr_lba, buf, &io);
-	if (!err) {
-		if (bounce)
-			zscsi_data_in(c, buf, bytes);
-		else
-			c->data_len = bytes;
-	}
-	if (bounce)
-		free(buf);
+	err = zdisk_readv(c->s->disk, a->lba, a->nr_lba, c->iov, c->iov_cnt, &io);
 	if (err)
 		return zscsi_fail_err(c, err, ZSCSI_CTX_IO, a->lba + io.done_lba);
+	c->data_len = bytes;
 	return ZSCSI_GOOD;
 }
 
 static uint8_t do_write(struct zscsi_cmd *c, const struct rw_args *a, size_t bytes)
 {
-	struct zdisk_io io = { 0 };
-	void *buf = zscsi_flat_buf(c, bytes);
-	bool bounce = !buf && bytes;
+	struct zdisk_io io;
 	int err;
 
-	if (bounce) {
-		buf = malloc(bytes);
-		if (!buf)
-			return zscsi_fail(c, ZSK_HARDWARE_ERROR, 0x44, 0x00);
-		zscsi_data_out(c, buf, bytes);
-	}
-	err = zdisk_write(c->s->disk, a->lba, a->nr_lba, buf, a->fua, &io);
-	if (bounce)
-		free(buf);
+	(void)bytes;
+	err = zdisk_writev(c->s->disk, a->lba, a->nr_lba, c->iov, c->iov_cnt, a->fua, &io);
 	if (err)
 		return zscsi_fail_err(c, err, ZSCSI_CTX_IO, a->lba + io.done_lba);
 	return ZSCSI_GOOD;

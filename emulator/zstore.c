@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "zl_crc.h"
+#include "zl_iov.h"
 
 /* Largest single pread/pwrite; Linux caps a transfer at ~2 GiB anyway. */
 #define ZSTORE_IO_MAX (UINT64_C(1) << 30)
@@ -115,6 +116,54 @@ static int full_pwrite(int fd, const void *buf, uint64_t len, uint64_t off)
 		p += r;
 		off += (uint64_t)r;
 		len -= (uint64_t)r;
+	}
+	return 0;
+}
+
+/*
+ * preadv/pwritev the whole of @iov at @off, resuming after short transfers
+ * and splitting at IOV_MAX entries.  @iov is consumed (copied to a local
+ * window first).
+ */
+static int full_prwv(int fd, bool write, const struct iovec *iov, int cnt, uint64_t off)
+{
+	struct iovec win[64];
+	int i = 0;
+
+	while (i < cnt) {
+		int n = cnt - i < 64 ? cnt - i : 64;
+		int w = 0;
+		size_t want = 0;
+		ssize_t r;
+
+		memcpy(win, iov + i, sizeof(win[0]) * (size_t)n);
+		for (int k = 0; k < n; k++)
+			want += win[k].iov_len;
+		while (want) {
+			r = write ? pwritev(fd, win + w, n - w, (off_t)off)
+				  : preadv(fd, win + w, n - w, (off_t)off);
+			if (r < 0) {
+				if (errno == EINTR)
+					continue;
+				return -errno;
+			}
+			if (r == 0)
+				return -EIO;
+			off += (uint64_t)r;
+			want -= (size_t)r;
+			/* skip what was transferred */
+			while (r > 0 && w < n) {
+				if ((size_t)r >= win[w].iov_len) {
+					r -= (ssize_t)win[w].iov_len;
+					w++;
+				} else {
+					win[w].iov_base = (char *)win[w].iov_base + r;
+					win[w].iov_len -= (size_t)r;
+					r = 0;
+				}
+			}
+		}
+		i += n;
 	}
 	return 0;
 }
@@ -515,6 +564,67 @@ int zstore_read(struct zstore *s, uint64_t lba, uint64_t nr_lba, void *buf)
 		return 0;
 	}
 	return -EINVAL;
+}
+
+static int zstore_rwv(struct zstore *s, bool write, uint64_t lba, uint64_t nr_lba,
+		      const struct iovec *iov, int iov_cnt)
+{
+	uint64_t off, len, pos = 0;
+	int ret = data_range(s, lba, nr_lba, &off, &len);
+
+	if (ret || !len)
+		return ret;
+	if (zl_iov_len(iov, iov_cnt) < len)
+		return -EINVAL;
+	switch (s->kind) {
+	case ZSTORE_FILE:
+	case ZSTORE_BLOCK: {
+		struct iovec cut[64], *v = cut;
+		int n = zl_iov_slice(iov, iov_cnt, 0, (size_t)len, cut, 64);
+
+		if (n < 0) {          /* more than 64 pieces: slice into a heap array */
+			v = malloc(sizeof(*v) * (size_t)iov_cnt);
+			if (!v)
+				return -ENOMEM;
+			n = zl_iov_slice(iov, iov_cnt, 0, (size_t)len, v, iov_cnt);
+		}
+		ret = full_prwv(s->fd, write, v, n, s->lay.data_off + off);
+		if (v != cut)
+			free(v);
+		return ret;
+	}
+	case ZSTORE_MEM:
+	case ZSTORE_NONE:
+		for (int i = 0; i < iov_cnt && pos < len; i++) {
+			uint64_t l = iov[i].iov_len < len - pos ? iov[i].iov_len : len - pos;
+
+			if (s->kind == ZSTORE_NONE) {
+				if (!write)
+					memset(iov[i].iov_base, 0, l);
+			} else if (write) {
+				ret = zstore_mem_write(s->mem, off + pos, l, iov[i].iov_base);
+				if (ret)
+					return ret;
+			} else {
+				zstore_mem_read(s->mem, off + pos, l, iov[i].iov_base);
+			}
+			pos += l;
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int zstore_readv(struct zstore *s, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
+		 int iov_cnt)
+{
+	return zstore_rwv(s, false, lba, nr_lba, iov, iov_cnt);
+}
+
+int zstore_writev(struct zstore *s, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
+		  int iov_cnt)
+{
+	return zstore_rwv(s, true, lba, nr_lba, iov, iov_cnt);
 }
 
 int zstore_write(struct zstore *s, uint64_t lba, uint64_t nr_lba, const void *buf)

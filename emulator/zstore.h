@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include "zdev.h"
 
@@ -68,6 +69,12 @@ bool zstore_is_fresh(const struct zstore *s);
 /* Data.  LBAs are in units of the geometry's lba_size.  Full transfers or -errno. */
 int zstore_read(struct zstore *s, uint64_t lba, uint64_t nr_lba, void *buf);
 int zstore_write(struct zstore *s, uint64_t lba, uint64_t nr_lba, const void *buf);
+/* The same with a scatter-gather buffer of at least nr_lba blocks (no copy
+ * for FILE/BLOCK: preadv/pwritev). */
+int zstore_readv(struct zstore *s, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
+		 int iov_cnt);
+int zstore_writev(struct zstore *s, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
+		  int iov_cnt);
 /* Drop the data of a range (zone reset); a no-op where unsupported. */
 int zstore_discard(struct zstore *s, uint64_t lba, uint64_t nr_lba);
 

@@ -515,6 +515,81 @@ static void test_zdisk_stats_count_operations_transitions_and_errors(void **stat
 	assert_int_equal(zl_stats_json(&s, json, 10), -ENOSPC);
 }
 
+/* ---- scatter-gather ------------------------------------------------------- */
+
+/* Cut @buf into pieces of awkward sizes (not block multiples). */
+static int cut_iov(uint8_t *buf, size_t len, struct iovec *iov, int max)
+{
+	static const size_t sizes[] = { 100, 412, 1, 4096, 7, 3000, 512 };
+	size_t off = 0;
+	int n = 0;
+
+	while (off < len && n < max) {
+		size_t l = sizes[n % 7] < len - off ? sizes[n % 7] : len - off;
+
+		iov[n].iov_base = buf + off;
+		iov[n].iov_len = l;
+		off += l;
+		n++;
+	}
+	return n;
+}
+
+static void sg_round_trip(struct fx *f, enum zstore_kind kind)
+{
+	uint8_t *buf = malloc(40 * LBS), *out = malloc(40 * LBS), *want = malloc(40 * LBS);
+	struct iovec iov[128];
+	int n;
+
+	assert_int_equal(open_disk(f, kind, true, true, NULL), 0);
+	fill(buf, 3 * ZS, 24, 7);
+	n = cut_iov(buf, 24 * LBS, iov, 128);
+	assert_true(n > 5);
+	assert_int_equal(zdisk_writev(f->z, 3 * ZS, 24, iov, n, false, NULL), 0);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 24);
+	/* a read across the write pointer: 24 LBAs of data, then 16 of zeros */
+	memset(out, 0xee, 40 * LBS);
+	n = cut_iov(out, 40 * LBS, iov, 128);
+	assert_int_equal(zdisk_readv(f->z, 3 * ZS, 40, iov, n, NULL), 0);
+	memset(want, 0, 40 * LBS);
+	if (kind != ZSTORE_NONE)
+		fill(want, 3 * ZS, 24, 7);
+	assert_memory_equal(out, want, 40 * LBS);
+	/* a buffer shorter than the transfer is refused, nothing moves */
+	iov[0].iov_len = 100;
+	assert_int_equal(zdisk_writev(f->z, 3 * ZS + 24, 8, iov, 1, false, NULL), -EINVAL);
+	assert_int_equal(zdisk_readv(f->z, 3 * ZS, 8, iov, 1, NULL), -EINVAL);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 24);
+	free(buf);
+	free(out);
+	free(want);
+}
+
+static void test_zdisk_scatter_gather_file(void **state) { sg_round_trip(*state, ZSTORE_FILE); }
+static void test_zdisk_scatter_gather_mem(void **state) { sg_round_trip(*state, ZSTORE_MEM); }
+static void test_zdisk_scatter_gather_none(void **state) { sg_round_trip(*state, ZSTORE_NONE); }
+
+static void test_zdisk_scatter_gather_many_pieces(void **state)
+{
+	struct fx *f = *state;
+	uint8_t *buf = malloc(ZS * LBS), *out = malloc(ZS * LBS);
+	struct iovec *iov = malloc(sizeof(*iov) * ZS * 2);
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true, NULL), 0);
+	fill(buf, 4 * ZS, ZS, 2);
+	for (uint32_t i = 0; i < ZS * 2; i++)       /* 512 pieces of 256 bytes */
+		iov[i] = (struct iovec){ buf + i * 256, 256 };
+	assert_int_equal(zdisk_writev(f->z, 4 * ZS, ZS, iov, ZS * 2, false, NULL), 0);
+	for (uint32_t i = 0; i < ZS * 2; i++)
+		iov[i] = (struct iovec){ out + i * 256, 256 };
+	assert_int_equal(zdisk_readv(f->z, 4 * ZS, ZS, iov, ZS * 2, NULL), 0);
+	assert_memory_equal(out, buf, ZS * LBS);
+	assert_int_equal(zone(f->z, 4).cond, ZL_COND_FULL);
+	free(buf);
+	free(out);
+	free(iov);
+}
+
 /* ---- concurrency ---------------------------------------------------------- */
 
 struct writer_arg {
@@ -588,6 +663,10 @@ int main(void)
 		T(test_zdisk_fault_power_loss_drops_unflushed_state),
 		T(test_zdisk_bad_fault_text_is_refused_at_open),
 		T(test_zdisk_stats_count_operations_transitions_and_errors),
+		T(test_zdisk_scatter_gather_file),
+		T(test_zdisk_scatter_gather_mem),
+		T(test_zdisk_scatter_gather_none),
+		T(test_zdisk_scatter_gather_many_pieces),
 		T(test_zdisk_concurrent_writers_on_distinct_zones),
 	};
 
