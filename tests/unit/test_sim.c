@@ -4,8 +4,11 @@
  * seed => byte-identical JSON), the ordering invariant (heavy reordering +
  * submit buffer => zero unaligned writes from the zone model over >= 1M
  * bios; no ordering => the zone model refuses them), write amplification
- * against the FIFO and greedy oracles, and every design variant / profile
- * running clean.
+ * against the FIFO and greedy oracles (uniform and hot/cold), every design
+ * variant / profile running clean, the emulated-disk backend (same results
+ * as the data-less one; fault rules ending the run with the device's
+ * reason), refusal of non-zoned block devices, time-weighted occupancy,
+ * the block-group lifetime histogram and relocation reads.
  */
 #include <errno.h>
 #include <math.h>
@@ -77,6 +80,12 @@ static void test_sim_oracles_match_published_values(void **state)
 	assert_true(fabs(sim_wa_fifo(0.9) - 5.179) < 0.001);
 	assert_true(fabs(sim_wa_greedy(0.8, 64) - 2.598) < 0.001);
 	assert_true(fabs(sim_wa_greedy(0.9, 64) - 4.816) < 0.001);
+	/* hot/cold 90/10: one log (Eq. 14), two logs (Eqs. 20-22) */
+	assert_true(fabs(sim_wa_hotcold_fifo(0.7, 0.9, 0.1) - 2.586) < 0.001);
+	assert_true(fabs(sim_wa_hotcold_fifo(0.9, 0.9, 0.1) - 6.168) < 0.001);
+	assert_true(fabs(sim_wa_twolog(0.8, 0.9, 0.1, 64) - 1.445) < 0.001);
+	/* r = f is the uniform case */
+	assert_true(fabs(sim_wa_hotcold_fifo(0.8, 0.5, 0.5) - sim_wa_fifo(0.8)) < 1e-6);
 }
 
 /* A small, fast, metadata-heavy configuration. */
@@ -250,6 +259,45 @@ static void test_sim_wa_matches_greedy_oracle(void **state)
 	assert_true(fabs(r.wa_data / r.oracle_greedy - 1) < 0.02);
 }
 
+/* Hot/cold 90/10 in the oracle setting (Np = 64, 600 units, data only). */
+static void hotcold_run(enum fsc_clean_policy pol, double u, struct sim_result *r)
+{
+	struct sim_cfg c;
+
+	sim_cfg_init(&c);
+	c.zone_bytes = 64 * 4096;
+	c.nr_zones = 600;
+	c.util = u;
+	c.clean = pol;
+	c.metadata = false;
+	c.nr_workers = 0;
+	c.qd = 1;
+	c.dev_cmd_ns = 0;
+	c.dev_bw_bps = 0;
+	c.workload = SIM_WL_HOTCOLD;
+	c.hot_r = 0.9;
+	c.hot_f = 0.1;
+	c.writes = 1;
+	assert_int_equal(sim_run(&c, r), 0);  /* sizing */
+	c.warmup_writes = 15 * r->file_blocks;
+	c.writes = 20 * r->file_blocks;
+	assert_int_equal(sim_run(&c, r), 0);
+	assert_int_equal(r->nr_dev_errors, 0);
+}
+
+static void test_sim_hotcold_wa_matches_one_log_oracles(void **state)
+{
+	static struct sim_result r;
+
+	hotcold_run(FSC_CLEAN_FIFO, 0.7, &r);     /* Eq. 14: 2.586, within 1% */
+	assert_true(fabs(r.wa_data / r.oracle_hc_fifo - 1) < 0.01);
+	assert_true(r.wa_data > r.oracle_fifo);   /* skew without separation hurts */
+	hotcold_run(FSC_CLEAN_GREEDY, 0.8, &r);   /* Eq. 16, within 3% */
+	assert_true(fabs(r.wa_data / r.oracle_hc_greedy - 1) < 0.03);
+	/* one log is above the two-log lower bound (Eqs. 20-22) */
+	assert_true(r.wa_data >= r.oracle_twolog);
+}
+
 static void test_sim_sequential_overwrite_has_wa_one(void **state)
 {
 	static struct sim_result r;
@@ -263,6 +311,156 @@ static void test_sim_sequential_overwrite_has_wa_one(void **state)
 	assert_true(r.wa_data == 1.0);
 	assert_int_equal(r.dev_bytes[FSC_KIND_RELOC], 0);
 	assert_true(r.nr_zone_resets > 100);
+}
+
+static void test_sim_zdisk_mem_gives_the_same_run_as_zdev(void **state)
+{
+	static struct sim_result a, b;
+	struct sim_cfg c;
+	int k;
+
+	small_cfg(&c);
+	c.nr_zones = 64;
+	c.writes = 40000;
+	c.seed = 3;
+	assert_int_equal(sim_run(&c, &a), 0);
+	c.store = SIM_STORE_MEM;
+	assert_int_equal(sim_run(&c, &b), 0);
+	assert_true(a.nr_zone_resets > 10);      /* cleaning and relocation ran */
+	assert_true(a.dev_bytes[FSC_KIND_RELOC] > 0);
+	assert_true(a.wa == b.wa);
+	assert_true(a.wa_data == b.wa_data);
+	for (k = 0; k < FSC_NR_KINDS; k++)
+		assert_int_equal(a.dev_bytes[k], b.dev_bytes[k]);
+	assert_int_equal(a.nr_bios, b.nr_bios);
+	assert_int_equal(a.nr_dev_writes, b.nr_dev_writes);
+	assert_int_equal(a.dev_write_bytes, b.dev_write_bytes);
+	assert_int_equal(a.nr_dev_reads, b.nr_dev_reads);
+	assert_int_equal(a.nr_zone_resets, b.nr_zone_resets);
+	assert_int_equal(a.t_end_ns, b.t_end_ns);
+	/* the emulated disk really did every write fs-core counted */
+	assert_int_equal(a.store_writes, 0);
+	assert_int_equal(b.store_writes, b.nr_dev_writes);
+}
+
+static char *fault_run(const char *faults, struct sim_result *r, int want)
+{
+	struct sim_cfg c;
+	char *json;
+
+	small_cfg(&c);
+	c.nr_zones = 64;
+	c.writes = 20000;
+	c.store = SIM_STORE_MEM;
+	c.faults = faults;
+	json = run_json(&c, r);
+	assert_int_equal(r->error, want);
+	return json;
+}
+
+static void test_sim_medium_error_on_write_ends_run_with_device_error(void **state)
+{
+	static struct sim_result r;
+	char *json = fault_run("medium-error:op=write,after=3000", &r, ZL_E_MEDIUM_WRITE);
+
+	assert_true(r.nr_dev_errors >= 1);
+	assert_int_equal(r.faults_fired, 1);
+	assert_non_null(strstr(json, "\"error\": \"medium_write\""));
+	assert_non_null(strstr(json, "\"faults_fired\": 1"));
+	free(json);
+}
+
+static void test_sim_torn_write_and_offline_zone_end_run_with_their_reason(void **state)
+{
+	static struct sim_result r;
+
+	/* commit bios are 16 KiB: the first one is torn */
+	free(fault_run("torn-write:op=write", &r, ZL_E_TORN_WRITE));
+	assert_int_equal(r.last_dev_error == ZL_E_TORN_WRITE ||
+			 r.last_dev_error == ZL_E_UNALIGNED, 1);
+	/* a zone goes offline when first written */
+	free(fault_run("offline:op=write,zone=20", &r, ZL_E_OFFLINE));
+}
+
+static void test_sim_bad_fault_rule_is_refused_with_message(void **state)
+{
+	static struct sim_result r;
+
+	free(fault_run("medium-error:op=wr", &r, ZL_E_FAULT_SYNTAX));
+	assert_non_null(strstr(r.msg, "unknown operation"));
+	assert_int_equal(r.nr_events, 0);
+}
+
+static void test_sim_faulty_run_is_deterministic(void **state)
+{
+	static struct sim_result r1, r2;
+	const char *rules = "latency:op=write,dist=exp,a=50us,repeat;"
+			    "medium-error:op=read,prob=0.0002,repeat";
+	char *a = fault_run(rules, &r1, ZL_E_MEDIUM_READ), *b;
+
+	b = fault_run(rules, &r2, ZL_E_MEDIUM_READ);
+	assert_string_equal(a, b);      /* the rules' draws are seeded too */
+	assert_true(r1.faults_fired > 1000);
+	assert_int_equal(r1.nr_read_errors, 1);  /* a relocation read failed */
+	free(a);
+	free(b);
+}
+
+static void test_sim_blkdev_refuses_what_is_not_a_zoned_block_device(void **state)
+{
+	static struct sim_result r;
+	struct sim_cfg c;
+
+	small_cfg(&c);
+	c.blkdev = "/dev/null";
+	assert_int_equal(sim_run(&c, &r), -ENOTBLK);
+	assert_non_null(strstr(r.msg, "is not a zoned block device"));
+	c.blkdev = "/nonexistent/zonelab";
+	assert_int_equal(sim_run(&c, &r), -ENOENT);
+	c.blkdev = "/dev/null";
+	c.nr_devs = 2;
+	assert_int_equal(sim_run(&c, &r), -EINVAL);
+}
+
+static void test_sim_occupancy_is_time_weighted_and_lifetimes_are_a_histogram(void **state)
+{
+	static struct sim_result r;
+	struct sim_cfg c;
+
+	small_cfg(&c);
+	c.nr_zones = 64;
+	c.nr_workers = 0;     /* nothing reorders: nothing is ever held */
+	c.reloc_reads = false;  /* (reads delay relocation copies past user writes) */
+	assert_int_equal(sim_run(&c, &r), 0);
+	assert_true(r.sbuf_mean == 0);
+	c.nr_workers = 32;
+	c.worker_dist = SIM_DIST_PARETO;
+	assert_int_equal(sim_run(&c, &r), 0);
+	assert_true(r.sbuf_mean > 0 && r.sbuf_mean < (double)r.sbuf_max);
+	assert_int_equal(r.bg_life.n, r.nr_bg_removed);
+	assert_true(r.nr_bg_removed > 10);
+	assert_true(sim_hist_quantile(&r.bg_life, 0.5) <= sim_hist_quantile(&r.bg_life, 0.9));
+	assert_true(sim_hist_quantile(&r.bg_life, 0.99) <= r.bg_life_max_ns);
+	assert_int_equal(r.bg_life.max, r.bg_life_max_ns);
+}
+
+static void test_sim_relocation_reads_cost_device_time(void **state)
+{
+	static struct sim_result with, without;
+	struct sim_cfg c;
+
+	small_cfg(&c);
+	c.nr_zones = 64;
+	c.metadata = false;
+	c.writes = 60000;
+	assert_int_equal(sim_run(&c, &with), 0);
+	c.reloc_reads = false;
+	assert_int_equal(sim_run(&c, &without), 0);
+	assert_true(with.dev_bytes[FSC_KIND_RELOC] > 0);
+	/* every relocated byte was read once (SINGLE, whole run) */
+	assert_true(with.dev_read_bytes >= with.dev_bytes[FSC_KIND_RELOC]);
+	assert_int_equal(without.dev_read_bytes, 0);
+	assert_true(with.t_end_ns > without.t_end_ns);
 }
 
 static void test_sim_bad_config_is_einval(void **state)
@@ -291,6 +489,15 @@ int main(void)
 		cmocka_unit_test(test_sim_wa_matches_fifo_oracle),
 		cmocka_unit_test(test_sim_wa_matches_greedy_oracle),
 		cmocka_unit_test(test_sim_sequential_overwrite_has_wa_one),
+		cmocka_unit_test(test_sim_hotcold_wa_matches_one_log_oracles),
+		cmocka_unit_test(test_sim_zdisk_mem_gives_the_same_run_as_zdev),
+		cmocka_unit_test(test_sim_medium_error_on_write_ends_run_with_device_error),
+		cmocka_unit_test(test_sim_torn_write_and_offline_zone_end_run_with_their_reason),
+		cmocka_unit_test(test_sim_bad_fault_rule_is_refused_with_message),
+		cmocka_unit_test(test_sim_faulty_run_is_deterministic),
+		cmocka_unit_test(test_sim_blkdev_refuses_what_is_not_a_zoned_block_device),
+		cmocka_unit_test(test_sim_occupancy_is_time_weighted_and_lifetimes_are_a_histogram),
+		cmocka_unit_test(test_sim_relocation_reads_cost_device_time),
 		cmocka_unit_test(test_sim_bad_config_is_einval),
 	};
 
