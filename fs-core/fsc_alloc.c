@@ -129,8 +129,12 @@ void fsc_destroy(struct fsc *fs)
 
 	if (!fs)
 		return;
-	for (i = 0; i < fs->nr_bgs; i++)
+	for (i = 0; i < fs->nr_bgs; i++) {
+		/* bios still held in a submit buffer are ours */
+		while (fs->bgs[i]->nr_held)
+			free(fs->bgs[i]->held[--fs->bgs[i]->nr_held]);
 		fsc_bg_free(fs->bgs[i]);
+	}
 	free(fs->bgs);
 	for (i = 0; i < fs->nr_devs; i++)
 		fsc_dev_fini(&fs->devs[i]);

@@ -716,6 +716,17 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 out_free:
 	if (ret && !res->error)
 		res->error = ret;
+	/* a run that stopped early leaves bios in events and the worker
+	 * queue: back to fs-core's pool, which fsc_destroy() frees */
+	while (s->fs && sim_heap_pop(&s->heap, &ev))
+		if (ev.ptr)
+			fsc_bio_put(s->fs, ev.ptr);
+	while (s->fs && s->q_head) {
+		struct fsc_bio *b = s->q_head;
+
+		s->q_head = b->next;
+		fsc_bio_put(s->fs, b);
+	}
 	fsc_destroy(s->fs);
 	sim_devs_close(&s->devs, res);
 	sim_heap_fini(&s->heap);
