@@ -353,6 +353,16 @@ static int store_io(struct zdisk *z, bool write, bool zero, uint64_t lba, uint64
 
 	if (!len)
 		return 0;
+	if (iov_cnt == 1) {             /* the common case: one flat buffer */
+		void *p = (char *)iov[0].iov_base + byte_off;
+
+		if (zero) {
+			memset(p, 0, len);
+			return 0;
+		}
+		return write ? zstore_write(z->store, lba, nr_lba, p)
+			     : zstore_read(z->store, lba, nr_lba, p);
+	}
 	n = zl_iov_slice(iov, iov_cnt, byte_off, len, cut, 64);
 	if (n < 0) {
 		v = malloc(sizeof(*v) * (size_t)iov_cnt);
@@ -387,7 +397,8 @@ int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iov
 
 	if (io)
 		memset(io, 0, sizeof(*io));
-	if (nr_lba > SIZE_MAX / lbs || zl_iov_len(iov, iov_cnt) < nr_lba * lbs)
+	/* (a transfer is at most 2^32 blocks of 4 KiB: no overflow below) */
+	if (nr_lba > UINT32_MAX || zl_iov_len(iov, iov_cnt) < nr_lba * lbs)
 		return -EINVAL;
 	pthread_mutex_lock(&z->lock);
 	ret = apply_faults(z, ZFAULT_OP_READ, lba, nr_lba, &v, io);
@@ -497,8 +508,7 @@ int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct io
 
 	if (io)
 		memset(io, 0, sizeof(*io));
-	if (nr_lba > SIZE_MAX / zdev_cfg(z->dev)->lba_size ||
-	    zl_iov_len(iov, iov_cnt) < nr_lba * zdev_cfg(z->dev)->lba_size)
+	if (nr_lba > UINT32_MAX || zl_iov_len(iov, iov_cnt) < nr_lba * zdev_cfg(z->dev)->lba_size)
 		return -EINVAL;
 	pthread_mutex_lock(&z->lock);
 	/* This write is durable on completion if the cache is off or FUA. */

@@ -70,7 +70,8 @@ int zdisk_read(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf, struct
 int zdisk_write(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const void *buf, bool fua,
 		struct zdisk_io *io);
 /* The same with a scatter-gather buffer of at least nr_lba blocks: transfers
- * go to the store without a bounce copy.  -EINVAL if the buffer is short. */
+ * go to the store without a bounce copy.  -EINVAL if the buffer is short or
+ * nr_lba is above 2^32 - 1 (for every read and write call). */
 int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
 		int iov_cnt, struct zdisk_io *io);
 int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,

@@ -588,7 +588,11 @@ static int zstore_rwv(struct zstore *s, bool write, uint64_t lba, uint64_t nr_lb
 				return -ENOMEM;
 			n = zl_iov_slice(iov, iov_cnt, 0, (size_t)len, v, iov_cnt);
 		}
-		ret = full_prwv(s->fd, write, v, n, s->lay.data_off + off);
+		if (n == 1)           /* plain pread/pwrite: cheaper in the kernel */
+			ret = write ? full_pwrite(s->fd, v[0].iov_base, len, s->lay.data_off + off)
+				    : full_pread(s->fd, v[0].iov_base, len, s->lay.data_off + off);
+		else
+			ret = full_prwv(s->fd, write, v, n, s->lay.data_off + off);
 		if (v != cut)
 			free(v);
 		return ret;

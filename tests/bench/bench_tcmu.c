@@ -40,12 +40,28 @@ static const char *const row_names[NR_ROWS] = {
 	"REPORT ZONES (65,536 zones)", "RESET ALL (64 written zones)",
 };
 
+/*
+ * The I/O rows run in ROUNDS short slices, the targets taking turns, so
+ * page-cache writeback and other system noise hit every target alike; a
+ * row's rate is its total ops over its total time.
+ */
+#define ROUNDS 20
+
+/* Run one slice and record its rate for the round. */
+#define SLICE(rs, r, call) do {						\
+		uint64_t o0 = (rs)->ops, n0 = (rs)->ns;			\
+		call;							\
+		(rs)->round_rate[r] = (rs)->ns > n0 ?			\
+			((rs)->ops - o0) / (((rs)->ns - n0) / 1e9) : 0;	\
+	} while (0)
+
 struct target {
 	const char *name;
 	struct sti_dev *d;   /* NULL: raw file */
 	int fd;
 	char path[PATH_MAX];
 	double ops[NR_ROWS]; /* ops/s; < 0: not run */
+	double round_rate[3][ROUNDS]; /* I/O rows: rate of each round's slice */
 };
 
 static double bench_secs = 1.0;
@@ -96,16 +112,12 @@ static void flush(struct target *t)
 		fdatasync(t->fd);
 }
 
-/*
- * The I/O rows run in ROUNDS short slices, the targets taking turns, so
- * page-cache writeback and other system noise hit every target alike; a
- * row's rate is its total ops over its total time.
- */
-#define ROUNDS 20
+
 
 struct row_state {
 	uint64_t off, ops, ns, seed;
 	bool stop;
+	double round_rate[ROUNDS];   /* ops/s of each round's slice (0: not run) */
 };
 
 /* One slice of sequential writes of @len from rs->off (bounded by @end). */
@@ -258,13 +270,14 @@ static void run_rows(struct target **ts, int nr)
 		for (int k = 0; k < nr; k++) {
 			int i = (r + k) % nr;
 
-			slice_seq(ts[i], &rs[0][i], 4096, SEQ_CAP_BYTES, slice);
+			SLICE(&rs[0][i], r, slice_seq(ts[i], &rs[0][i], 4096, SEQ_CAP_BYTES, slice));
 		}
 	for (int r = 0; r < ROUNDS; r++)
 		for (int k = 0; k < nr; k++) {
 			int i = (r + k) % nr;
 
-			slice_seq(ts[i], &rs[1][i], 128 << 10, DEV_BYTES / 2 + SEQ_CAP_BYTES, slice);
+			SLICE(&rs[1][i], r, slice_seq(ts[i], &rs[1][i], 128 << 10,
+						      DEV_BYTES / 2 + SEQ_CAP_BYTES, slice));
 		}
 	for (int i = 0; i < nr; i++) {
 		ts[i]->ops[ROW_SEQ4K] = rate(&rs[0][i]);
@@ -275,16 +288,44 @@ static void run_rows(struct target **ts, int nr)
 		for (int k = 0; k < nr; k++) {
 			int i = (r + k) % nr;
 
-			slice_rand(ts[i], &rs[2][i], rs[0][i].off / 4096, slice);
+			SLICE(&rs[2][i], r, slice_rand(ts[i], &rs[2][i], rs[0][i].off / 4096, slice));
 		}
 	for (int i = 0; i < nr; i++)
 		ts[i]->ops[ROW_RAND4K] = rate(&rs[2][i]);
+	for (int row = 0; row < 3; row++)
+		for (int i = 0; i < nr; i++)
+			memcpy(ts[i]->round_rate[row], rs[row][i].round_rate, sizeof(rs[row][i].round_rate));
 	for (int i = 0; i < nr; i++)
 		if (ts[i]->d)
 			row_report(ts[i]);
 	for (int i = 0; i < nr; i++)
 		if (ts[i]->d)
 			row_reset(ts[i]);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Median over the rounds of a/b, each round's slices run back to back: a
+ * writeback burst or a neighbour's load hits one round, not the median.
+ */
+static double median_ratio(const struct target *a, const struct target *b, int row)
+{
+	double q[ROUNDS];
+	int n = 0;
+
+	for (int r = 0; r < ROUNDS; r++)
+		if (a->round_rate[row][r] > 0 && b->round_rate[row][r] > 0)
+			q[n++] = a->round_rate[row][r] / b->round_rate[row][r];
+	if (!n)
+		return -1;
+	qsort(q, (size_t)n, sizeof(q[0]), cmp_double);
+	return n % 2 ? q[n / 2] : (q[n / 2 - 1] + q[n / 2]) / 2;
 }
 
 static void print_ratio(double a, double b)
@@ -356,10 +397,12 @@ int main(int argc, char **argv)
 	sti_handler_unload(hz);
 	sti_handler_unload(hf);
 
+	printf("(ours/x: ratio of total rates; med/x: median over %d rounds of the per-round ratio)\n",
+	       ROUNDS);
 	printf("tcmu handlers through the in-process stand-in; %llu zones of 1 MiB, 512 B LBAs, WCE on, "
 	       "%.1f s per row, scratch %s\n", NR_ZONES, bench_secs, argv[1]);
-	printf("%-30s %12s %12s %12s %10s %10s\n", "row (ops/s)", "zonelab", "file_zbc", "raw file",
-	       "ours/fzbc", "ours/raw");
+	printf("%-30s %12s %12s %12s %10s %10s %10s %10s\n", "row (ops/s)", "zonelab", "file_zbc",
+	       "raw file", "ours/fzbc", "ours/raw", "med/fzbc", "med/raw");
 	for (int i = 0; i < NR_ROWS; i++) {
 		printf("%-30s", row_names[i]);
 		if (zl.ops[i] >= 0)
@@ -376,6 +419,11 @@ int main(int argc, char **argv)
 			printf(" %12s", "-");
 		print_ratio(zl.ops[i], fzbc.ops[i]);
 		print_ratio(zl.ops[i], raw.ops[i]);
+		if (i <= ROW_RAND4K) {
+			/* robust: the median of per-round ratios */
+			print_ratio(median_ratio(&zl, &fzbc, i), 1);
+			print_ratio(median_ratio(&zl, &raw, i), 1);
+		}
 		printf("\n");
 	}
 	free(wbuf);
