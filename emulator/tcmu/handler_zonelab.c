@@ -29,6 +29,7 @@
  * image; a matching image is kept even with force=1).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +92,30 @@ static bool zl_is_empty_file(const char *path)
 	return path && stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
 }
 
+/*
+ * With geo=image the kernel's idea of the device (dev_size, hw_block_size)
+ * must be the image's, or the host would address LBAs the image lacks.
+ */
+static int zl_check_backstore(struct tcmu_device *dev, struct zl_tcmu_dev *zd)
+{
+	const struct zdev_cfg *g = zdisk_geo(zd->disk);
+	uint64_t img_bytes = g->capacity_lba * g->lba_size, size;
+	uint32_t bs = tcmu_dev_get_block_size(dev);
+	int fn_ret = 0;
+
+	size = tcmu_cfgfs_dev_get_info_u64(dev, "Size", &fn_ret);
+	if ((bs && bs != g->lba_size) || (fn_ret >= 0 && size && size != img_bytes)) {
+		tcmu_dev_err(dev, "zonelab: geo=image: %s holds %" PRIu64 " bytes in %u-byte blocks, "
+			     "but the backstore says %" PRIu64 " bytes in %u-byte blocks (set "
+			     "dev_size=%" PRIu64 " and hw_block_size=%u)\n", zd->cfg.path, img_bytes,
+			     g->lba_size, size, bs, img_bytes, g->lba_size);
+		zdisk_close(zd->disk);
+		zd->disk = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Open the disk, creating it only if there is no image. */
 static int zl_open_disk(struct tcmu_device *dev, struct zl_tcmu_dev *zd)
 {
@@ -99,8 +124,18 @@ static int zl_open_disk(struct tcmu_device *dev, struct zl_tcmu_dev *zd)
 	int ret;
 
 	dc.store.create = false;
-	dc.use_image_geo = false;
+	dc.use_image_geo = zd->cfg.geo_from_image;
 	ret = zdisk_open(&dc, &zd->disk, msg, sizeof(msg));
+	if (zd->cfg.geo_from_image) {
+		/* geo=image: never format; the backstore must match the image. */
+		if (ret) {
+			tcmu_dev_err(dev, "zonelab: geo=image: cannot open %s: %s (create the image "
+				     "first, e.g. zonelab disk create)\n", dc.store.path,
+				     msg[0] ? msg : zl_strerror(ret));
+			return ret;
+		}
+		return zl_check_backstore(dev, zd);
+	}
 	if (ret == -ENOENT || (ret == ZL_E_BAD_MAGIC && zl_is_empty_file(dc.store.path))) {
 		dc.store.create = true;
 		ret = zdisk_open(&dc, &zd->disk, msg, sizeof(msg));

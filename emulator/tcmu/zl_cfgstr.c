@@ -335,6 +335,19 @@ static int k_ctl(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 	return 0;
 }
 
+/* geo=image|string: where the geometry comes from */
+static int k_geo(struct zl_cfgstr *c, const char *v, char *why, size_t n)
+{
+	if (!strcmp(v, "image"))
+		c->geo_from_image = true;
+	else if (!strcmp(v, "string"))
+		c->geo_from_image = false;
+	else
+		return cerr(why, n, "expected 'image' (the geometry recorded in the image, "
+			    "e.g. made by zonelab disk create) or 'string' (the keys of this string)");
+	return 0;
+}
+
 /* trace=<absolute path of the command trace file> */
 static int k_trace(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 {
@@ -372,10 +385,11 @@ static const struct {
 	{ "force", k_force },
 	{ "ctl", k_ctl },
 	{ "trace", k_trace },
+	{ "geo", k_geo },
 };
 #define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
 #define KEY_LIST "size, zsize, zcap, gap, conv, conv_at, lba, pblock, model, max_open, " \
-	"max_active, urswrz, wce, store, punch, faults, seed, realtime, profile, force, ctl, trace"
+	"max_active, urswrz, wce, store, punch, faults, seed, realtime, profile, force, ctl, trace, geo"
 
 static void defaults(struct zl_cfgstr *c)
 {
@@ -459,12 +473,31 @@ int zl_cfgstr_parse(const char *s, struct zl_cfgstr *out, char *msg, size_t msg_
 			store_given = true;
 	}
 
+	if (c->geo_from_image) {
+		static const char *const geo_keys[] = {
+			"size", "zsize", "zcap", "gap", "conv", "conv_at", "lba", "pblock", "model",
+			"max_open", "max_active", "urswrz",
+		};
+
+		for (size_t g = 0; g < sizeof(geo_keys) / sizeof(geo_keys[0]); g++)
+			for (size_t k = 0; k < NR_KEYS; k++)
+				if (seen[k] && !strcmp(keys[k].name, geo_keys[g]))
+					return cerr(msg, msg_len, "key 'geo' value 'image': the geometry "
+						    "comes from the image; drop '%s=' (or use geo=string)",
+						    geo_keys[g]);
+		if (c->force)
+			return cerr(msg, msg_len, "key 'geo' value 'image' with force=1: an image "
+				    "that records its geometry is never reformatted; drop force=");
+	}
 	if (!store_given && c->path[0]) {
 		struct stat st;
 
 		if (stat(c->path, &st) == 0 && S_ISBLK(st.st_mode))
 			c->disk.store.kind = ZSTORE_BLOCK;
 	}
+	if (c->geo_from_image && (c->disk.store.kind == ZSTORE_MEM || c->disk.store.kind == ZSTORE_NONE))
+		return cerr(msg, msg_len, "key 'geo' value 'image': store=%s keeps no image to read "
+			    "a geometry from", zstore_kind_name(c->disk.store.kind));
 	switch (c->disk.store.kind) {
 	case ZSTORE_FILE:
 	case ZSTORE_BLOCK:
@@ -498,6 +531,11 @@ int zl_cfgstr_geometry(struct zl_cfgstr *c, uint64_t dev_size_bytes, uint32_t hw
 	struct zdev_cfg *g = &c->disk.geo;
 	uint64_t size = c->size_bytes ? c->size_bytes : dev_size_bytes;
 	uint32_t pbs;
+
+	if (c->geo_from_image) {
+		c->disk.use_image_geo = true;    /* checked against the device at open */
+		return 0;
+	}
 
 	if (!c->lba_given && hw_block_size)
 		g->lba_size = hw_block_size;

@@ -34,6 +34,7 @@ struct zl_cfgstr {
 	char faults[1024];            /* ';'-separated rules with ',' restored; disk.faults points here */
 	bool force;                   /* reformat an existing image whose geometry differs */
 	bool lba_given;               /* lba= was in the string (else hw_block_size decides) */
+	bool geo_from_image;          /* geo=image: take the geometry recorded in the image */
 	uint64_t zone_size_bytes;     /* zsize= */
 	uint64_t zone_cap_bytes;      /* zcap= (0 = zone size) */
 	uint64_t size_bytes;          /* size= (0 = the device size from configfs) */

@@ -370,6 +370,47 @@ static void test_zonelab_geometry_change_is_refused_then_forced(void **state)
 	assert_int_equal(rw16(f->d, 0x88, 0, 1, in, &r), 0);
 }
 
+/* An image made beforehand (zonelab disk create) exported with geo=image. */
+static void test_zonelab_geo_image_takes_the_recorded_geometry(void **state)
+{
+	struct fixture *f = *state;
+	struct sti_dev_cfg cfg = { .size_bytes = DEV_BYTES, .block_size = 512 };
+	uint8_t out[4096], in[4096];
+	struct sti_result r;
+	char msg[256];
+
+	NEED_ZL(f);
+	memset(out, 0x3c, sizeof(out));
+	assert_int_equal(rw16(f->d, 0x8a, 4 * ZONE_LBAS, 8, out, &r), 0);
+	sti_dev_close(f->d);
+	f->d = NULL;
+	/* no geometry keys at all: the image's own (1 MiB zones, 2 conventional) */
+	if (zl_open_cfg(f, "geo=image", true, msg, sizeof(msg)))
+		fail_msg("geo=image: %s", msg);
+	assert_int_equal(rw16(f->d, 0x88, 4 * ZONE_LBAS, 8, in, &r), 0);
+	assert_memory_equal(in, out, sizeof(out));
+	assert_int_equal(rw16(f->d, 0x8a, 4 * ZONE_LBAS, 8, out, &r), 2);   /* WP kept */
+	assert_int_equal(sti_sense_asc_ascq(&r), 0x2104);
+	sti_dev_close(f->d);
+	f->d = NULL;
+	/* a backstore of another size is refused, and the image is untouched */
+	snprintf(f->cfg, sizeof(f->cfg), "zonelab/%s/zl.img?geo=image", f->dir);
+	cfg.cfgstring = f->cfg;
+	cfg.size_bytes = DEV_BYTES * 2;
+	cfg.reopen = true;
+	assert_int_not_equal(sti_dev_open(f->h, &cfg, &f->d, msg, sizeof(msg)), 0);
+	assert_null(f->d);
+	/* no image at all: geo=image never formats one */
+	snprintf(f->cfg, sizeof(f->cfg), "zonelab/%s/none.img?geo=image", f->dir);
+	cfg.size_bytes = DEV_BYTES;
+	assert_int_not_equal(sti_dev_open(f->h, &cfg, &f->d, msg, sizeof(msg)), 0);
+	assert_null(f->d);
+	if (zl_open_cfg(f, "geo=image", true, msg, sizeof(msg)))
+		fail_msg("geo=image again: %s", msg);
+	assert_int_equal(rw16(f->d, 0x88, 4 * ZONE_LBAS, 8, in, &r), 0);
+	assert_memory_equal(in, out, sizeof(out));
+}
+
 static void test_zonelab_check_config_names_the_key(void **state)
 {
 	struct fixture *f = *state;
@@ -398,6 +439,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_zonelab_write_not_at_wp_is_unaligned, zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_reopen_same_cfgstring_keeps_zones_and_data, zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_geometry_change_is_refused_then_forced, zl_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zonelab_geo_image_takes_the_recorded_geometry,
+						zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_check_config_names_the_key, zl_setup, teardown),
 	};
 

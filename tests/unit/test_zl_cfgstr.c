@@ -112,6 +112,11 @@ static void test_cfgstr_rejections_name_key_value_and_reason(void **state)
 	REJECT("relative/d", "must be absolute");
 	REJECT("?zsize=1M", "must be absolute");
 	REJECT("/d?profile=scsi3", "expected zbc2 or dhsmr");
+	REJECT("/d?geo=disk", "expected 'image'");
+	REJECT("/d?geo=image&zsize=1M", "drop 'zsize='");
+	REJECT("/d?max_open=4&geo=image", "drop 'max_open='");
+	REJECT("/d?geo=image&force=1", "never reformatted");
+	REJECT("?store=mem&geo=image", "keeps no image");
 }
 
 static void test_cfgstr_geometry_checks_alignment_and_block_size(void **state)
