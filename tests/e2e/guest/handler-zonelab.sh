@@ -14,3 +14,6 @@ h_cfg_urswrz0() { echo "zonelab/$1?zsize=16M&conv=1&max_open=8&urswrz=0&lba=${E2
 # h_cfg_faults FILE ZONE_MIB NCONV MAXOPEN RULES - with fault rules (docs/FAULTS.md).
 h_cfg_faults() { echo "zonelab/$1?zsize=$2M&conv=$3&max_open=$4&lba=${E2E_LBA:-512}&faults=$5"; }
 h_fresh() { rm -f "$1"; }
+# h_cfg_ctl FILE ZONE_MIB NCONV MAXOPEN - with the control socket FILE.ctl
+# (docs/CTL.md), for `zonelab ctl`.
+h_cfg_ctl() { echo "zonelab/$1?zsize=$2M&conv=$3&max_open=$4&lba=${E2E_LBA:-512}&ctl=1"; }

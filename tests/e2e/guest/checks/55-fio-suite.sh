@@ -24,6 +24,7 @@ res=$LOGS/fio-suite-$label.results
 grep -aE '^Running test [0-9]+ \.\.\. ' $out | sed -E 's/\x1b\[[0-9;]*m//g; s/^Running test ([0-9]+) \.\.\. /test\1 /' > $res
 ok=$(grep -c ' PASS' $res); bad=$(grep -c ' FAIL' $res); sk=$(grep -c ' SKIP' $res)
 failed=$(awk '$2 == "FAIL" { sub("test0*", "", $1); printf "%s ", $1 }' $res | sed "s/ *$//")
+for t in $failed; do tail -c 20000 ./test-zbd-support.log.$t > $LOGS/fio-suite-$label.test$t.log 2>/dev/null; done
 unexpected=""
 for t in $failed; do case " ${E2E_FIO_XFAIL:-54} " in *" $t "*) ;; *) unexpected+="$t ";; esac; done
 lun_detach $name; rmdir $CFS/core/user_0/$name; rm -f $img

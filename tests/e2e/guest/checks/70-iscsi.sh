@@ -5,7 +5,8 @@
 . /e2e/lib.sh
 for m in iscsi_target_mod iscsi_tcp; do modprobe $m || fail "modprobe $m"; done
 img=/tmp/zli.img; h_fresh $img
-dev_create zli $((1024 << 20)) "$(h_cfg $img 16 8 16)" || fail "backstore"
+if type h_cfg_ctl > /dev/null 2>&1; then cfg=$(h_cfg_ctl $img 16 8 16); else cfg=$(h_cfg $img 16 8 16); fi
+dev_create zli $((1024 << 20)) "$cfg" || fail "backstore"
 iqn=iqn.2003-01.org.zonelab:e2e; t=$CFS/iscsi/$iqn/tpgt_1
 mkdir -p $t/lun/lun_0 || fail "iscsi tpg"
 ln -s $CFS/core/user_0/zli $t/lun/lun_0/zli || fail "lun"

@@ -25,7 +25,7 @@ kmsg_since | grep -iE 'medium error|unrecovered read' | head -2 > $LOGS/me.kmsg
 dd if=$dev of=/dev/null bs=64K count=1 skip=$(( 3 * 256 )) iflag=direct status=none || fail "read outside the range failed"
 # 2. offline: the first read of zone 20 turns it offline.
 dd if=$dev of=/dev/null bs=4K count=1 skip=$(( 20 * 4096 )) iflag=direct status=none 2>/dev/null
-c20=$(zone_cond $dev 20); [ "$c20" = ol ] || fail "zone 20 is '$c20' after the offline rule, want ol"
+c20=$(zone_cond $dev 20); [ "$c20" = of ] || fail "zone 20 is '$c20' after the offline rule, want of"
 dd if=$dev of=/dev/null bs=4K count=1 skip=$(( 20 * 4096 )) iflag=direct status=none 2>/dev/null && fail "read of offline zone 20 succeeded"
 # 3. read-only: the first write to zone 21 turns it read-only.
 dd if=/dev/urandom of=$dev bs=4K count=1 seek=$(( 21 * 4096 )) oflag=direct status=none 2>/dev/null
@@ -39,4 +39,4 @@ echo "write clat mean ${clat} ns"
 awk -v c="${clat:-0}" 'BEGIN { exit !(c >= 20000000) }' || fail "write clat mean ${clat:-?} ns < 20 ms"
 runner_alive || fail "tcmu-runner died"
 dev_remove zlf
-note "media error: dd '${err##*: }', fio '${fioerr:-?}', dmesg '$(head -1 $LOGS/me.kmsg | sed 's/^\[[^]]*\] //')'; zone 20 ol, zone 21 ro, both refuse I/O; write clat mean $(awk -v c=$clat 'BEGIN { printf "%.1f", c / 1e6 }') ms with 20 ms injected"
+note "media error: dd '${err##*: }', fio '${fioerr:-?}', dmesg '$(head -1 $LOGS/me.kmsg | sed 's/^\[[^]]*\] //')'; zone 20 offline (of), zone 21 read-only (ro), both refuse I/O; write clat mean $(awk -v c=$clat 'BEGIN { printf "%.1f", c / 1e6 }') ms with 20 ms injected"
