@@ -169,3 +169,6 @@ btrfs_cycle() {
 	[ "$w" = 0 ] || note "kernel: $w WARNING(s), first: $(grep -m1 -E 'WARNING:' $LOGS/btrfs.kmsg | sed 's/.*WARNING: //');"
 	note "$(printf 'mkfs %.2fs, mount %.2fs, 21 files (~43 MiB) write+fsync %.2fs; scrub exit 0; all verified after remount' $(bc_sub $t1 $t0) $(bc_sub $t2 $t1) $(bc_sub $t3 $t2))"
 }
+
+# dd_err TEXT - the error of a failed dd ("Remote I/O error"), first line.
+dd_err() { local l=${1%%$'\n'*}; echo "${l##*: }"; }

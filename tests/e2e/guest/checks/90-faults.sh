@@ -24,13 +24,13 @@ ctl zone read-only 21 || fail "ctl zone read-only 21"
 c=$(zone_cond $dev 21); [ "$c" = ro ] || fail "zone 21 is '$c' after ctl zone read-only, want ro"
 e_ro=$(dd if=/dev/urandom of=$dev bs=4K count=1 seek=$(( 21 * 4096 )) oflag=direct 2>&1) && fail "write to read-only zone 21 succeeded"
 dd if=$dev of=/dev/null bs=4K count=1 skip=$(( 21 * 4096 )) iflag=direct status=none || fail "read of read-only zone 21 failed"
-kmsg_since | grep -iE 'Sense Key|Add\. Sense' | sort -u > $LOGS/faults.sense
+kmsg_since | grep -iE 'Sense Key|Add\. Sense' | sed -E 's/^\[[^]]*\] //; s/.*tag#[0-9]+ //' | sort -u > $LOGS/faults.sense
 # Media error on LBAs of conventional zone 3.
 lo=$(( 3 * 32768 + 256 )); hi=$(( lo + 255 ))
 ctl fault add "medium-error:op=read,lba=$lo-$hi,repeat" || fail "ctl fault add medium-error"
 kmsg_mark
 fio --name=me --filename=$dev --rw=read --direct=1 --bs=64k --offset=$(( 3 << 24 )) --size=1M > $LOGS/fio-me-ctl.out 2>&1 && fail "fio read over the media-error range succeeded"
-fioerr=$(grep -oE 'err= *[0-9]+[^:]*: [^:]*' $LOGS/fio-me-ctl.out | head -1)
+fioerr=$(grep -oE 'err= *[0-9]+|error=[^)]*' $LOGS/fio-me-ctl.out | head -2 | tr '\n' ' ' | sed 's/ $//')
 me=$(kmsg_since | grep -m1 -iE 'medium error|unrecovered read' | sed 's/^\[[^]]*\] //')
 [ -n "$me" ] || fail "no medium error in dmesg"
 ctl fault clear > /dev/null
@@ -60,5 +60,5 @@ ctl fault clear > /dev/null
 echo 1 > /sys/block/$d/device/delete
 ctl zone clear 20 > /dev/null; ctl zone clear 21 > /dev/null
 runner_alive || fail "tcmu-runner died"
-note "offline zone 20: blkzone 'of', read '${e_off##*: }'; read-only zone 21: blkzone 'ro', write '${e_ro##*: }', reads ok; sense: $(tr '\n' ' ' < $LOGS/faults.sense | sed 's/\[[^]]*\] //g; s/sd [0-9:]* //g; s/  */ /g' | cut -c1-200);"
-note "media error: fio '${fioerr:-?}', dmesg '$me'; latency: write clat mean $(awk -v c=$clat 'BEGIN { printf "%.1f", c / 1e6 }') ms with 20 ms injected; over iSCSI: zone 20 'of' and refuses reads, media error '${e_is##*: }'"
+note "offline zone 20: blkzone 'of', read '$(dd_err "$e_off")'; read-only zone 21: blkzone 'ro', write '$(dd_err "$e_ro")', reads ok; sense: $(tr '\n' ' ' < $LOGS/faults.sense | sed 's/  */ /g; s/ $//');"
+note "media error: fio '${fioerr:-?}', dmesg '$me'; latency: write clat mean $(awk -v c=$clat 'BEGIN { printf "%.1f", c / 1e6 }') ms with 20 ms injected; over iSCSI: zone 20 'of' and refuses reads, media error '$(dd_err "$e_is")'"

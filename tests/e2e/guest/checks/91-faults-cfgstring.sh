@@ -19,7 +19,7 @@ dev=$(lun_attach zlf) || fail "no disk"
 err=$(dd if=$dev of=/dev/null bs=64K count=1 skip=$(( me_lo * 512 / 65536 )) iflag=direct 2>&1) && fail "read over the media-error range succeeded"
 echo "dd: $err"
 fio --name=me --filename=$dev --rw=read --direct=1 --bs=64k --offset=$(( 2 * 16 << 20 )) --size=1M > $LOGS/fio-me.out 2>&1 && fail "fio read over the media-error range succeeded"
-fioerr=$(grep -oE 'err= *[0-9]+[^:]*: [^:]*' $LOGS/fio-me.out | head -1)
+fioerr=$(grep -oE 'err= *[0-9]+|error=[^)]*' $LOGS/fio-me.out | head -2 | tr '\n' ' ' | sed 's/ $//')
 kmsg_since | grep -iE 'medium error|unrecovered read' | head -2 > $LOGS/me.kmsg
 [ -s $LOGS/me.kmsg ] || fail "no medium error in dmesg"
 dd if=$dev of=/dev/null bs=64K count=1 skip=$(( 3 * 256 )) iflag=direct status=none || fail "read outside the range failed"
@@ -39,4 +39,4 @@ echo "write clat mean ${clat} ns"
 awk -v c="${clat:-0}" 'BEGIN { exit !(c >= 20000000) }' || fail "write clat mean ${clat:-?} ns < 20 ms"
 runner_alive || fail "tcmu-runner died"
 dev_remove zlf
-note "media error: dd '${err##*: }', fio '${fioerr:-?}', dmesg '$(head -1 $LOGS/me.kmsg | sed 's/^\[[^]]*\] //')'; zone 20 offline (of), zone 21 read-only (ro), both refuse I/O; write clat mean $(awk -v c=$clat 'BEGIN { printf "%.1f", c / 1e6 }') ms with 20 ms injected"
+note "media error: dd '$(dd_err "$err")', fio '${fioerr:-?}', dmesg '$(head -1 $LOGS/me.kmsg | sed 's/^\[[^]]*\] //')'; zone 20 offline (of), zone 21 read-only (ro), both refuse I/O; write clat mean $(awk -v c=$clat 'BEGIN { printf "%.1f", c / 1e6 }') ms with 20 ms injected"
