@@ -1,0 +1,26 @@
+# fscore_blkdev: fs-core (the btrfs HMZONED allocation core) driven by
+# `zonelab sim --blkdev` against the kernel's zoned block device zl0 through
+# the zoned ioctls (BLKREPORTZONE, BLKRESETZONE, ...): the same run must end
+# without a device error, reset zones and relocate, and match, write for
+# write, the in-process run on the zone model with the same geometry.
+. /e2e/lib.sh
+[ -x /e2e/bin/zonelab ] || skip "zonelab command not in the VM"
+dev=/dev/$(devname zl0)
+blkzone reset $dev || fail "reset all"
+args="--util 0.5 --bio-blocks 16 --writes 12000 --seed 1"
+/e2e/bin/zonelab sim --blkdev $dev $args > $LOGS/sim-blkdev.json 2> $LOGS/sim-blkdev.err \
+	|| { cat $LOGS/sim-blkdev.err; fail "zonelab sim --blkdev $dev failed"; }
+/e2e/bin/zonelab sim --zones $(( ZL0_SIZE / (ZL0_ZONE_MIB << 20) )) --zone-size ${ZL0_ZONE_MIB}M \
+	--conv $ZL0_NCONV $args > $LOGS/sim-zdev.json || fail "in-process reference run failed"
+j=$LOGS/sim-blkdev.json
+grep -q '"backend": *"blkdev"' $j || fail "not the blkdev backend"
+grep -q '"error": *"none"' $j || fail "run ended with $(grep -o '"error": *"[a-z_]*"' $j)"
+num() { grep -oE "\"$1\": *[0-9.]+" "$2" | head -1 | grep -oE '[0-9.]+$'; }
+[ "$(num write_errors $j)" = 0 ] || fail "device write errors: $(num write_errors $j)"
+[ "$(num zone_resets $j)" -gt 0 ] 2>/dev/null || fail "no zone was reset"
+for k in total user_bytes relocation_bytes zone_resets; do
+	a=$(num $k $j); b=$(num $k $LOGS/sim-zdev.json)
+	[ "$a" = "$b" ] || fail "$k differs: kernel device $a, in-process model $b"
+done
+kmsg_since | grep -iE 'critical target error|unaligned write' && fail "device refused writes (dmesg)"
+note "WA $(num total $j), $(num zone_resets $j) zone resets through the kernel's zoned ioctls; identical to the in-process model"
