@@ -605,6 +605,42 @@ int zdev_read_check(const struct zdev *d, uint64_t lba, uint64_t nr_lba)
 	}
 }
 
+int zdev_read_prep(const struct zdev *d, uint64_t lba, uint64_t nr_lba, uint64_t *run,
+		   bool *has_data)
+{
+	int ret;
+
+	/* The common read: inside one zone, no gap, unrestricted reads. */
+	if (nr_lba && lba < d->cfg.capacity_lba && nr_lba <= d->cfg.capacity_lba - lba) {
+		uint32_t idx = zdev_zone_of(d, lba);
+		const struct zdev_zone *z = &d->zones[idx];
+		uint64_t start = zdev_zone_start(d, idx);
+
+		if (lba + nr_lba <= start + zdev_zone_len(d, idx) && z->cond != ZL_COND_OFFLINE &&
+		    (z->type == ZL_ZONE_TYPE_CONV || d->cfg.urswrz || d->cfg.model == ZL_MODEL_HA) &&
+		    !zdev_zone_has_gap(d, idx)) {
+			uint64_t wp = start + z->wp_off;
+
+			if (z->type == ZL_ZONE_TYPE_CONV || lba + nr_lba <= wp) {
+				*has_data = true;
+				*run = nr_lba;
+			} else if (lba < wp) {
+				*has_data = true;
+				*run = wp - lba;
+			} else {
+				*has_data = false;
+				*run = nr_lba;
+			}
+			return 0;
+		}
+	}
+	ret = zdev_read_check(d, lba, nr_lba);
+	if (ret)
+		return ret;
+	*run = zdev_read_run(d, lba, nr_lba, has_data);
+	return 0;
+}
+
 uint64_t zdev_read_run(const struct zdev *d, uint64_t lba, uint64_t nr_lba, bool *has_data)
 {
 	uint32_t idx;

@@ -132,6 +132,14 @@ void zdev_write_commit(struct zdev *d, uint64_t lba, uint64_t nr_done_lba);
 int zdev_read_check(const struct zdev *d, uint64_t lba, uint64_t nr_lba);
 
 /*
+ * zdev_read_check() and the first zdev_read_run() in one call, with a fast
+ * path for the common read inside one zone.  Same errors as
+ * zdev_read_check().
+ */
+int zdev_read_prep(const struct zdev *d, uint64_t lba, uint64_t nr_lba, uint64_t *run,
+		   bool *has_data);
+
+/*
  * Split a checked read into runs: returns the number of LBAs from @lba
  * (at most @nr_lba, at least 1 when @nr_lba > 0) that are all data
  * (*@has_data = true: below the write pointer, or conventional) or all

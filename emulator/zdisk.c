@@ -403,7 +403,7 @@ int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iov
 	pthread_mutex_lock(&z->lock);
 	ret = apply_faults(z, ZFAULT_OP_READ, lba, nr_lba, &v, io);
 	if (!ret)
-		ret = zdev_read_check(z->dev, lba, nr_lba);
+		ret = zdev_read_prep(z->dev, lba, nr_lba, &run, &has_data);
 	if (ret) {
 		fail(z, ret);
 		pthread_mutex_unlock(&z->lock);
@@ -412,7 +412,6 @@ int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iov
 	/* Counted as done now; a store failure below takes it back. */
 	z->stats.reads++;
 	z->stats.read_lbas += nr_lba;
-	run = zdev_read_run(z->dev, lba, nr_lba, &has_data);
 	pthread_mutex_unlock(&z->lock);
 
 	for (;;) {

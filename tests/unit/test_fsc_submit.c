@@ -38,7 +38,7 @@ static void cap_failed(void *arg, struct fsc_bio *bio)
 	c->last_failed = bio->status;
 }
 
-static const struct fsc_owner_ops cap_ops = { cap_dispatch, cap_failed };
+static const struct fsc_owner_ops cap_ops = { .dispatch = cap_dispatch, .failed = cap_failed };
 
 /* Execute and complete what was dispatched, in dispatch order. */
 static void drain(struct cap *c)
