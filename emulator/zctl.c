@@ -51,18 +51,6 @@ struct zctl {
 	struct zctl_client *clients;  /* cfg.max_clients slots, owned by the accept thread */
 };
 
-static void smsg(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void smsg(char *msg, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!msg || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, len, fmt, ap);
-	va_end(ap);
-}
 
 static uint64_t now_ms(void)
 {
@@ -276,11 +264,11 @@ static int clear_path(const char *path, char *msg, size_t msg_len)
 		if (errno == ENOENT)
 			return 0;
 		ret = -errno;
-		smsg(msg, msg_len, "control socket %s: %s", path, strerror(errno));
+		zl_msgf(msg, msg_len, "control socket %s: %s", path, strerror(errno));
 		return ret;
 	}
 	if (!S_ISSOCK(st.st_mode)) {
-		smsg(msg, msg_len, "control socket %s: the path exists and is not a socket; "
+		zl_msgf(msg, msg_len, "control socket %s: the path exists and is not a socket; "
 		     "not removed", path);
 		return -EEXIST;
 	}
@@ -291,17 +279,17 @@ static int clear_path(const char *path, char *msg, size_t msg_len)
 	ret = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
 	close(fd);
 	if (ret == 0) {
-		smsg(msg, msg_len, "control socket %s is in use by a running server", path);
+		zl_msgf(msg, msg_len, "control socket %s is in use by a running server", path);
 		return -EADDRINUSE;
 	}
 	if (ret != -ECONNREFUSED) {
-		smsg(msg, msg_len, "control socket %s: cannot tell whether it is in use: %s", path,
+		zl_msgf(msg, msg_len, "control socket %s: cannot tell whether it is in use: %s", path,
 		     strerror(-ret));
 		return ret;
 	}
 	if (unlink(path) && errno != ENOENT) {
 		ret = -errno;
-		smsg(msg, msg_len, "control socket %s: cannot remove the stale socket: %s", path,
+		zl_msgf(msg, msg_len, "control socket %s: cannot remove the stale socket: %s", path,
 		     strerror(errno));
 		return ret;
 	}
@@ -316,11 +304,11 @@ int zctl_start_cfg(const struct zctl_cfg *cfg, struct zctl **out, char *msg, siz
 	int ret;
 
 	if (!cfg || !cfg->disk || !cfg->sock_path || !cfg->sock_path[0]) {
-		smsg(msg, msg_len, "control socket: no disk or no path");
+		zl_msgf(msg, msg_len, "control socket: no disk or no path");
 		return -EINVAL;
 	}
 	if (strlen(cfg->sock_path) >= sizeof(sa.sun_path)) {
-		smsg(msg, msg_len, "control socket path is %zu bytes; a Unix socket path holds at "
+		zl_msgf(msg, msg_len, "control socket path is %zu bytes; a Unix socket path holds at "
 		     "most %zu", strlen(cfg->sock_path), sizeof(sa.sun_path) - 1);
 		return -ENAMETOOLONG;
 	}
@@ -356,13 +344,13 @@ int zctl_start_cfg(const struct zctl_cfg *cfg, struct zctl **out, char *msg, siz
 	memcpy(sa.sun_path, c->path, strlen(c->path) + 1);
 	if (bind(c->lfd, (struct sockaddr *)&sa, sizeof(sa))) {
 		ret = -errno;
-		smsg(msg, msg_len, "control socket %s: bind: %s", c->path, strerror(errno));
+		zl_msgf(msg, msg_len, "control socket %s: bind: %s", c->path, strerror(errno));
 		goto out_close_sock;
 	}
 	/* connections before the chmod are still refused by the SO_PEERCRED check */
 	if (chmod(c->path, 0600) || lstat(c->path, &st) || listen(c->lfd, 8)) {
 		ret = -errno;
-		smsg(msg, msg_len, "control socket %s: %s", c->path, strerror(errno));
+		zl_msgf(msg, msg_len, "control socket %s: %s", c->path, strerror(errno));
 		goto out_unlink;
 	}
 	c->sock_dev = st.st_dev;
@@ -370,7 +358,7 @@ int zctl_start_cfg(const struct zctl_cfg *cfg, struct zctl **out, char *msg, siz
 	ret = pthread_create(&c->thr, NULL, accept_main, c);
 	if (ret) {
 		ret = -ret;
-		smsg(msg, msg_len, "control socket: cannot start its thread");
+		zl_msgf(msg, msg_len, "control socket: cannot start its thread");
 		goto out_unlink;
 	}
 	*out = c;

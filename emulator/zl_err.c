@@ -3,6 +3,8 @@
  * for -errno, so that one zl_strerror() serves every layer.  This file only
  * names errors; translating a reason to SCSI sense is zscsi's job.
  */
+#include <stdio.h>
+#include <stdarg.h>
 #include "zl_err.h"
 
 #include <stddef.h>
@@ -97,4 +99,15 @@ const char *zl_errname(int err)
 		return "unknown";
 	s = strerrorname_np(err < 0 ? -err : err);   /* "EIO", "ENOSPC"... */
 	return s ? s : "unknown";
+}
+
+void zl_msgf(char *msg, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!msg || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, len, fmt, ap);
+	va_end(ap);
 }

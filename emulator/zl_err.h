@@ -53,6 +53,11 @@ const char *zl_strerror(int err);
 /* Short stable identifier ("unaligned", "zone_full"...) for JSON keys. */
 const char *zl_errname(int err);
 
+#include <stddef.h>
+
+/* Format a message into @msg (may be NULL or @len 0: nothing is written). */
+void zl_msgf(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 static inline int zl_is_own_error(int err)
 {
 	return err > ZL_E_BASE && err < ZL_E_LAST;

@@ -48,18 +48,6 @@ struct ztrace_reader {
 	uint8_t *rec;                 /* hdr.rec_size bytes */
 };
 
-static void tmsg(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void tmsg(char *msg, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!msg || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, len, fmt, ap);
-	va_end(ap);
-}
 
 /* ---- codecs ---------------------------------------------------------------- */
 
@@ -116,17 +104,17 @@ int ztrace_hdr_decode(const uint8_t *buf, size_t len, struct ztrace_hdr *h, char
 
 	memset(h, 0, sizeof(*h));
 	if (len < ZTRACE_HDR_SIZE) {
-		tmsg(msg, msg_len, "file is %zu bytes, shorter than the %d-byte trace header", len,
+		zl_msgf(msg, msg_len, "file is %zu bytes, shorter than the %d-byte trace header", len,
 		     ZTRACE_HDR_SIZE);
 		return len < 8 || memcmp(buf, ZTRACE_MAGIC, 8) ? ZL_E_BAD_MAGIC : ZL_E_CORRUPT;
 	}
 	if (memcmp(buf, ZTRACE_MAGIC, 8)) {
-		tmsg(msg, msg_len, "not a zonelab trace (magic is not \"ZLTRACE\\0\")");
+		zl_msgf(msg, msg_len, "not a zonelab trace (magic is not \"ZLTRACE\\0\")");
 		return ZL_E_BAD_MAGIC;
 	}
 	crc = zl_crc32c(0, buf, 60);
 	if (crc != get32(buf + 60)) {
-		tmsg(msg, msg_len, "trace header checksum mismatch (stored %08" PRIx32 ", computed %08"
+		zl_msgf(msg, msg_len, "trace header checksum mismatch (stored %08" PRIx32 ", computed %08"
 		     PRIx32 "): header corrupt", get32(buf + 60), crc);
 		return ZL_E_BAD_CSUM;
 	}
@@ -139,17 +127,17 @@ int ztrace_hdr_decode(const uint8_t *buf, size_t len, struct ztrace_hdr *h, char
 	h->start_ns = get64(buf + 32);
 	if (h->version != ZTRACE_VERSION || h->hdr_size != ZTRACE_HDR_SIZE ||
 	    h->rec_size != ZTRACE_REC_SIZE) {
-		tmsg(msg, msg_len, "trace version %u (header %u, record %u bytes) is not supported: this "
+		zl_msgf(msg, msg_len, "trace version %u (header %u, record %u bytes) is not supported: this "
 		     "reader knows version %d (header %d, record %d bytes)", h->version, h->hdr_size,
 		     h->rec_size, ZTRACE_VERSION, ZTRACE_HDR_SIZE, ZTRACE_REC_SIZE);
 		return ZL_E_BAD_VERSION;
 	}
 	if (h->clock > ZTRACE_CLOCK_VIRTUAL) {
-		tmsg(msg, msg_len, "trace header: unknown clock %u", h->clock);
+		zl_msgf(msg, msg_len, "trace header: unknown clock %u", h->clock);
 		return ZL_E_CORRUPT;
 	}
 	if (h->lba_size != 512 && h->lba_size != 4096) {
-		tmsg(msg, msg_len, "trace header: LBA size %" PRIu32 " is not 512 or 4096", h->lba_size);
+		zl_msgf(msg, msg_len, "trace header: LBA size %" PRIu32 " is not 512 or 4096", h->lba_size);
 		return ZL_E_CORRUPT;
 	}
 	return 0;
@@ -271,7 +259,7 @@ static int check_overwrite(int fd, const char *path, char *msg, size_t msg_len)
 	if (fstat(fd, &st))
 		return -errno;
 	if (!S_ISREG(st.st_mode)) {
-		tmsg(msg, msg_len, "trace %s: not a regular file", path);
+		zl_msgf(msg, msg_len, "trace %s: not a regular file", path);
 		return -EEXIST;
 	}
 	if (st.st_size == 0)
@@ -280,7 +268,7 @@ static int check_overwrite(int fd, const char *path, char *msg, size_t msg_len)
 	if (n < 0)
 		return -errno;
 	if (ztrace_hdr_decode(hb, (size_t)n, &h, why, sizeof(why))) {
-		tmsg(msg, msg_len, "trace %s exists and is not a zonelab trace (%s): not overwritten",
+		zl_msgf(msg, msg_len, "trace %s exists and is not a zonelab trace (%s): not overwritten",
 		     path, why);
 		return -EEXIST;
 	}
@@ -298,23 +286,23 @@ int ztrace_start(struct ztrace *tr, const char *path, uint64_t start_ns, char *m
 	int fd, ret;
 
 	if (!path || !*path) {
-		tmsg(msg, msg_len, "trace: empty path");
+		zl_msgf(msg, msg_len, "trace: empty path");
 		return -EINVAL;
 	}
 	if (strlen(path) >= sizeof(tr->path)) {
-		tmsg(msg, msg_len, "trace: path longer than %zu bytes", sizeof(tr->path) - 1);
+		zl_msgf(msg, msg_len, "trace: path longer than %zu bytes", sizeof(tr->path) - 1);
 		return -ENAMETOOLONG;
 	}
 	pthread_mutex_lock(&tr->lock);
 	if (tr->fd >= 0) {
-		tmsg(msg, msg_len, "already tracing to %s (stop it first)", tr->path);
+		zl_msgf(msg, msg_len, "already tracing to %s (stop it first)", tr->path);
 		ret = -EBUSY;
 		goto out_unlock;
 	}
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0) {
 		ret = -errno;
-		tmsg(msg, msg_len, "trace %s: %s", path,
+		zl_msgf(msg, msg_len, "trace %s: %s", path,
 		     ret == -ELOOP ? "is a symbolic link (not followed)" : strerror(-ret));
 		goto out_unlock;
 	}
@@ -328,7 +316,7 @@ int ztrace_start(struct ztrace *tr, const char *path, uint64_t start_ns, char *m
 		ret = write_all(fd, hb, sizeof(hb));
 	}
 	if (ret) {
-		tmsg(msg, msg_len, "trace %s: cannot write the header: %s", path, strerror(-ret));
+		zl_msgf(msg, msg_len, "trace %s: cannot write the header: %s", path, strerror(-ret));
 		goto out_close_fd;
 	}
 	tr->fd = fd;
@@ -470,7 +458,7 @@ int ztrace_read_fopen(FILE *f, struct ztrace_reader **out, char *msg, size_t msg
 
 	n = fread(hb, 1, sizeof(hb), f);
 	if (n < sizeof(hb) && ferror(f)) {
-		tmsg(msg, msg_len, "cannot read the trace header: %s", strerror(errno));
+		zl_msgf(msg, msg_len, "cannot read the trace header: %s", strerror(errno));
 		return -EIO;
 	}
 	r = calloc(1, sizeof(*r));
@@ -498,7 +486,7 @@ int ztrace_read_open(const char *path, struct ztrace_reader **out, char *msg, si
 
 	if (!f) {
 		ret = -errno;
-		tmsg(msg, msg_len, "%s: %s", path, strerror(-ret));
+		zl_msgf(msg, msg_len, "%s: %s", path, strerror(-ret));
 		return ret;
 	}
 	ret = ztrace_read_fopen(f, out, msg, msg_len);
@@ -521,21 +509,21 @@ int ztrace_read_next(struct ztrace_reader *r, struct ztrace_rec *rec, char *msg,
 	size_t n = fread(r->rec, 1, r->hdr.rec_size, r->f);
 
 	if (n < r->hdr.rec_size && ferror(r->f)) {
-		tmsg(msg, msg_len, "record %" PRIu64 " at offset %" PRIu64 ": read error", r->nr_read,
+		zl_msgf(msg, msg_len, "record %" PRIu64 " at offset %" PRIu64 ": read error", r->nr_read,
 		     off);
 		return -EIO;
 	}
 	if (n == 0)
 		return 0;
 	if (n < r->hdr.rec_size) {
-		tmsg(msg, msg_len, "record %" PRIu64 " at offset %" PRIu64 " is truncated (%zu of %u "
+		zl_msgf(msg, msg_len, "record %" PRIu64 " at offset %" PRIu64 " is truncated (%zu of %u "
 		     "bytes): the writer stopped mid-record; the %" PRIu64 " records before it are "
 		     "complete", r->nr_read, off, n, r->hdr.rec_size, r->nr_read);
 		return ZL_E_CORRUPT;
 	}
 	ztrace_rec_decode(r->rec, rec);
 	if (rec->seq != (uint32_t)r->nr_read) {
-		tmsg(msg, msg_len, "record %" PRIu64 " at offset %" PRIu64 " has sequence number %"
+		zl_msgf(msg, msg_len, "record %" PRIu64 " at offset %" PRIu64 " has sequence number %"
 		     PRIu32 ": records lost or corrupt", r->nr_read, off, rec->seq);
 		return ZL_E_CORRUPT;
 	}

@@ -39,6 +39,7 @@
 #include "tcmu/tcmu_abi.h"
 #include "tcmu/zl_cfgstr.h"
 #include "zctl.h"
+#include "zscsi_cdbinfo.h"
 #include "zdisk.h"
 #include "zscsi.h"
 #include "ztrace.h"
@@ -267,30 +268,12 @@ static void zl_close(struct tcmu_device *dev)
 	free(zd);
 }
 
-/* SPC-4 4.2.5.1: CDB length from the group code (no logging, unlike libtcmu). */
-static size_t zl_cdb_len(const uint8_t *cdb)
-{
-	switch (cdb[0] >> 5) {
-	case 0:
-		return 6;
-	case 1:
-	case 2:
-		return 10;
-	case 4:
-		return 16;
-	case 5:
-		return 12;
-	default:
-		return 6;   /* reserved / vendor: zscsi rejects the opcode */
-	}
-}
-
 static int zl_handle_cmd(struct tcmu_device *dev, struct tcmur_cmd *rcmd)
 {
 	struct zl_tcmu_dev *zd = tcmur_dev_get_private(dev);
 	struct tcmulib_cmd *cmd = rcmd->lib_cmd;
 	uint8_t sense[ZSCSI_SENSE_LEN];
-	size_t cdb_len = zl_cdb_len(cmd->cdb);
+	size_t cdb_len = zscsi_cdb_len_of(cmd->cdb[0]);
 	bool tracing = ztrace_is_active(zd->trace);
 	uint64_t t0 = tracing ? ztrace_clock_ns() : 0;
 	uint8_t status;
