@@ -189,6 +189,22 @@ static int parse_lba_count(char **argv, int i, int argc, uint64_t *lba, uint64_t
 	return 0;
 }
 
+/* After a refused command: the zone it hit, so the user can aim the next one. */
+static void explain_zone(struct zdisk *z, uint64_t lba)
+{
+	struct zl_zone_info zi;
+
+	if (zdisk_report(z, lba, ZL_RO_ALL, &zi, 1, NULL) != 1)
+		return;
+	if (zi.wp_lba == ZL_WP_INVALID)
+		fprintf(stderr, "zonelab: the zone at LBA %" PRIu64 " (%" PRIu64 " LBAs, %s) is %s\n",
+			zi.start_lba, zi.len_lba, zl_type_name(zi.type), zl_cond_name(zi.cond));
+	else
+		fprintf(stderr, "zonelab: the zone at LBA %" PRIu64 " (%" PRIu64 " LBAs, %s) is %s, "
+			"write pointer at LBA %" PRIu64 "\n", zi.start_lba, zi.len_lba,
+			zl_type_name(zi.type), zl_cond_name(zi.cond), zi.wp_lba);
+}
+
 static int disk_rw(struct zdisk *z, bool write, uint64_t lba, uint64_t count, int pattern,
 		   const char *file, bool fua)
 {
@@ -229,6 +245,8 @@ static int disk_rw(struct zdisk *z, bool write, uint64_t lba, uint64_t count, in
 	if (ret) {
 		fprintf(stderr, "zonelab: %s of %" PRIu64 " LBAs at LBA %" PRIu64 " failed: %s\n",
 			write ? "write" : "read", count, lba, zl_strerror(ret));
+		if (zl_is_own_error(ret) && ret != ZL_E_LBA_RANGE)
+			explain_zone(z, lba);
 		free(buf);
 		return -1;
 	}

@@ -16,7 +16,8 @@ struct zl_stats {
 	uint64_t reads, read_lbas;           /* successful commands, LBAs transferred */
 	uint64_t writes, write_lbas;
 	uint64_t flushes;
-	uint64_t reports, report_zones;      /* REPORT ZONES commands, descriptors returned */
+	uint64_t reports, report_zones;      /* zdisk_report() calls (a SCSI REPORT ZONES makes one per
+						256 zones), descriptors returned */
 	uint64_t imp_opens, exp_opens;       /* zone transitions */
 	uint64_t imp_closes, exp_closes;
 	uint64_t finishes, resets;

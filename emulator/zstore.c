@@ -76,13 +76,14 @@ int zstore_kind_parse(const char *s, enum zstore_kind *k)
 	return -EINVAL;
 }
 
-static int full_pread(int fd, void *buf, uint64_t len, uint64_t off)
+/* pread/pwrite all of @len bytes at @off, resuming after short transfers. */
+static int full_prw(int fd, bool write, void *buf, uint64_t len, uint64_t off)
 {
 	unsigned char *p = buf;
 
 	while (len) {
 		size_t n = len > ZSTORE_IO_MAX ? ZSTORE_IO_MAX : (size_t)len;
-		ssize_t r = pread(fd, p, n, (off_t)off);
+		ssize_t r = write ? pwrite(fd, p, n, (off_t)off) : pread(fd, p, n, (off_t)off);
 
 		if (r < 0) {
 			if (errno == EINTR)
@@ -98,26 +99,14 @@ static int full_pread(int fd, void *buf, uint64_t len, uint64_t off)
 	return 0;
 }
 
+static int full_pread(int fd, void *buf, uint64_t len, uint64_t off)
+{
+	return full_prw(fd, false, buf, len, off);
+}
+
 static int full_pwrite(int fd, const void *buf, uint64_t len, uint64_t off)
 {
-	const unsigned char *p = buf;
-
-	while (len) {
-		size_t n = len > ZSTORE_IO_MAX ? ZSTORE_IO_MAX : (size_t)len;
-		ssize_t r = pwrite(fd, p, n, (off_t)off);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (r == 0)
-			return -EIO;
-		p += r;
-		off += (uint64_t)r;
-		len -= (uint64_t)r;
-	}
-	return 0;
+	return full_prw(fd, true, (void *)buf, len, off);
 }
 
 /*
@@ -589,8 +578,7 @@ static int zstore_rwv(struct zstore *s, bool write, uint64_t lba, uint64_t nr_lb
 			n = zl_iov_slice(iov, iov_cnt, 0, (size_t)len, v, iov_cnt);
 		}
 		if (n == 1)           /* plain pread/pwrite: cheaper in the kernel */
-			ret = write ? full_pwrite(s->fd, v[0].iov_base, len, s->lay.data_off + off)
-				    : full_pread(s->fd, v[0].iov_base, len, s->lay.data_off + off);
+			ret = full_prw(s->fd, write, v[0].iov_base, len, s->lay.data_off + off);
 		else
 			ret = full_prwv(s->fd, write, v, n, s->lay.data_off + off);
 		if (v != cut)

@@ -30,6 +30,7 @@ has "$crc"
 ok  $ZL disk report "$img" --option closed
 has "16400"                                   # reopened: implicitly open came back closed
 bad "unaligned write" $ZL disk write "$img" 16384 8
+grep -q "is closed, write pointer at LBA 16400" "$dir/err" || { echo "FAIL: no write pointer hint"; cat "$dir/err"; fails=$((fails+1)); }
 bad "LBA out of range" $ZL disk write "$img" 131072 8
 ok  $ZL disk finish "$img" 24576
 ok  $ZL disk report "$img" --option full
