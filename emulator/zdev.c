@@ -191,20 +191,22 @@ static void count_cond(struct zdev *d, uint8_t cond, int delta)
 	}
 }
 
-static void notify(struct zdev *d, uint32_t idx)
+static void notify(struct zdev *d, uint32_t idx, uint8_t old_cond)
 {
 	if (d->changed)
-		d->changed(d->changed_arg, idx);
+		d->changed(d->changed_arg, idx, old_cond);
 }
 
-/* Move zone @idx to @cond, keeping bitmaps and counters; does not notify. */
-static void set_cond(struct zdev *d, uint32_t idx, uint8_t cond)
+/* Move zone @idx to @cond, keeping bitmaps and counters; does not notify.
+ * Returns the condition it had. */
+static uint8_t set_cond(struct zdev *d, uint32_t idx, uint8_t cond)
 {
 	struct zdev_zone *z = &d->zones[idx];
+	uint8_t old = z->cond;
 	int s;
 
-	if (z->cond == cond)
-		return;
+	if (old == cond)
+		return old;
 	s = cond_set(z->cond);
 	if (s >= 0)
 		zbitmap_clear(&d->set[s], idx);
@@ -214,6 +216,7 @@ static void set_cond(struct zdev *d, uint32_t idx, uint8_t cond)
 	if (s >= 0)
 		zbitmap_set(&d->set[s], idx);
 	count_cond(d, cond, +1);
+	return old;
 }
 
 static void set_flags(struct zdev *d, uint32_t idx, uint8_t flags)
@@ -240,14 +243,15 @@ static void set_flags(struct zdev *d, uint32_t idx, uint8_t flags)
 static void close_one_imp_open(struct zdev *d)
 {
 	uint32_t idx = zbitmap_next(&d->set[ZS_IMP_OPEN], d->imp_close_cursor);
+	uint8_t old;
 
 	if (idx == ZBITMAP_NONE)
 		idx = zbitmap_next(&d->set[ZS_IMP_OPEN], 0);
 	if (idx == ZBITMAP_NONE)
 		return;
-	set_cond(d, idx, d->zones[idx].wp_off ? ZL_COND_CLOSED : ZL_COND_EMPTY);
+	old = set_cond(d, idx, d->zones[idx].wp_off ? ZL_COND_CLOSED : ZL_COND_EMPTY);
 	d->imp_close_cursor = idx + 1 < d->nr_zones ? idx + 1 : 0;
-	notify(d, idx);
+	notify(d, idx, old);
 }
 
 /*
@@ -474,7 +478,7 @@ static int write_check_ha(struct zdev *d, uint32_t idx, uint64_t lba, uint64_t e
 
 		if (c == ZL_COND_EMPTY || c == ZL_COND_CLOSED) {
 			set_cond(d, i, ZL_COND_IMP_OPEN);
-			notify(d, i);
+			notify(d, i, c);
 		}
 	}
 	return 0;
@@ -516,8 +520,7 @@ int zdev_write_check(struct zdev *d, uint64_t lba, uint64_t nr_lba)
 		ret = get_open_resource(d, idx);
 		if (ret)
 			return ret;
-		set_cond(d, idx, ZL_COND_IMP_OPEN);
-		notify(d, idx);
+		notify(d, idx, set_cond(d, idx, ZL_COND_IMP_OPEN));
 	}
 	return 0;
 }
@@ -534,6 +537,7 @@ void zdev_write_commit(struct zdev *d, uint64_t lba, uint64_t nr_done_lba)
 		uint64_t zend = start + zdev_zone_len(d, idx);
 		uint64_t cap = zdev_zone_cap(d, idx);
 		uint64_t seg_end = end < zend ? end : zend;
+		uint8_t old = z->cond;
 		uint64_t new_wp;
 
 		if (z->type == ZL_ZONE_TYPE_CONV || z->cond == ZL_COND_OFFLINE ||
@@ -555,7 +559,7 @@ void zdev_write_commit(struct zdev *d, uint64_t lba, uint64_t nr_done_lba)
 			set_cond(d, idx, ZL_COND_FULL);
 		else if (z->cond == ZL_COND_EMPTY || z->cond == ZL_COND_CLOSED)
 			set_cond(d, idx, ZL_COND_IMP_OPEN);
-		notify(d, idx);
+		notify(d, idx, old);
 		lba = zend;
 	}
 }
@@ -693,8 +697,7 @@ static int zone_open(struct zdev *d, uint32_t idx)
 	default:
 		return fault_cond_err(z->cond);
 	}
-	set_cond(d, idx, ZL_COND_EXP_OPEN);
-	notify(d, idx);
+	notify(d, idx, set_cond(d, idx, ZL_COND_EXP_OPEN));
 	return 0;
 }
 
@@ -704,8 +707,7 @@ static int zone_close(struct zdev *d, uint32_t idx)
 
 	if (!zl_cond_is_open(z->cond))
 		return fault_cond_err(z->cond);
-	set_cond(d, idx, z->wp_off ? ZL_COND_CLOSED : ZL_COND_EMPTY);
-	notify(d, idx);
+	notify(d, idx, set_cond(d, idx, z->wp_off ? ZL_COND_CLOSED : ZL_COND_EMPTY));
 	return 0;
 }
 
@@ -720,8 +722,7 @@ static int zone_finish(struct zdev *d, uint32_t idx)
 		return 0;
 	z->wp_off = (uint32_t)zdev_zone_cap(d, idx);
 	set_flags(d, idx, 0);
-	set_cond(d, idx, ZL_COND_FULL);
-	notify(d, idx);
+	notify(d, idx, set_cond(d, idx, ZL_COND_FULL));
 	return 0;
 }
 
@@ -736,8 +737,7 @@ static int zone_reset(struct zdev *d, uint32_t idx)
 		return 0;
 	z->wp_off = 0;
 	set_flags(d, idx, 0);
-	set_cond(d, idx, ZL_COND_EMPTY);
-	notify(d, idx);
+	notify(d, idx, set_cond(d, idx, ZL_COND_EMPTY));
 	return 0;
 }
 
@@ -837,14 +837,16 @@ int zdev_zone_op(struct zdev *d, enum zl_zone_op op, uint64_t lba, bool all)
 
 int zdev_zone_set_cond(struct zdev *d, uint32_t idx, enum zl_zone_cond cond)
 {
+	uint8_t old;
+
 	if (idx >= d->nr_zones || (cond != ZL_COND_READ_ONLY && cond != ZL_COND_OFFLINE))
 		return -EINVAL;
 	if (d->zones[idx].cond == cond)
 		return 0;
-	set_cond(d, idx, cond);
+	old = set_cond(d, idx, cond);
 	if (d->zones[idx].type == ZL_ZONE_TYPE_CONV)
 		zbitmap_clear(&d->set[ZS_CONV], idx);
-	notify(d, idx);
+	notify(d, idx, old);
 	return 0;
 }
 
@@ -865,16 +867,17 @@ static uint8_t natural_cond(const struct zdev *d, uint32_t idx)
 int zdev_zone_clear_fault(struct zdev *d, uint32_t idx)
 {
 	struct zdev_zone *z;
+	uint8_t old;
 
 	if (idx >= d->nr_zones)
 		return -EINVAL;
 	z = &d->zones[idx];
 	if (z->cond != ZL_COND_READ_ONLY && z->cond != ZL_COND_OFFLINE)
 		return 0;
-	set_cond(d, idx, natural_cond(d, idx));
+	old = set_cond(d, idx, natural_cond(d, idx));
 	if (z->type == ZL_ZONE_TYPE_CONV)
 		zbitmap_set(&d->set[ZS_CONV], idx);
-	notify(d, idx);
+	notify(d, idx, old);
 	return 0;
 }
 
@@ -888,7 +891,7 @@ int zdev_zone_set_reset_rec(struct zdev *d, uint32_t idx, bool on)
 	if (z->type == ZL_ZONE_TYPE_CONV)
 		return ZL_E_NOT_WP_ZONE;
 	set_flags(d, idx, on ? (z->flags | ZDEV_ZF_RESET_REC) : (z->flags & ~ZDEV_ZF_RESET_REC));
-	notify(d, idx);
+	notify(d, idx, z->cond);
 	return 0;
 }
 

@@ -61,9 +61,10 @@ struct zdev_cfg {
 
 /*
  * Zone change notification: called once per zone whose condition, write
- * pointer or attributes changed, after the change.  May be NULL.
+ * pointer or attributes changed, after the change, with the condition the
+ * zone had before it.  May be NULL.
  */
-typedef void (*zdev_changed_fn)(void *arg, uint32_t zone_idx);
+typedef void (*zdev_changed_fn)(void *arg, uint32_t zone_idx, uint8_t old_cond);
 
 /**
  * zdev_cfg_init() - fill @cfg with defaults: 512-byte blocks, 256 MiB zones,

@@ -33,7 +33,6 @@
 
 enum zdisk_ctx {
 	CTX_NONE,
-	CTX_WRITE,
 	CTX_OPEN,
 	CTX_CLOSE,
 	CTX_FINISH,
@@ -47,7 +46,6 @@ struct zdisk {
 	struct zstore *store;
 	struct zfault *faults;
 	struct zl_stats stats;
-	uint8_t *shadow;              /* last condition seen per zone (transition counting) */
 	uint8_t *busy;                /* per zone: a write between check and commit */
 	uint32_t nr_busy;
 	uint32_t nr_waiters;          /* threads waiting on zone_cv for a zone */
@@ -95,15 +93,14 @@ static void count_transition(struct zdisk *z, uint8_t old, uint8_t new)
 		s->resets++;
 }
 
-static void on_zone_changed(void *arg, uint32_t idx)
+static void on_zone_changed(void *arg, uint32_t idx, uint8_t old)
 {
 	struct zdisk *z = arg;
 	uint8_t cond = zdev_zone_cond(z->dev, idx);
 
-	count_transition(z, z->shadow[idx], cond);
-	if (z->ctx == CTX_RESET && cond == ZL_COND_EMPTY && z->shadow[idx] == ZL_COND_EMPTY)
+	count_transition(z, old, cond);
+	if (z->ctx == CTX_RESET && cond == ZL_COND_EMPTY && old == ZL_COND_EMPTY)
 		z->stats.resets++;      /* EMPTY with attributes cleared */
-	z->shadow[idx] = cond;
 	if (z->store_mode > 0 || (z->store_mode < 0 && !z->wce)) {
 		zstore_zone_word_set(z->store, idx, zdev_zone_pack(z->dev, idx));
 	} else {
@@ -200,17 +197,14 @@ int zdisk_open(const struct zdisk_cfg *cfg, struct zdisk **out, char *msg, size_
 		goto out_close_store;
 	}
 	n = zdev_nr_zones(z->dev);
-	z->shadow = malloc(n);
 	z->busy = calloc(n, 1);
-	if (!z->shadow || !z->busy || zbitmap_init(&z->dirty, n)) {
+	if (!z->busy || zbitmap_init(&z->dirty, n)) {
 		ret = -ENOMEM;
 		goto out_destroy_dev;
 	}
 	ret = load_zones(z, msg, msg_len);
 	if (ret)
 		goto out_destroy_dev;
-	for (uint32_t i = 0; i < n; i++)
-		z->shadow[i] = zdev_zone_cond(z->dev, i);
 	zdev_set_changed_cb(z->dev, on_zone_changed, z);
 
 	ret = zfault_create(cfg->seed, &z->faults);
@@ -229,7 +223,6 @@ out_destroy_faults:
 out_destroy_dev:
 	zbitmap_fini(&z->dirty);
 	free(z->busy);
-	free(z->shadow);
 	zdev_destroy(z->dev);
 out_close_store:
 	zstore_close(z->store);
@@ -250,7 +243,6 @@ void zdisk_close(struct zdisk *z)
 	zfault_destroy(z->faults);
 	zbitmap_fini(&z->dirty);
 	free(z->busy);
-	free(z->shadow);
 	zdev_destroy(z->dev);
 	zstore_close(z->store);
 	pthread_cond_destroy(&z->zone_cv);
@@ -772,7 +764,6 @@ static int power_cycle_locked(struct zdisk *z)
 
 	for (uint32_t i = 0; i < n && !ret; i++) {
 		ret = zdev_zone_unpack(z->dev, i, zstore_zone_word_get(z->store, i));
-		z->shadow[i] = zdev_zone_cond(z->dev, i);
 		zbitmap_clear(&z->dirty, i);
 	}
 	z->any_dirty = false;

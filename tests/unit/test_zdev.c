@@ -869,9 +869,13 @@ static void test_zdev_cfg_check_rejects_bad_geometry_with_reason(void **state)
 static uint32_t changed_log[64];
 static uint32_t nr_changed;
 
-static void on_changed(void *arg, uint32_t idx)
+static uint8_t changed_old[64];
+
+static void on_changed(void *arg, uint32_t idx, uint8_t old_cond)
 {
 	(void)arg;
+	if (nr_changed < 64)
+		changed_old[nr_changed] = old_cond;
 	if (nr_changed < 64)
 		changed_log[nr_changed] = idx;
 	nr_changed++;
@@ -890,6 +894,9 @@ static void test_zdev_change_callback_names_every_changed_zone(void **state)
 	do_write(d, zstart(3), 8);                  /* implicitly closes zone 2 */
 	assert_true(nr_changed >= 2);
 	assert_int_equal(changed_log[0], 2);
+	assert_int_equal(changed_old[0], ZL_COND_IMP_OPEN);   /* what it was before */
+	assert_int_equal(changed_log[1], 3);
+	assert_int_equal(changed_old[1], ZL_COND_EMPTY);
 	nr_changed = 0;
 	assert_int_equal(zdev_zone_op(d, ZL_ZOP_RESET, 0, true), 0);
 	assert_int_equal(nr_changed, 2);
