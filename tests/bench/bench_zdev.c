@@ -25,7 +25,7 @@ static void bench_geometry(const struct geo *g)
 	struct zdev_cfg c;
 	struct zdev *d;
 	struct zl_zone_info *zi = malloc(sizeof(*zi) * 4096);
-	uint64_t t0, t1, lba, next, n = 0, ops = 0;
+	uint64_t t0, t1, lba, next, n = 0;
 	uint32_t nz;
 	int r;
 
@@ -59,7 +59,6 @@ static void bench_geometry(const struct geo *g)
 	for (uint32_t i = 4; i < nz; i += nz / 64 + 1) {
 		zdev_write_check(d, (uint64_t)i * c.zone_size_lba, 8);
 		zdev_write_commit(d, (uint64_t)i * c.zone_size_lba, 8);
-		ops++;
 	}
 	t0 = zl_test_now_ns();
 	for (int k = 0; k < 1000; k++)
@@ -67,7 +66,6 @@ static void bench_geometry(const struct geo *g)
 	t1 = zl_test_now_ns();
 	printf("%-22s report imp-open (%d of %u) %6.2f us per report\n", "", r, nz,
 	       secs(t1 - t0) * 1e6 / 1000);
-	(void)ops;
 	zdev_destroy(d);
 	free(zi);
 }
