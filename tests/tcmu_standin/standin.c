@@ -53,7 +53,13 @@ struct sti_dev {
 	struct tcmu_device dev;
 };
 
-/* One command in flight: what tcmu-runner allocates per command. */
+/*
+ * One command in flight.  tcmu-runner keeps a command structure per ring
+ * slot; the stand-in keeps one per calling thread (sti_execv is synchronous),
+ * so the lock and condition are set up once, not per command, and the
+ * per-command work is what libtcmu does: fill in the CDB, the iovec and a
+ * cleared sense buffer.
+ */
 struct sti_cmd {
 	struct tcmur_cmd rcmd;
 	struct tcmulib_cmd lcmd;
@@ -63,6 +69,43 @@ struct sti_cmd {
 	bool done;
 	int rc;
 };
+
+static pthread_key_t sti_slot_key;
+static pthread_once_t sti_slot_once = PTHREAD_ONCE_INIT;
+static __thread struct sti_cmd *sti_slot;
+
+static void sti_slot_free(void *p)
+{
+	struct sti_cmd *c = p;
+
+	pthread_cond_destroy(&c->cond);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+static void sti_slot_key_init(void)
+{
+	if (pthread_key_create(&sti_slot_key, sti_slot_free))
+		abort();
+}
+
+/* This thread's command slot (NULL: out of memory). */
+static struct sti_cmd *sti_slot_get(void)
+{
+	struct sti_cmd *c = sti_slot;
+
+	if (c)
+		return c;
+	pthread_once(&sti_slot_once, sti_slot_key_init);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->cond, NULL);
+	pthread_setspecific(sti_slot_key, c);   /* freed when the thread exits */
+	sti_slot = c;
+	return c;
+}
 
 static int sti_log_level = -2;               /* -2: not yet read from the environment */
 static pthread_mutex_t sti_reg_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -357,47 +400,61 @@ uint8_t sti_execv(struct sti_dev *d, const uint8_t *cdb, size_t cdb_len,
 		  const struct iovec *iov, int iov_cnt, struct sti_result *r)
 {
 	struct iovec work[STI_MAX_IOV];
-	struct sti_cmd c;
+	struct sti_cmd *c = sti_slot_get();
 	size_t total = 0, left;
 	int ret;
 
-	memset(r, 0, sizeof(*r));
-	if (iov_cnt < 0 || iov_cnt > STI_MAX_IOV || cdb_len > sizeof(c.cdb)) {
+	r->tcmu_sts = 0;
+	r->data_in_len = 0;
+	if (!c || iov_cnt < 0 || iov_cnt > STI_MAX_IOV || cdb_len > sizeof(c->cdb)) {
+		memset(r->sense, 0, sizeof(r->sense));
 		r->tcmu_sts = TCMU_STS_HW_ERR;
 		r->status = sti_sts_to_scsi(r->tcmu_sts, r->sense);
 		return r->status;
 	}
-	memset(&c, 0, sizeof(c));
-	memcpy(c.cdb, cdb, cdb_len);
+	memset(c->cdb, 0, sizeof(c->cdb));     /* a short CDB reads as zero-padded */
+	memcpy(c->cdb, cdb, cdb_len);
+	/* (field by field: a struct copy in a loop becomes a slow rep movs) */
 	for (int i = 0; i < iov_cnt; i++) {
-		work[i] = iov[i];
+		work[i].iov_base = iov[i].iov_base;
+		work[i].iov_len = iov[i].iov_len;
 		total += iov[i].iov_len;
 	}
-	pthread_mutex_init(&c.lock, NULL);
-	pthread_cond_init(&c.cond, NULL);
-	c.lcmd.cmd_id = (uint16_t)atomic_fetch_add(&d->dev.next_cmd_id, 1);
-	c.lcmd.cdb = c.cdb;
-	c.lcmd.iovec = work;
-	c.lcmd.iov_cnt = (size_t)iov_cnt;
-	c.lcmd.hm_private = &c.rcmd;
-	c.rcmd.lib_cmd = &c.lcmd;
-	c.rcmd.done = sti_cmd_done;
+	c->lcmd.cmd_id = (uint16_t)atomic_fetch_add_explicit(&d->dev.next_cmd_id, 1,
+							     memory_order_relaxed);
+	c->lcmd.cdb = c->cdb;
+	c->lcmd.iovec = work;
+	c->lcmd.iov_cnt = (size_t)iov_cnt;
+	/* sense_buf is clean: zeroed at creation and after every failed command */
+	c->lcmd.hm_private = &c->rcmd;
+	c->rcmd.lib_cmd = &c->lcmd;
+	c->rcmd.iovec = NULL;
+	c->rcmd.iov_cnt = 0;
+	c->rcmd.iov_base_copy = NULL;
+	c->rcmd.cmd_state = NULL;
+	c->rcmd.requested = 0;
+	c->rcmd.timed_out = false;
+	c->rcmd.done = sti_cmd_done;
+	c->done = false;
 
-	ret = d->dev.h->rh->handle_cmd(&d->dev, &c.rcmd);
+	ret = d->dev.h->rh->handle_cmd(&d->dev, &c->rcmd);
 	if (ret == TCMU_STS_ASYNC_HANDLED) {
-		pthread_mutex_lock(&c.lock);
-		while (!c.done)
-			pthread_cond_wait(&c.cond, &c.lock);
-		ret = c.rc;
-		pthread_mutex_unlock(&c.lock);
+		pthread_mutex_lock(&c->lock);
+		while (!c->done)
+			pthread_cond_wait(&c->cond, &c->lock);
+		ret = c->rc;
+		pthread_mutex_unlock(&c->lock);
 	}
-	pthread_cond_destroy(&c.cond);
-	pthread_mutex_destroy(&c.lock);
 
 	r->tcmu_sts = ret;
-	memcpy(r->sense, c.lcmd.sense_buf, STI_SENSE_LEN);
-	r->status = sti_sts_to_scsi(ret, r->sense);
-	left = tcmu_iovec_length(work, (size_t)iov_cnt);
+	if (ret == TCMU_STS_OK) {
+		r->status = 0x00;
+	} else {
+		memcpy(r->sense, c->lcmd.sense_buf, STI_SENSE_LEN);
+		memset(c->lcmd.sense_buf, 0, sizeof(c->lcmd.sense_buf));
+		r->status = sti_sts_to_scsi(ret, r->sense);
+	}
+	left = iov_cnt == 1 ? work[0].iov_len : tcmu_iovec_length(work, (size_t)iov_cnt);
 	r->data_in_len = total - left;
 	return r->status;
 }
