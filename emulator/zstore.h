@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include "zdev.h"
 
@@ -75,6 +76,27 @@ int zstore_readv(struct zstore *s, uint64_t lba, uint64_t nr_lba, const struct i
 		 int iov_cnt);
 int zstore_writev(struct zstore *s, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
 		  int iov_cnt);
+
+/*
+ * The hot path of FILE and BLOCK stores: zstore_data_fd() gives the
+ * descriptor and the byte offset of LBA 0 (or -1 for MEM and NONE stores),
+ * and zstore_prw() transfers a range the caller has already checked against
+ * the geometry, with one pread/pwrite in the common case (no range check, no
+ * dispatch on the store kind).  Returns 0 or -errno, like zstore_read/write.
+ */
+int zstore_data_fd(const struct zstore *s, uint64_t *data_off);
+int zstore_prw_rest(int fd, bool write, void *buf, uint64_t len, uint64_t off, ssize_t done);
+
+static inline int zstore_prw(int fd, bool write, void *buf, uint64_t len, uint64_t off)
+{
+	ssize_t r = write ? pwrite(fd, buf, (size_t)len, (off_t)off)
+			  : pread(fd, buf, (size_t)len, (off_t)off);
+
+	if (r >= 0 && (uint64_t)r == len)
+		return 0;
+	return zstore_prw_rest(fd, write, buf, len, off, r);   /* short, EINTR, error, > 1 GiB */
+}
+
 /* Drop the data of a range (zone reset); a no-op where unsupported. */
 int zstore_discard(struct zstore *s, uint64_t lba, uint64_t nr_lba);
 

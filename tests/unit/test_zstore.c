@@ -788,12 +788,74 @@ static void test_zstore_kind_names_parse_round_trip(void **state)
 	assert_int_equal(zstore_kind_parse(NULL, &k), -EINVAL);
 }
 
+/*
+ * The hot path: zstore_data_fd() names the image's descriptor and where LBA 0
+ * is, and zstore_prw() at that offset moves the same bytes zstore_write/read
+ * do; the access time of the image is not kept (O_NOATIME).
+ */
+static void test_zstore_data_fd_and_prw_match_read_write(void **state)
+{
+	struct fx *f = *state;
+	struct zstore_cfg c = store_cfg(f, ZSTORE_FILE, true);
+	unsigned char a[2048], b[2048];
+	uint64_t off = 0;
+	int fd;
+
+	assert_int_equal(zstore_open(&c, &f->geo, &f->s, f->msg, sizeof(f->msg)), 0);
+	fd = zstore_data_fd(f->s, &off);
+	assert_true(fd >= 0);
+	assert_int_equal(off % 1048576, 0);
+	assert_true(off > 0);
+	assert_true(fcntl(fd, F_GETFL) & O_NOATIME);
+	fill(a, sizeof(a), 7);
+	assert_int_equal(zstore_prw(fd, true, a, sizeof(a), off + 3 * 512), 0);
+	assert_int_equal(zstore_read(f->s, 3, 4, b), 0);
+	assert_memory_equal(a, b, sizeof(a));
+	fill(a, sizeof(a), 8);
+	assert_int_equal(zstore_write(f->s, 10, 4, a), 0);
+	memset(b, 0, sizeof(b));
+	assert_int_equal(zstore_prw(fd, false, b, sizeof(b), off + 10 * 512), 0);
+	assert_memory_equal(a, b, sizeof(a));
+}
+
+/* A transfer that meets the end of the file is -EIO (the image shrank), not a hang. */
+static void test_zstore_prw_past_end_of_file_is_eio(void **state)
+{
+	struct fx *f = *state;
+	unsigned char buf[8192];
+	int fd = open(f->path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	assert_true(fd >= 0);
+	memset(buf, 0x5a, sizeof(buf));
+	assert_int_equal(zstore_prw(fd, true, buf, 4096, 0), 0);
+	/* short read (4096 of 8192), then end of file */
+	assert_int_equal(zstore_prw(fd, false, buf, sizeof(buf), 0), -EIO);
+	assert_int_equal(zstore_prw(fd, false, buf, 512, 1 << 20), -EIO);
+	close(fd);
+	/* a closed descriptor: the error is the system's */
+	assert_int_equal(zstore_prw(fd, false, buf, 512, 0), -EBADF);
+}
+
+static void test_zstore_data_fd_of_mem_store_is_none(void **state)
+{
+	struct fx *f = *state;
+	struct zstore_cfg c = store_cfg(f, ZSTORE_MEM, true);
+	uint64_t off = 12345;
+
+	assert_int_equal(zstore_open(&c, &f->geo, &f->s, f->msg, sizeof(f->msg)), 0);
+	assert_int_equal(zstore_data_fd(f->s, &off), -1);
+	assert_int_equal(off, 12345);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_zstore_file_round_trips_data),
+		T(test_zstore_data_fd_and_prw_match_read_write),
+		T(test_zstore_prw_past_end_of_file_is_eio),
+		T(test_zstore_data_fd_of_mem_store_is_none),
 		T(test_zstore_mem_round_trips_data),
 		T(test_zstore_none_drops_writes_and_reads_zeros),
 		T(test_zstore_file_unwritten_reads_zeros),
