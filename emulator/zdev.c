@@ -620,11 +620,13 @@ int zdev_read_prep(const struct zdev *d, uint64_t lba, uint64_t nr_lba, uint64_t
 		const struct zdev_zone *z = &d->zones[idx];
 		uint64_t start = zdev_zone_start(d, idx);
 
-		if (lba + nr_lba <= start + zdev_zone_len(d, idx) && z->cond != ZL_COND_OFFLINE &&
-		    (z->type == ZL_ZONE_TYPE_CONV || d->cfg.urswrz || d->cfg.model == ZL_MODEL_HA) &&
-		    !zdev_zone_has_gap(d, idx)) {
-			uint64_t wp = start + z->wp_off;
+		uint64_t wp = start + z->wp_off;
 
+		/* all written data, or reads past the WP allowed (conv, URSWRZ, HA) */
+		if (lba + nr_lba <= start + zdev_zone_len(d, idx) && z->cond != ZL_COND_OFFLINE &&
+		    (lba + nr_lba <= wp || z->type == ZL_ZONE_TYPE_CONV || d->cfg.urswrz ||
+		     d->cfg.model == ZL_MODEL_HA) &&
+		    !zdev_zone_has_gap(d, idx)) {
 			if (z->type == ZL_ZONE_TYPE_CONV || lba + nr_lba <= wp) {
 				*has_data = true;
 				*run = nr_lba;
