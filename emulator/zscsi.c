@@ -115,6 +115,19 @@ static void copy_id(char *dst, size_t size, const char *src, const char *def)
 	dst[n] = '\0';
 }
 
+/* First table entry of each opcode (-1: unknown), built once, by the
+ * first zscsi_create(). */
+static int16_t op_first[256];
+static pthread_once_t op_first_once = PTHREAD_ONCE_INIT;
+
+static void build_op_index(void)
+{
+	for (int i = 0; i < 256; i++)
+		op_first[i] = -1;
+	for (size_t i = zscsi_nr_ops; i-- > 0;)
+		op_first[zscsi_ops[i].opcode] = (int16_t)i;
+}
+
 int zscsi_create(struct zdisk *disk, const struct zscsi_cfg *cfg, struct zscsi **out)
 {
 	const struct zdev_cfg *geo;
@@ -124,6 +137,7 @@ int zscsi_create(struct zdisk *disk, const struct zscsi_cfg *cfg, struct zscsi *
 
 	if (!disk || !out)
 		return -EINVAL;
+	pthread_once(&op_first_once, build_op_index);
 	if (!cfg) {
 		zscsi_cfg_init(&def);
 		cfg = &def;
@@ -262,24 +276,10 @@ uint8_t zscsi_request_sense(struct zscsi_cmd *c)
 
 /* --- dispatch ------------------------------------------------------------ */
 
-/* First table entry of each opcode (-1: unknown), built once. */
-static int16_t op_first[256];
-static pthread_once_t op_first_once = PTHREAD_ONCE_INIT;
-
-static void build_op_index(void)
-{
-	for (int i = 0; i < 256; i++)
-		op_first[i] = -1;
-	for (size_t i = zscsi_nr_ops; i-- > 0;)
-		op_first[zscsi_ops[i].opcode] = (int16_t)i;
-}
-
 static const struct zscsi_op *find_op(uint8_t opcode, uint8_t sa, bool *opcode_known)
 {
-	int first;
+	int first = op_first[opcode];      /* built by zscsi_create() */
 
-	pthread_once(&op_first_once, build_op_index);
-	first = op_first[opcode];
 	*opcode_known = first >= 0;
 	if (first < 0)
 		return NULL;
@@ -295,11 +295,12 @@ static const struct zscsi_op *find_op(uint8_t opcode, uint8_t sa, bool *opcode_k
 /* Unit attention after a power cycle of the disk: reported once (SAM-5 5.14). */
 static bool take_unit_attention(struct zscsi *s)
 {
-	uint64_t pc = zdisk_power_cycles(s->disk);
+	uint64_t pc;
 	bool ua = false;
 
-	if (pc == __atomic_load_n(&s->seen_power_cycles, __ATOMIC_RELAXED))
+	if (!zscsi_ua_pending(s))
 		return false;           /* the common case: no lock */
+	pc = zdisk_power_cycles(s->disk);
 	pthread_mutex_lock(&s->lock);
 	if (pc > s->seen_power_cycles) {
 		__atomic_store_n(&s->seen_power_cycles, pc, __ATOMIC_RELAXED);
@@ -309,75 +310,26 @@ static bool take_unit_attention(struct zscsi *s)
 	return ua;
 }
 
-uint8_t zscsi_execute(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
-		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len)
+uint8_t zscsi_finish(struct zscsi_cmd *c, uint8_t status, bool ran, uint8_t *sense,
+		     size_t *data_len)
 {
-	struct zscsi_cmd c;
-	const struct zscsi_op *op;
-	bool known;
-	uint8_t status;
-	int i;
+	struct zscsi *s = c->s;
 
-	/* Every field but the sense (written whole by zscsi_fail()). */
-	c.s = s;
-	c.cdb = cdb;
-	c.cdb_len = cdb_len;
-	c.iov = iov;
-	c.iov_cnt = iov ? iov_cnt : 0;
-	c.buf_len = 0;
-	c.data_len = 0;
-	for (i = 0; i < c.iov_cnt; i++) {
-		if (!iov[i].iov_base) {
-			c.iov_cnt = i;
-			break;
-		}
-		c.buf_len += iov[i].iov_len;
-	}
-	if (data_len)
-		*data_len = 0;
-
-	if (!cdb || cdb_len == 0) {
-		status = zscsi_fail(&c, ZSK_ILLEGAL_REQUEST, 0x20, 0x00);
-		goto out;
-	}
-	op = find_op(cdb[0], cdb_len > 1 ? cdb[1] & 0x1f : 0, &known);
-	if (!op) {
-		if (known)      /* opcode known, service action not */
-			status = zscsi_fail_cdb(&c, 1, 4);
-		else
-			status = zscsi_fail(&c, ZSK_ILLEGAL_REQUEST, 0x20, 0x00);
-		goto out;
-	}
-	if (cdb_len < op->cdb_len) {
-		/* Too short to hold the command: nothing to point at. */
-		status = zscsi_fail(&c, ZSK_ILLEGAL_REQUEST, 0x24, 0x00);
-		goto out;
-	}
-	if (cdb[op->cdb_len - 1] & 0x04) {   /* NACA is not supported */
-		status = zscsi_fail_cdb(&c, op->cdb_len - 1, 2);
-		goto out;
-	}
-	if (!(op->flags & ZSCSI_F_NO_UA) && take_unit_attention(s)) {
-		status = zscsi_fail(&c, ZSK_UNIT_ATTENTION, 0x29, 0x00);
-		goto out;
-	}
-	status = op->fn(&c);
-	if (status == ZSCSI_CHECK_CONDITION && (c.sense[2] & 0x0f) == ZSK_UNIT_ATTENTION &&
-	    c.sense[12] == 0x29) {
+	if (ran && status == ZSCSI_CHECK_CONDITION && (c->sense[2] & 0x0f) == ZSK_UNIT_ATTENTION &&
+	    c->sense[12] == 0x29) {
 		/* The command itself met the power loss: that was the report. */
 		pthread_mutex_lock(&s->lock);
 		__atomic_store_n(&s->seen_power_cycles, zdisk_power_cycles(s->disk), __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&s->lock);
 	}
-out:
 	if (status == ZSCSI_CHECK_CONDITION) {
 		if (sense)
-			memcpy(sense, c.sense, ZSCSI_SENSE_LEN);
+			memcpy(sense, c->sense, ZSCSI_SENSE_LEN);
 		pthread_mutex_lock(&s->lock);
-		memcpy(s->last_sense, c.sense, ZSCSI_SENSE_LEN);
+		memcpy(s->last_sense, c->sense, ZSCSI_SENSE_LEN);
 		__atomic_store_n(&s->have_sense, true, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&s->lock);
-	} else if (cdb && cdb_len && cdb[0] != 0x03 &&
+	} else if (c->cdb && c->cdb_len && c->cdb[0] != 0x03 &&
 		   __atomic_load_n(&s->have_sense, __ATOMIC_RELAXED)) {
 		/* REQUEST SENSE reports on the most recent command only. */
 		pthread_mutex_lock(&s->lock);
@@ -385,6 +337,58 @@ out:
 		pthread_mutex_unlock(&s->lock);
 	}
 	if (data_len)
-		*data_len = c.data_len;
+		*data_len = c->data_len;
 	return status;
+}
+
+uint8_t zscsi_execute_table(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
+			    const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len)
+{
+	struct zscsi_cmd c;
+	const struct zscsi_op *op;
+	bool known;
+	uint8_t status;
+
+	zscsi_cmd_init(&c, s, cdb, cdb_len, iov, iov_cnt);
+	if (!cdb || cdb_len == 0) {
+		status = zscsi_fail(&c, ZSK_ILLEGAL_REQUEST, 0x20, 0x00);
+		goto refused;
+	}
+	op = find_op(cdb[0], cdb_len > 1 ? cdb[1] & 0x1f : 0, &known);
+	if (!op) {
+		if (known)      /* opcode known, service action not */
+			status = zscsi_fail_cdb(&c, 1, 4);
+		else
+			status = zscsi_fail(&c, ZSK_ILLEGAL_REQUEST, 0x20, 0x00);
+		goto refused;
+	}
+	if (cdb_len < op->cdb_len) {
+		/* Too short to hold the command: nothing to point at. */
+		status = zscsi_fail(&c, ZSK_ILLEGAL_REQUEST, 0x24, 0x00);
+		goto refused;
+	}
+	if (cdb[op->cdb_len - 1] & 0x04) {   /* NACA is not supported */
+		status = zscsi_fail_cdb(&c, op->cdb_len - 1, 2);
+		goto refused;
+	}
+	if (!(op->flags & ZSCSI_F_NO_UA) && take_unit_attention(s)) {
+		status = zscsi_fail(&c, ZSK_UNIT_ATTENTION, 0x29, 0x00);
+		goto refused;
+	}
+	return zscsi_finish(&c, op->fn(&c), true, sense, data_len);
+refused:
+	return zscsi_finish(&c, status, false, sense, data_len);
+}
+
+uint8_t zscsi_execute(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
+		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len)
+{
+	/*
+	 * READ and WRITE (10/16) go to zscsi_rw_fast(), which hands every
+	 * command it does not simply carry out back to the table.  Both are
+	 * tail calls: nothing runs here after the data transfer.
+	 */
+	if (cdb && cdb_len >= 10 && ((cdb[0] | 0x02) == 0x2a || (cdb[0] | 0x02) == 0x8a))
+		return zscsi_rw_fast(s, cdb, cdb_len, iov, iov_cnt, sense, data_len);
+	return zscsi_execute_table(s, cdb, cdb_len, iov, iov_cnt, sense, data_len);
 }

@@ -90,6 +90,12 @@ enum zscsi_ctx {
 	ZSCSI_CTX_ANY = 0x3,
 };
 
+/* A power cycle of the disk has not been reported as a unit attention yet. */
+static inline bool zscsi_ua_pending(const struct zscsi *s)
+{
+	return zdisk_power_cycles(s->disk) != __atomic_load_n(&s->seen_power_cycles, __ATOMIC_RELAXED);
+}
+
 /* --- byte order ------------------------------------------------------- */
 
 static inline uint16_t zs_be16(const uint8_t *p)
@@ -147,6 +153,40 @@ uint8_t zscsi_fail_param(struct zscsi_cmd *c, uint16_t byte, int bit);
 uint8_t zscsi_fail_err(struct zscsi_cmd *c, int err, enum zscsi_ctx ctx, uint64_t lba);
 void zscsi_sense_build(uint8_t *sense, uint8_t key, uint8_t asc, uint8_t ascq);
 
+/* --- dispatch (zscsi.c) ---------------------------------------------- */
+
+/* zscsi_execute() through the opcode table. */
+uint8_t zscsi_execute_table(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
+			    const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len);
+/*
+ * The end of every command: a CHECK CONDITION's sense goes to @sense and is
+ * kept for REQUEST SENSE (any other status drops what was kept, except for
+ * REQUEST SENSE itself); a unit attention for a power loss that the command
+ * itself met (@ran) counts as reported.  Returns @status.
+ */
+uint8_t zscsi_finish(struct zscsi_cmd *c, uint8_t status, bool ran, uint8_t *sense,
+		     size_t *data_len);
+
+/* Every field of @c but the sense (written whole by zscsi_fail()). */
+static inline void zscsi_cmd_init(struct zscsi_cmd *c, struct zscsi *s, const uint8_t *cdb,
+				  size_t cdb_len, const struct iovec *iov, int iov_cnt)
+{
+	c->s = s;
+	c->cdb = cdb;
+	c->cdb_len = cdb_len;
+	c->iov = iov;
+	c->iov_cnt = iov ? iov_cnt : 0;
+	c->buf_len = 0;
+	c->data_len = 0;
+	for (int i = 0; i < c->iov_cnt; i++) {
+		if (!iov[i].iov_base) {         /* the buffer ends at the first hole */
+			c->iov_cnt = i;
+			break;
+		}
+		c->buf_len += iov[i].iov_len;
+	}
+}
+
 /* --- data buffer helpers (zscsi.c) ------------------------------------ */
 
 /* Copy @len bytes of data-in from @src into the command's iov (bounded by it). */
@@ -169,6 +209,14 @@ uint8_t zscsi_mode_sense(struct zscsi_cmd *c);
 uint8_t zscsi_mode_select(struct zscsi_cmd *c);
 /* zscsi_rw.c */
 uint8_t zscsi_rw(struct zscsi_cmd *c);
+/*
+ * READ and WRITE (10/16) without the opcode table: the checks of the table
+ * path that a well-formed command passes, then zdisk.  Any command that
+ * fails a check, meets a pending unit attention or pending sense, goes to
+ * zscsi_execute_table() untouched, so the table path reports exactly why.
+ */
+uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
+		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len);
 uint8_t zscsi_verify(struct zscsi_cmd *c);
 uint8_t zscsi_sync_cache(struct zscsi_cmd *c);
 /* zscsi_zbc.c */

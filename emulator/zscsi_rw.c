@@ -112,6 +112,43 @@ uint8_t zscsi_rw(struct zscsi_cmd *c)
 	return do_read(c, &a, bytes);
 }
 
+uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
+		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len)
+{
+	size_t len = cdb[0] & 0x80 ? 16 : 10;   /* 88h/8Ah or 28h/2Ah */
+	size_t bytes, buf_len = 0;
+	struct zscsi_cmd c;
+	struct zdisk_io io;
+	struct rw_args a;
+	int err, n;
+
+	/* the table path's checks, in its order: length, NACA, unit attention */
+	if (cdb_len < len || (cdb[len - 1] & 0x04) || zscsi_ua_pending(s) ||
+	    __atomic_load_n(&s->have_sense, __ATOMIC_RELAXED) || !iov || iov_cnt < 1)
+		goto table;
+	rw_parse(cdb, &a);
+	bytes = (size_t)a.nr_lba * s->lba_size;
+	for (n = 0; n < iov_cnt && iov[n].iov_base; n++)   /* the buffer ends at a hole */
+		buf_len += iov[n].iov_len;
+	if ((cdb[1] & 0xe0) || !a.nr_lba || !lba_in_range(s, a.lba, a.nr_lba) ||
+	    bytes > ZSCSI_MAX_XFER_BYTES || bytes > buf_len)
+		goto table;
+	if (a.write)
+		err = zdisk_writev(s->disk, a.lba, a.nr_lba, iov, n, a.fua, &io);
+	else
+		err = zdisk_readv(s->disk, a.lba, a.nr_lba, iov, n, &io);
+	if (!err) {
+		if (data_len)
+			*data_len = a.write ? 0 : bytes;
+		return ZSCSI_GOOD;
+	}
+	zscsi_cmd_init(&c, s, cdb, cdb_len, iov, iov_cnt);
+	return zscsi_finish(&c, zscsi_fail_err(&c, err, ZSCSI_CTX_IO, a.lba + io.done_lba), true,
+			    sense, data_len);
+table:
+	return zscsi_execute_table(s, cdb, cdb_len, iov, iov_cnt, sense, data_len);
+}
+
 /*
  * VERIFY with BYTCHK = 0: a medium verification of the range.  The read
  * rules apply (gap, offline, read boundaries); the data is read and
