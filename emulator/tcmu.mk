@@ -46,9 +46,15 @@ $(TCMU_CONF_BIN): $(O)/tests/tcmu_standin/tcmu_conformance.o $(TCMU_STANDIN_OBJ)
 -include $(O)/tests/tcmu_standin/tcmu_conformance.d $(ZBC_CONF_SRCS:%.c=$(O)/%.d)
 endif
 
-# Benchmark: both handlers through the stand-in, plus the raw file.
+# Benchmark: both handlers through the stand-in, plus the raw file and the
+# floor handler (pread/pwrite only: what the stand-in itself costs).
 BENCH_SRCS += tests/bench/bench_tcmu.c
+FLOOR_SO := $(O)/tests/tcmu_standin/handler_floor.so
+$(FLOOR_SO): $(O)/tests/tcmu_standin/handler_floor.o
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared $(LDFLAGS) -o $@ $^
+-include $(O)/tests/tcmu_standin/handler_floor.d
 $(O)/tests/bench/bench_tcmu: $(O)/tests/bench/bench_tcmu.o $(TCMU_STANDIN_OBJ) $(TCMU_HELPER_OBJ) \
-		| $(O)/handler_zonelab.so
+		| $(O)/handler_zonelab.so $(FLOOR_SO)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -rdynamic -o $@ $(filter %.o,$^) $(LDLIBS)
