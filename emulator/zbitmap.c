@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* L levels of 64-bit words index 64^L = 2^(6L) bits: any uint32_t size ends in a one-word top level. */
+_Static_assert(ZBITMAP_MAX_LEVELS * 6 >= 32, "ZBITMAP_MAX_LEVELS too small for 2^32 bits");
+
 int zbitmap_init(struct zbitmap *b, uint32_t nbits)
 {
 	uint32_t n = nbits ? nbits : 1;
@@ -26,10 +29,6 @@ int zbitmap_init(struct zbitmap *b, uint32_t nbits)
 		if (b->nwords[l] == 1)
 			break;
 		n = b->nwords[l];
-	}
-	if (b->nwords[b->nlevels - 1] != 1) {
-		zbitmap_fini(b);
-		return -ENOMEM;
 	}
 	return 0;
 }

@@ -151,8 +151,9 @@ uint64_t zdev_read_run(const struct zdev *d, uint64_t lba, uint64_t nr_lba, bool
 /*
  * Zone management on the zone starting at @lba, or on all zones if @all
  * (then @lba is ignored).  ZBC-2 5.x semantics; see zdev.c for the table.
- * Returns 0 or ZL_E_LBA_RANGE, ZL_E_NOT_ZONE_START, ZL_E_NOT_WP_ZONE,
- * ZL_E_GAP_ZONE, ZL_E_NO_RESOURCES, ZL_E_READ_ONLY, ZL_E_OFFLINE.
+ * Returns 0 or ZL_E_LBA_RANGE, ZL_E_NOT_ZONE_START, ZL_E_NOT_WP_ZONE (also
+ * for the start of a gap zone), ZL_E_NO_RESOURCES, ZL_E_READ_ONLY,
+ * ZL_E_OFFLINE; -EINVAL for an unknown @op, -ENOMEM (OPEN ALL only).
  */
 int zdev_zone_op(struct zdev *d, enum zl_zone_op op, uint64_t lba, bool all);
 
@@ -161,7 +162,9 @@ int zdev_zone_op(struct zdev *d, enum zl_zone_op op, uint64_t lba, bool all);
  * turn a sequential or conventional zone READ ONLY or OFFLINE, or give it
  * back its normal condition (derived from its write pointer: EMPTY, CLOSED
  * or FULL; NOT WP for conventional).  Set or clear the RESET recommended
- * attribute.  Returns 0, ZL_E_NOT_WP_ZONE (gap zone) or -EINVAL.
+ * attribute (sequential zones only).  Each notifies a change.  Return 0, or
+ * -EINVAL (@idx out of range; @cond not READ ONLY or OFFLINE), and for
+ * zdev_zone_set_reset_rec() ZL_E_NOT_WP_ZONE on a conventional zone.
  */
 int zdev_zone_set_cond(struct zdev *d, uint32_t idx, enum zl_zone_cond cond);
 int zdev_zone_clear_fault(struct zdev *d, uint32_t idx);

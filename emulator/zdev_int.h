@@ -20,10 +20,14 @@ struct zdev_zone {
 #define ZDEV_ZF_NON_SEQ   0x01
 #define ZDEV_ZF_RESET_REC 0x02
 
-/* Condition bitmaps kept per zone slot (report filters and ALL operations). */
+/*
+ * Bitmaps kept per zone slot (report filters and ALL operations): one per
+ * condition, kept by set_cond() in zdev.c (ZS_NOT_WP: conventional zones in
+ * condition NOT WP), one per attribute, and the static zone type.
+ */
 enum zdev_set {
 	ZS_EMPTY, ZS_IMP_OPEN, ZS_EXP_OPEN, ZS_CLOSED, ZS_FULL, ZS_READ_ONLY,
-	ZS_OFFLINE, ZS_CONV, ZS_RESET_REC, ZS_NON_SEQ,
+	ZS_OFFLINE, ZS_NOT_WP, ZS_RESET_REC, ZS_NON_SEQ,
 	ZS_CONV_TYPE,      /* static: conventional slots, whatever their condition */
 	ZS_NR
 };

@@ -65,14 +65,25 @@ static bool any_gaps(const struct zdev *d)
 	return d->cfg.gap_zones && d->cap_lba < d->cfg.zone_size_lba;
 }
 
-static struct pos pos_of(const struct zdev *d, uint64_t lba)
+/* Check the arguments common to zdev_report() and zdev_report_count(); *@p
+ * is the position that holds @start_lba. */
+static int report_start(const struct zdev *d, uint64_t start_lba, enum zl_report_opt opt,
+			struct pos *p)
 {
-	struct pos p = { zdev_zone_of(d, lba), 0 };
+	if (!opt_valid(opt))
+		return -EINVAL;
+	if (start_lba >= d->cfg.capacity_lba)
+		return ZL_E_LBA_RANGE;
+	p->idx = zdev_zone_of(d, start_lba);
+	p->part = zdev_zone_has_gap(d, p->idx) &&
+		  start_lba >= zdev_zone_start(d, p->idx) + zdev_zone_cap(d, p->idx);
+	return 0;
+}
 
-	if (zdev_zone_has_gap(d, p.idx) &&
-	    lba >= zdev_zone_start(d, p.idx) + zdev_zone_cap(d, p.idx))
-		p.part = 1;
-	return p;
+/* First slot whose main zone (not its gap) is at or after @p. */
+static uint32_t first_main(struct pos p)
+{
+	return p.part ? p.idx + 1 : p.idx;
 }
 
 static uint64_t pos_lba(const struct zdev *d, struct pos p)
@@ -111,23 +122,21 @@ int zdev_report(const struct zdev *d, uint64_t start_lba, enum zl_report_opt opt
 {
 	struct pos p;
 	uint32_t n = 0;
-	int s;
+	int s, ret;
 
-	if (!opt_valid(opt))
-		return -EINVAL;
-	if (start_lba >= d->cfg.capacity_lba)
-		return ZL_E_LBA_RANGE;
-	p = pos_of(d, start_lba);
+	ret = report_start(d, start_lba, opt, &p);
+	if (ret)
+		return ret;
 	s = opt_set(opt);
 
 	if (opt == ZL_RO_INACTIVE) {
 		p.idx = d->nr_zones;            /* no zone domains: never inactive */
 	} else if (s >= 0) {
 		/* Condition or attribute filter: walk its bitmap. */
-		p.idx = walk_set(d, &d->set[s], p.part ? p.idx + 1 : p.idx, out, max, &n);
+		p.idx = walk_set(d, &d->set[s], first_main(p), out, max, &n);
 		p.part = 0;
 	} else if (opt == ZL_RO_NOT_WP && !any_gaps(d)) {
-		p.idx = walk_set(d, &d->set[ZS_CONV], p.idx, out, max, &n);
+		p.idx = walk_set(d, &d->set[ZS_NOT_WP], p.idx, out, max, &n);
 		p.part = 0;
 	} else if (!any_gaps(d)) {
 		/* ALL or ALL_BUT_GAP without gap zones: one descriptor per slot. */
@@ -162,19 +171,17 @@ int zdev_report(const struct zdev *d, uint64_t start_lba, enum zl_report_opt opt
 int64_t zdev_report_count(const struct zdev *d, uint64_t start_lba, enum zl_report_opt opt)
 {
 	struct pos p;
-	int s;
+	int s, ret;
 	uint64_t slots, conv, seq, gaps;
 
-	if (!opt_valid(opt))
-		return -EINVAL;
-	if (start_lba >= d->cfg.capacity_lba)
-		return ZL_E_LBA_RANGE;
-	p = pos_of(d, start_lba);
-	s = opt_set(opt);
+	ret = report_start(d, start_lba, opt, &p);
+	if (ret)
+		return ret;
 	if (opt == ZL_RO_INACTIVE)
 		return 0;
+	s = opt_set(opt);
 	if (s >= 0)
-		return (int64_t)zbitmap_count_from(&d->set[s], p.part ? p.idx + 1 : p.idx);
+		return (int64_t)zbitmap_count_from(&d->set[s], first_main(p));
 
 	slots = d->nr_zones - p.idx;
 	conv = zbitmap_count_from(&d->set[ZS_CONV_TYPE], p.idx);
@@ -193,7 +200,7 @@ int64_t zdev_report_count(const struct zdev *d, uint64_t start_lba, enum zl_repo
 	case ZL_RO_ALL_BUT_GAP:
 		return (int64_t)(slots - (uint64_t)p.part);
 	case ZL_RO_NOT_WP:
-		return (int64_t)(zbitmap_count_from(&d->set[ZS_CONV], p.idx) + gaps);
+		return (int64_t)(zbitmap_count_from(&d->set[ZS_NOT_WP], p.idx) + gaps);
 	default:
 		return -EINVAL;
 	}

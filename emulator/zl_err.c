@@ -3,11 +3,10 @@
  * for -errno, so that one zl_strerror() serves every layer.  This file only
  * names errors; translating a reason to SCSI sense is zscsi's job.
  */
-#include <stdio.h>
-#include <stdarg.h>
 #include "zl_err.h"
 
-#include <stddef.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 struct zl_err_text {

@@ -10,6 +10,8 @@
 #ifndef ZL_ERR_H
 #define ZL_ERR_H
 
+#include <stddef.h>
+
 enum zl_err {
 	ZL_E_BASE = -5000,
 
@@ -52,8 +54,6 @@ const char *zl_strerror(int err);
 
 /* Short stable identifier ("unaligned", "zone_full"...) for JSON keys. */
 const char *zl_errname(int err);
-
-#include <stddef.h>
 
 /* Format a message into @msg (may be NULL or @len 0: nothing is written). */
 void zl_msgf(char *msg, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -21,8 +21,10 @@ static void jprintf(struct jbuf *j, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	if (j->overflow)
+		return;             /* the result is -ENOSPC anyway; off may be past the end */
 	va_start(ap, fmt);
-	n = vsnprintf(j->p + j->off, j->off < j->len ? j->len - j->off : 0, fmt, ap);
+	n = vsnprintf(j->p + j->off, j->len - j->off, fmt, ap);
 	va_end(ap);
 	if (n < 0 || j->off + (size_t)n >= j->len)
 		j->overflow = true;

@@ -18,6 +18,22 @@
 
 static double secs(uint64_t ns) { return (double)ns / 1e9; }
 
+static struct zdev *create_or_die(const char *what, const struct zdev_cfg *c)
+{
+	struct zdev *d;
+	char msg[256];
+	int ret = zdev_cfg_check(c, msg, sizeof(msg));
+
+	if (!ret)
+		ret = zdev_create(c, &d);
+	if (ret) {
+		fprintf(stderr, "bench_zdev: %s: cannot create the zone model: %s\n", what,
+			ret == ZL_E_GEOMETRY ? msg : zl_strerror(ret));
+		exit(1);
+	}
+	return d;
+}
+
 struct geo { const char *name; uint64_t bytes, zone_bytes; };
 
 static void bench_geometry(const struct geo *g)
@@ -29,15 +45,14 @@ static void bench_geometry(const struct geo *g)
 	uint32_t nz;
 	int r;
 
+	if (!zi)
+		abort();
 	zdev_cfg_init(&c);
 	c.capacity_lba = g->bytes / 512;
 	c.zone_size_lba = g->zone_bytes / 512;
 	c.nr_conv_start = 4;
 	t0 = zl_test_now_ns();
-	if (zdev_create(&c, &d)) {
-		fprintf(stderr, "create failed\n");
-		exit(1);
-	}
+	d = create_or_die(g->name, &c);
 	t1 = zl_test_now_ns();
 	nz = zdev_nr_zones(d);
 	printf("%-22s %9u zones  create %8.2f ms  %5.2f bytes/zone\n", g->name, nz,
@@ -85,7 +100,7 @@ static void bench_writes(void)
 	zdev_cfg_init(&c);
 	c.capacity_lba = (1ull << 40) / 512;
 	c.zone_size_lba = (256ull << 20) / 512;
-	zdev_create(&c, &d);
+	d = create_or_die("write benchmark", &c);
 	t0 = zl_test_now_ns();
 	lba = 0;
 	for (uint64_t i = 0; i < nops; i++) {

@@ -45,11 +45,14 @@ static void check_sizes(uint32_t n, uint64_t seed, int ops)
 		assert_int_equal(zbitmap_next(&b, q), q < n ? ref_next(ref, n, q) : ZBITMAP_NONE);
 		assert_int_equal(zbitmap_test(&b, i), ref[i]);
 	}
-	uint64_t cnt = 0;
+	/* count_from at the start, inside and at the edges of words, and past the end */
+	for (uint32_t q = 0; q <= n + 1; q = q < 130 ? q + 1 : q * 2 + 63) {
+		uint64_t cnt = 0;
 
-	for (uint32_t i = 0; i < n; i++)
-		cnt += ref[i];
-	assert_int_equal(zbitmap_count_from(&b, 0), cnt);
+		for (uint32_t i = q; i < n; i++)
+			cnt += ref[i];
+		assert_int_equal(zbitmap_count_from(&b, q), cnt);
+	}
 	zbitmap_fini(&b);
 	free(ref);
 }

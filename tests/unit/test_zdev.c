@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <cmocka.h>
 
 #include "zdev.h"
@@ -356,7 +357,7 @@ static void test_zdev_write_conv_to_conv_crosses_but_conv_to_seq_does_not(void *
 
 	assert_int_equal(zdev_write_check(d, ZS - 4, 8), 0);
 	assert_int_equal(zdev_write_check(d, 2 * ZS - 4, 8), ZL_E_WRITE_BOUNDARY);
-	/* a sequential write running into a conventional zone further on */
+	/* a conventional write over two conventional zones into a sequential one */
 	assert_int_equal(zdev_write_check(d, 0, 3 * ZS), ZL_E_WRITE_BOUNDARY);
 }
 
@@ -566,6 +567,61 @@ static void test_zdev_read_without_urswrz_checks_wp_and_zone_boundary(void **sta
 	zdev_destroy(d);
 }
 
+/* zdev_read_prep() (fast path for one zone) answers as read_check + read_run. */
+static void check_read_prep(struct zdev *d)
+{
+	uint64_t cap = (uint64_t)zdev_nr_zones(d) * ZS;
+
+	for (uint64_t lba = 0; lba <= cap; lba++)
+		for (uint64_t n = 0; n <= 2 * ZS + 1 && lba + n <= cap + 1; n++) {
+			uint64_t run = 7777, want_run;
+			bool data = false, want_data = false;
+			int ret = zdev_read_prep(d, lba, n, &run, &data);
+			int want = zdev_read_check(d, lba, n);
+
+			if (ret != want)
+				fail_msg("read_prep(%" PRIu64 ", %" PRIu64 ") = %d, read_check = %d",
+					 lba, n, ret, want);
+			if (ret)
+				continue;
+			want_run = zdev_read_run(d, lba, n, &want_data);
+			if (run != want_run || data != want_data)
+				fail_msg("read_prep(%" PRIu64 ", %" PRIu64 ") run %" PRIu64 " data %d, "
+					 "read_run %" PRIu64 " data %d", lba, n, run, data, want_run,
+					 want_data);
+		}
+}
+
+static void test_zdev_read_prep_agrees_with_read_check_and_read_run(void **state)
+{
+	static const struct { bool urswrz, ha; uint64_t cap; bool gap; } v[] = {
+		{ true, false, 0, false }, { false, false, 0, false }, { true, false, 48, true },
+		{ false, false, 48, false }, { true, true, 48, true }, { false, true, 0, false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct zdev_cfg c;
+		struct zdev *d;
+
+		small_cfg(&c);
+		c.urswrz = v[i].urswrz;
+		c.model = v[i].ha ? ZL_MODEL_HA : ZL_MODEL_HM;
+		c.zone_cap_lba = v[i].cap;
+		c.gap_zones = v[i].gap;
+		assert_int_equal(zdev_create(&c, &d), 0);
+		do_write(d, zstart(3), 16);                 /* partly written */
+		do_write(d, zstart(4), 8);
+		assert_int_equal(zdev_zone_op(d, ZL_ZOP_FINISH, zstart(4), false), 0);
+		do_write(d, zstart(6), 8);
+		assert_int_equal(zdev_zone_set_cond(d, 6, ZL_COND_READ_ONLY), 0);
+		assert_int_equal(zdev_zone_set_cond(d, 7, ZL_COND_OFFLINE), 0);
+		assert_int_equal(zdev_zone_set_cond(d, 1, ZL_COND_OFFLINE), 0);
+		check_read_prep(d);
+		zdev_destroy(d);
+	}
+}
+
 /* ---- gap zones and capacity ----------------------------------------------- */
 
 static struct zdev *capped(bool gap)
@@ -668,9 +724,15 @@ static void test_zdev_host_aware_write_off_wp_sets_non_seq(void **state)
 	do_write(d, zstart(5) - 8, 16);
 	assert_int_equal(cond_of(d, 4), FU);
 	assert_int_equal(cond_of(d, 5), IO);
-	assert_int_equal(zdev_report(d, 0, ZL_RO_NON_SEQ, &zi, 1, NULL), 1);
+	assert_true(wp_of(d, 5) == zstart(5) + 8);
+	assert_int_equal(zdev_report_count(d, 0, ZL_RO_NON_SEQ), 2);   /* 3, and 4 (not at its WP) */
 	assert_int_equal(zdev_zone_op(d, ZL_ZOP_RESET, zstart(3), false), 0);
-	assert_int_equal(zdev_report_count(d, 0, ZL_RO_NON_SEQ), 1);   /* zone 5 */
+	assert_int_equal(zdev_report(d, 0, ZL_RO_NON_SEQ, &zi, 1, NULL), 1);
+	assert_true(zi.start_lba == zstart(4));
+	assert_true(zi.non_seq);
+	/* FINISH of a FULL zone clears NON_SEQ */
+	assert_int_equal(zdev_zone_op(d, ZL_ZOP_FINISH, zstart(4), false), 0);
+	assert_int_equal(zdev_report_count(d, 0, ZL_RO_NON_SEQ), 0);
 	zdev_destroy(d);
 }
 
@@ -716,6 +778,46 @@ static void test_zdev_conventional_ranges_anywhere(void **state)
 	assert_int_equal(zdev_write_check(d, zstart(5) + 3, 70), 0);    /* conv -> conv */
 	assert_int_equal(zdev_write_check(d, zstart(7) - 4, 8), ZL_E_WRITE_BOUNDARY);
 	zdev_destroy(d);
+}
+
+static void test_zdev_faulted_conventional_zone_leaves_not_wp_and_comes_back(void **state)
+{
+	struct zdev *d = *state;
+	struct zl_zone_info zi[NZ];
+	uint64_t next;
+
+	assert_int_equal(zdev_zone_set_cond(d, 0, ZL_COND_OFFLINE), 0);
+	assert_int_equal(zdev_write_check(d, zstart(0), 8), ZL_E_OFFLINE);
+	assert_int_equal(zdev_report(d, 0, ZL_RO_NOT_WP, zi, NZ, &next), 1);
+	assert_true(zi[0].start_lba == zstart(1));
+	assert_int_equal(zdev_report_count(d, 0, ZL_RO_NOT_WP), 1);
+	assert_int_equal(zdev_report(d, 0, ZL_RO_OFFLINE, zi, NZ, NULL), 1);
+	assert_true(zi[0].start_lba == zstart(0));
+	assert_true(zi[0].wp_lba == ZL_WP_INVALID);
+	/* a conventional zone has no RESET recommended attribute */
+	assert_int_equal(zdev_zone_set_reset_rec(d, 1, true), ZL_E_NOT_WP_ZONE);
+	assert_int_equal(zdev_zone_set_cond(d, 0, ZL_COND_EMPTY), -EINVAL);
+	assert_int_equal(zdev_zone_set_cond(d, NZ, ZL_COND_OFFLINE), -EINVAL);
+	/* cleared: NOT WP again, in the report too; a restored word likewise */
+	assert_int_equal(zdev_zone_clear_fault(d, 0), 0);
+	assert_int_equal(cond_of(d, 0), ZL_COND_NOT_WP);
+	assert_int_equal(zdev_report_count(d, 0, ZL_RO_NOT_WP), NCONV);
+	assert_int_equal(zdev_report_count(d, 0, ZL_RO_OFFLINE), 0);
+	assert_int_equal(zdev_zone_set_cond(d, 1, ZL_COND_READ_ONLY), 0);
+	{
+		struct zdev_cfg c;
+		struct zdev *d2;
+
+		small_cfg(&c);
+		assert_int_equal(zdev_create(&c, &d2), 0);
+		assert_int_equal(zdev_zone_unpack(d2, 1, zdev_zone_pack(d, 1)), 0);
+		assert_int_equal(zdev_report(d2, 0, ZL_RO_NOT_WP, zi, NZ, NULL), 1);
+		assert_true(zi[0].start_lba == zstart(0));
+		assert_int_equal(zdev_report_count(d2, 0, ZL_RO_READ_ONLY), 1);
+		assert_int_equal(zdev_zone_clear_fault(d2, 1), 0);
+		assert_int_equal(zdev_report_count(d2, 0, ZL_RO_NOT_WP), NCONV);
+		zdev_destroy(d2);
+	}
 }
 
 /* ---- report filters ------------------------------------------------------- */
@@ -808,8 +910,18 @@ static void test_zdev_pack_unpack_round_trip_and_open_comes_back_closed(void **s
 	assert_int_equal(zdev_zone_unpack(d2, 4, 0), ZL_E_CORRUPT);
 	/* a word is bound to its zone index */
 	assert_int_equal(zdev_zone_unpack(d2, 9, zdev_zone_pack(d, 4)), ZL_E_CORRUPT);
-	/* a conventional word on a sequential zone is refused */
+	/* a conventional zone's word restores it */
 	assert_int_equal(zdev_zone_unpack(d2, 0, zdev_zone_pack(d, 0)), 0);
+	assert_int_equal(cond_of(d2, 0), ZL_COND_NOT_WP);
+	zdev_destroy(d2);
+	/* a word of the other zone type (same index, valid check) is refused */
+	small_cfg(&c);
+	c.nr_conv_start = 3;
+	assert_int_equal(zdev_create(&c, &d2), 0);
+	assert_int_equal(zdev_zone_unpack(d2, 2, zdev_zone_pack(d, 2)), ZL_E_CORRUPT);
+	assert_int_equal(zdev_zone_unpack(d, 2, zdev_zone_pack(d2, 2)), ZL_E_CORRUPT);
+	assert_int_equal(cond_of(d2, 2), ZL_COND_NOT_WP);
+	assert_int_equal(cond_of(d, 2), IO);
 	zdev_destroy(d2);
 }
 
@@ -867,17 +979,16 @@ static void test_zdev_cfg_check_rejects_bad_geometry_with_reason(void **state)
 /* ---- change notifications -------------------------------------------------- */
 
 static uint32_t changed_log[64];
-static uint32_t nr_changed;
-
 static uint8_t changed_old[64];
+static uint32_t nr_changed;
 
 static void on_changed(void *arg, uint32_t idx, uint8_t old_cond)
 {
 	(void)arg;
-	if (nr_changed < 64)
-		changed_old[nr_changed] = old_cond;
-	if (nr_changed < 64)
+	if (nr_changed < 64) {
 		changed_log[nr_changed] = idx;
+		changed_old[nr_changed] = old_cond;
+	}
 	nr_changed++;
 }
 
@@ -888,18 +999,32 @@ static void test_zdev_change_callback_names_every_changed_zone(void **state)
 	(void)state;
 	nr_changed = 0;
 	zdev_set_changed_cb(d, on_changed, NULL);
-	do_write(d, zstart(2), 8);                  /* open + commit */
-	assert_true(nr_changed >= 1);
+	do_write(d, zstart(2), 8);                  /* open, then commit */
+	assert_int_equal(nr_changed, 2);
+	assert_int_equal(changed_log[0], 2);
+	assert_int_equal(changed_old[0], ZL_COND_EMPTY);
+	assert_int_equal(changed_log[1], 2);
+	assert_int_equal(changed_old[1], ZL_COND_IMP_OPEN);
 	nr_changed = 0;
 	do_write(d, zstart(3), 8);                  /* implicitly closes zone 2 */
-	assert_true(nr_changed >= 2);
+	assert_int_equal(nr_changed, 3);
 	assert_int_equal(changed_log[0], 2);
 	assert_int_equal(changed_old[0], ZL_COND_IMP_OPEN);   /* what it was before */
 	assert_int_equal(changed_log[1], 3);
 	assert_int_equal(changed_old[1], ZL_COND_EMPTY);
+	assert_int_equal(changed_log[2], 3);
 	nr_changed = 0;
+	/* a refused write and a no-op operation notify nothing */
+	assert_int_equal(zdev_write_check(d, zstart(3), 8), ZL_E_UNALIGNED);
+	assert_int_equal(zdev_zone_op(d, ZL_ZOP_RESET, zstart(4), false), 0);
+	assert_int_equal(zdev_zone_op(d, ZL_ZOP_CLOSE, zstart(2), false), 0);
+	assert_int_equal(nr_changed, 0);
 	assert_int_equal(zdev_zone_op(d, ZL_ZOP_RESET, 0, true), 0);
 	assert_int_equal(nr_changed, 2);
+	assert_int_equal(changed_log[0], 3);        /* the open one, then the closed one */
+	assert_int_equal(changed_old[0], ZL_COND_IMP_OPEN);
+	assert_int_equal(changed_log[1], 2);
+	assert_int_equal(changed_old[1], ZL_COND_CLOSED);
 	zdev_destroy(d);
 }
 
@@ -945,12 +1070,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_zdev_read_run_splits_data_and_unwritten, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zdev_read_across_zone_types_is_cross_type_on_hm, setup, teardown),
 		cmocka_unit_test(test_zdev_read_without_urswrz_checks_wp_and_zone_boundary),
+		cmocka_unit_test(test_zdev_read_prep_agrees_with_read_check_and_read_run),
 		cmocka_unit_test(test_zdev_gap_zone_access_is_gap_zone_error),
 		cmocka_unit_test(test_zdev_zns_capacity_tail_is_write_boundary),
 		cmocka_unit_test(test_zdev_report_shows_gap_zones_after_capped_zones),
 		cmocka_unit_test(test_zdev_host_aware_write_off_wp_sets_non_seq),
 		cmocka_unit_test(test_zdev_runt_last_zone_is_shorter_and_fills),
 		cmocka_unit_test(test_zdev_conventional_ranges_anywhere),
+		cmocka_unit_test_setup_teardown(test_zdev_faulted_conventional_zone_leaves_not_wp_and_comes_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zdev_report_filters_return_only_matching_zones, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zdev_report_resumes_from_next, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zdev_pack_unpack_round_trip_and_open_comes_back_closed, setup, teardown),

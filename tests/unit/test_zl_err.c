@@ -75,6 +75,26 @@ static void test_zl_err_unknown_values_are_not_null(void **state)
 	assert_false(zl_is_own_error(ZL_E_BASE));
 	assert_false(zl_is_own_error(ZL_E_LAST));
 	assert_string_equal(zl_errname(ZL_E_LAST), "unknown");
+	/* the reserved range is never read as -errno */
+	assert_string_equal(zl_strerror(ZL_E_BASE), "unknown zonelab error");
+	assert_string_equal(zl_strerror(-4096), "unknown zonelab error");
+	assert_string_equal(zl_errname(-4096), "unknown");
+	/* an errno value the C library does not know */
+	assert_string_equal(zl_strerror(-4000), "unknown error");
+	assert_string_equal(zl_errname(-4000), "unknown");
+}
+
+static void test_zl_msgf_formats_and_truncates_and_accepts_no_buffer(void **state)
+{
+	char msg[8];
+
+	(void)state;
+	zl_msgf(msg, sizeof(msg), "zone %u: %s", 12u, "offline");
+	assert_string_equal(msg, "zone 12");           /* truncated, terminated */
+	memset(msg, 'x', sizeof(msg));
+	zl_msgf(msg, 0, "zone %u", 1u);
+	assert_int_equal(msg[0], 'x');                 /* @len 0: nothing written */
+	zl_msgf(NULL, 100, "zone %u", 1u);
 }
 
 int main(void)
@@ -85,6 +105,7 @@ int main(void)
 		cmocka_unit_test(test_zl_err_negative_errno_uses_libc_text),
 		cmocka_unit_test(test_zl_err_zero_is_success),
 		cmocka_unit_test(test_zl_err_unknown_values_are_not_null),
+		cmocka_unit_test(test_zl_msgf_formats_and_truncates_and_accepts_no_buffer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
