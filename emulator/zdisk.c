@@ -77,6 +77,9 @@ static void count_transition(struct zdisk *z, uint8_t old, uint8_t new)
 {
 	struct zl_stats *s = &z->stats;
 
+	/* A reset counts even on an EMPTY zone (its attributes are cleared). */
+	if (new == ZL_COND_EMPTY && z->ctx == CTX_RESET)
+		s->resets++;
 	if (old == new)
 		return;
 	if (new == ZL_COND_IMP_OPEN && !zl_cond_is_open(old))
@@ -92,8 +95,6 @@ static void count_transition(struct zdisk *z, uint8_t old, uint8_t new)
 	}
 	if (new == ZL_COND_FULL && z->ctx == CTX_FINISH)
 		s->finishes++;
-	if (new == ZL_COND_EMPTY && z->ctx == CTX_RESET)
-		s->resets++;
 }
 
 static void on_zone_changed(void *arg, uint32_t idx, uint8_t old)
@@ -102,8 +103,6 @@ static void on_zone_changed(void *arg, uint32_t idx, uint8_t old)
 	uint8_t cond = zdev_zone_cond(z->dev, idx);
 
 	count_transition(z, old, cond);
-	if (z->ctx == CTX_RESET && cond == ZL_COND_EMPTY && old == ZL_COND_EMPTY)
-		z->stats.resets++;      /* EMPTY with attributes cleared */
 	if (z->store_mode > 0 || (z->store_mode < 0 && !z->wce)) {
 		zstore_zone_word_set(z->store, idx, zdev_zone_pack(z->dev, idx));
 	} else {
@@ -273,23 +272,15 @@ static void sleep_ns(uint64_t ns)
 
 static int power_cycle_locked(struct zdisk *z);
 
-/*
- * Evaluate the fault rules for a command and carry out what does not depend
- * on the command itself: zone condition changes, delay, stall, power loss.
- * Caller holds the lock (dropped while sleeping or stalled).  Returns the
- * verdict's error, or 0.
- */
-static int apply_faults(struct zdisk *z, enum zfault_op op, uint64_t lba, uint64_t nr_lba,
-			struct zfault_verdict *v, struct zdisk_io *io)
+/* apply_faults() when there are rules: out of the I/O path's way. */
+static __attribute__((noinline)) int eval_faults(struct zdisk *z, enum zfault_op op,
+						 uint64_t lba, uint64_t nr_lba,
+						 struct zfault_verdict *v, struct zdisk_io *io)
 {
 	const struct zdev_cfg *g = zdev_cfg(z->dev);
 	uint64_t last = nr_lba ? lba + nr_lba - 1 : lba;
 	uint32_t zf, zl;
 
-	if (zfault_nr_rules(z->faults) == 0) {
-		v->err = 0;             /* the only field callers read without rules */
-		return 0;
-	}
 	if (lba >= g->capacity_lba)
 		lba = last = g->capacity_lba - 1;
 	if (last >= g->capacity_lba)
@@ -328,13 +319,21 @@ static int apply_faults(struct zdisk *z, enum zfault_op op, uint64_t lba, uint64
 	return v->err == ZL_E_TORN_WRITE ? 0 : v->err;
 }
 
-/* apply_faults() for a read, out of the read path's way. */
-static __attribute__((noinline)) int read_faults(struct zdisk *z, uint64_t lba, uint64_t nr_lba,
-						 struct zdisk_io *io)
+/*
+ * Evaluate the fault rules for a command and carry out what does not depend
+ * on the command itself: zone condition changes, delay, stall, power loss.
+ * Caller holds the lock (dropped while sleeping or stalled).  Returns the
+ * verdict's error, or 0.  Without rules (the common case) only v->err is
+ * set (0), the one field callers then read.
+ */
+static inline int apply_faults(struct zdisk *z, enum zfault_op op, uint64_t lba, uint64_t nr_lba,
+			       struct zfault_verdict *v, struct zdisk_io *io)
 {
-	struct zfault_verdict v;
-
-	return apply_faults(z, ZFAULT_OP_READ, lba, nr_lba, &v, io);
+	if (!zfault_nr_rules(z->faults)) {
+		v->err = 0;
+		return 0;
+	}
+	return eval_faults(z, op, lba, nr_lba, v, io);
 }
 
 static int fail(struct zdisk *z, int err)
@@ -409,10 +408,11 @@ static inline int store_io(struct zdisk *z, bool write, bool zero, uint64_t lba,
 int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
 		int iov_cnt, struct zdisk_io *io)
 {
+	struct zfault_verdict v;
 	uint32_t lbs = z->lba_size;
 	uint64_t done = 0, run;
 	bool has_data;
-	int ret = 0;
+	int ret;
 
 	if (io) {
 		io->delay_ns = 0;
@@ -423,8 +423,7 @@ int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iov
 	if (nr_lba > UINT32_MAX || zl_iov_len(iov, iov_cnt) < nr_lba * lbs)
 		return -EINVAL;
 	pthread_mutex_lock(&z->lock);
-	if (zfault_nr_rules(z->faults))
-		ret = read_faults(z, lba, nr_lba, io);
+	ret = apply_faults(z, ZFAULT_OP_READ, lba, nr_lba, &v, io);
 	if (!ret)
 		ret = zdev_read_prep(z->dev, lba, nr_lba, &run, &has_data);
 	if (ret) {
@@ -463,7 +462,7 @@ int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iov
 
 int zdisk_read(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf, struct zdisk_io *io)
 {
-	struct iovec iov = { buf, (size_t)(nr_lba * zdev_cfg(z->dev)->lba_size) };
+	struct iovec iov = { buf, (size_t)(nr_lba * z->lba_size) };
 
 	return zdisk_readv(z, lba, nr_lba, &iov, 1, io);
 }
@@ -514,7 +513,7 @@ static void unlock_zones(struct zdisk *z, uint32_t first, uint32_t last)
 int zdisk_write(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const void *buf, bool fua,
 		struct zdisk_io *io)
 {
-	struct iovec iov = { (void *)buf, (size_t)(nr_lba * zdev_cfg(z->dev)->lba_size) };
+	struct iovec iov = { (void *)buf, (size_t)(nr_lba * z->lba_size) };
 
 	return zdisk_writev(z, lba, nr_lba, &iov, 1, fua, io);
 }
@@ -541,8 +540,7 @@ int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct io
 	locked_zones = write_zones(z, lba, nr_lba, &zf, &zl);
 	if (locked_zones)
 		lock_zones(z, zf, zl);
-	v.err = 0;
-	ret = zfault_nr_rules(z->faults) ? apply_faults(z, ZFAULT_OP_WRITE, lba, nr_lba, &v, io) : 0;
+	ret = apply_faults(z, ZFAULT_OP_WRITE, lba, nr_lba, &v, io);
 	if (!ret)
 		ret = zdev_write_check(z->dev, lba, nr_lba);
 	if (ret) {
@@ -584,8 +582,13 @@ int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct io
 		z->stats.write_lbas += nr_lba;
 	}
 	pthread_mutex_unlock(&z->lock);
+	/*
+	 * The words of this write's zones are in the table; make them durable
+	 * outside the lock.  Not zstore_sync_table(): its dirty range belongs
+	 * to whoever holds the lock.
+	 */
 	if (!sret && durable_now && keep) {
-		sret = zstore_sync_table(z->store);
+		sret = zstore_sync_words(z->store, zf, zl);
 		if (sret) {
 			pthread_mutex_lock(&z->lock);
 			ret = fail(z, sret);
@@ -673,7 +676,8 @@ int zdisk_zone_op(struct zdisk *z, enum zl_zone_op op, uint64_t lba, bool all,
 	 * its data again.  RESET ALL keeps the bytes (they read as zeros).
 	 */
 	if (!ret && op == ZL_ZOP_RESET && !all && !z->wce)
-		zstore_discard(z->store, lba, g->zone_size_lba);
+		zstore_discard(z->store, lba, g->capacity_lba - lba < g->zone_size_lba ?
+				 g->capacity_lba - lba : g->zone_size_lba);
 	if (ret)
 		fail(z, ret);
 	else

@@ -189,21 +189,13 @@ void zfault_destroy(struct zfault *f)
  */
 void zfault_rule_init(struct zfault_rule *r, enum zfault_action a)
 {
-	memset(r, 0, sizeof(*r));
+	memset(r, 0, sizeof(*r));      /* ops any, ranges from 0, after 0, fixed 0 ns */
 	r->action = a;
-	r->ops = 0;
-	r->lba_first = 0;
 	r->lba_last = UINT64_MAX;
-	r->zone_first = 0;
 	r->zone_last = UINT32_MAX;
-	r->after = 0;
 	r->prob = 1.0;
 	r->count = 1;
-	r->torn_keep_lba = 0;
 	r->torn_keep_pct = a == ZFAULT_TORN_WRITE ? 50 : 0;
-	r->dist = ZFAULT_DIST_FIXED;
-	r->lat_a_ns = 0;
-	r->lat_b_ns = 0;
 }
 
 /* Structural validity of a rule given through the C API. */

@@ -14,6 +14,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,12 +106,6 @@ int zstore_prw_rest(int fd, bool write, void *buf, uint64_t len, uint64_t off, s
 	}
 }
 
-/* pread/pwrite all of @len bytes at @off (a call moves at most ~2 GiB: the rest loops). */
-static int full_prw(int fd, bool write, void *buf, uint64_t len, uint64_t off)
-{
-	return zstore_prw(fd, write, buf, len, off);
-}
-
 int zstore_data_fd(const struct zstore *s, uint64_t *data_off)
 {
 	if (s->kind != ZSTORE_FILE && s->kind != ZSTORE_BLOCK)
@@ -119,60 +114,35 @@ int zstore_data_fd(const struct zstore *s, uint64_t *data_off)
 	return s->fd;
 }
 
-static int full_pread(int fd, void *buf, uint64_t len, uint64_t off)
-{
-	return full_prw(fd, false, buf, len, off);
-}
-
-static int full_pwrite(int fd, const void *buf, uint64_t len, uint64_t off)
-{
-	return full_prw(fd, true, (void *)buf, len, off);
-}
-
 /*
- * preadv/pwritev the whole of @iov at @off, resuming after short transfers
- * and splitting at IOV_MAX entries.  @iov is consumed (copied to a local
- * window first).
+ * preadv/pwritev the whole of @iov (@cnt pieces, none empty) at @off,
+ * resuming after short transfers and EINTR, at most IOV_MAX pieces per call.
+ * @iov is the caller's private copy: it is consumed.
  */
-static int full_prwv(int fd, bool write, const struct iovec *iov, int cnt, uint64_t off)
+static int full_prwv(int fd, bool write, struct iovec *iov, int cnt, uint64_t off)
 {
-	struct iovec win[64];
-	int i = 0;
+	while (cnt) {
+		int n = cnt < IOV_MAX ? cnt : IOV_MAX;
+		ssize_t r = write ? pwritev(fd, iov, n, (off_t)off) : preadv(fd, iov, n, (off_t)off);
 
-	while (i < cnt) {
-		int n = cnt - i < 64 ? cnt - i : 64;
-		int w = 0;
-		size_t want = 0;
-		ssize_t r;
-
-		memcpy(win, iov + i, sizeof(win[0]) * (size_t)n);
-		for (int k = 0; k < n; k++)
-			want += win[k].iov_len;
-		while (want) {
-			r = write ? pwritev(fd, win + w, n - w, (off_t)off)
-				  : preadv(fd, win + w, n - w, (off_t)off);
-			if (r < 0) {
-				if (errno == EINTR)
-					continue;
-				return -errno;
-			}
-			if (r == 0)
-				return -EIO;
-			off += (uint64_t)r;
-			want -= (size_t)r;
-			/* skip what was transferred */
-			while (r > 0 && w < n) {
-				if ((size_t)r >= win[w].iov_len) {
-					r -= (ssize_t)win[w].iov_len;
-					w++;
-				} else {
-					win[w].iov_base = (char *)win[w].iov_base + r;
-					win[w].iov_len -= (size_t)r;
-					r = 0;
-				}
-			}
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
 		}
-		i += n;
+		if (r == 0)
+			return -EIO;    /* the image shrank under us */
+		off += (uint64_t)r;
+		/* skip what was transferred */
+		while (cnt && (size_t)r >= iov->iov_len) {
+			r -= (ssize_t)iov->iov_len;
+			iov++;
+			cnt--;
+		}
+		if (r) {
+			iov->iov_base = (char *)iov->iov_base + r;
+			iov->iov_len -= (size_t)r;
+		}
 	}
 	return 0;
 }
@@ -185,7 +155,7 @@ static int read_head(int fd, uint64_t size, void *hdr, size_t *got, const char *
 	int ret;
 
 	memset(hdr, 0, ZSTORE_HDR_SIZE);
-	ret = n ? full_pread(fd, hdr, n, 0) : 0;
+	ret = zstore_prw(fd, false, hdr, n, 0);
 	if (ret) {
 		zstore_msg(msg, msg_len, "%s: reading the header: %s", path, strerror(-ret));
 		return ret;
@@ -235,7 +205,8 @@ static int open_backing(const struct zstore_cfg *cfg, uint64_t *size, char *msg,
 	if (fd < 0) {
 		ret = -errno;
 		if (ret == -ENOENT && cfg->kind == ZSTORE_FILE)
-			zstore_msg(msg, msg_len, "%s: no such file (create it with create)",
+			zstore_msg(msg, msg_len,
+				   "%s: no such file; create the image first (zonelab disk create)",
 				   cfg->path);
 		else
 			zstore_msg(msg, msg_len, "%s: cannot open: %s", cfg->path, strerror(-ret));
@@ -345,7 +316,7 @@ static int format_image(struct zstore *s, const struct zstore_cfg *cfg, uint64_t
 		ret = check_size(s, cfg->path, size, msg, msg_len);
 		if (ret)
 			goto out_free_hdr;
-		ret = full_pwrite(s->fd, hdr, ZSTORE_HDR_SIZE, 0);
+		ret = zstore_prw(s->fd, true, hdr, ZSTORE_HDR_SIZE, 0);
 		if (ret == 0 && fdatasync(s->fd) < 0)
 			ret = -errno;
 		if (ret) {
@@ -368,7 +339,7 @@ static int format_image(struct zstore *s, const struct zstore_cfg *cfg, uint64_t
 	}
 	make_image_id(&s->geo, id);
 	zstore_hdr_encode(hdr, &s->geo, &s->lay, id);
-	ret = full_pwrite(s->fd, hdr, ZSTORE_HDR_SIZE, 0);
+	ret = zstore_prw(s->fd, true, hdr, ZSTORE_HDR_SIZE, 0);
 	if (ret == 0 && fsync(s->fd) < 0)
 		ret = -errno;
 	if (ret) {
@@ -561,77 +532,76 @@ static int data_range(const struct zstore *s, uint64_t lba, uint64_t nr_lba,
 	return 0;
 }
 
-int zstore_read(struct zstore *s, uint64_t lba, uint64_t nr_lba, void *buf)
+/* Move @len bytes at data offset @off (checked) between the store and @buf. */
+static int data_rw(struct zstore *s, bool write, uint64_t off, uint64_t len, void *buf)
+{
+	switch (s->kind) {
+	case ZSTORE_FILE:
+	case ZSTORE_BLOCK:
+		return zstore_prw(s->fd, write, buf, len, s->lay.data_off + off);
+	case ZSTORE_MEM:
+		if (write)
+			return zstore_mem_write(s->mem, off, len, buf);
+		zstore_mem_read(s->mem, off, len, buf);
+		return 0;
+	case ZSTORE_NONE:
+		if (!write)
+			memset(buf, 0, len);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int zstore_rw(struct zstore *s, bool write, uint64_t lba, uint64_t nr_lba, void *buf)
 {
 	uint64_t off, len;
 	int ret = data_range(s, lba, nr_lba, &off, &len);
 
 	if (ret || !len)
 		return ret;
-	switch (s->kind) {
-	case ZSTORE_FILE:
-	case ZSTORE_BLOCK:
-		return full_pread(s->fd, buf, len, s->lay.data_off + off);
-	case ZSTORE_MEM:
-		zstore_mem_read(s->mem, off, len, buf);
-		return 0;
-	case ZSTORE_NONE:
-		memset(buf, 0, len);
-		return 0;
-	}
-	return -EINVAL;
+	return data_rw(s, write, off, len, buf);
+}
+
+int zstore_read(struct zstore *s, uint64_t lba, uint64_t nr_lba, void *buf)
+{
+	return zstore_rw(s, false, lba, nr_lba, buf);
+}
+
+int zstore_write(struct zstore *s, uint64_t lba, uint64_t nr_lba, const void *buf)
+{
+	return zstore_rw(s, true, lba, nr_lba, (void *)buf);
 }
 
 static int zstore_rwv(struct zstore *s, bool write, uint64_t lba, uint64_t nr_lba,
 		      const struct iovec *iov, int iov_cnt)
 {
-	uint64_t off, len, pos = 0;
-	int ret = data_range(s, lba, nr_lba, &off, &len);
+	struct iovec cut[64], *v = cut;
+	uint64_t off, len;
+	int n, ret = data_range(s, lba, nr_lba, &off, &len);
 
 	if (ret || !len)
 		return ret;
 	if (zl_iov_len(iov, iov_cnt) < len)
 		return -EINVAL;
-	switch (s->kind) {
-	case ZSTORE_FILE:
-	case ZSTORE_BLOCK: {
-		struct iovec cut[64], *v = cut;
-		int n = zl_iov_slice(iov, iov_cnt, 0, (size_t)len, cut, 64);
-
-		if (n < 0) {          /* more than 64 pieces: slice into a heap array */
-			v = malloc(sizeof(*v) * (size_t)iov_cnt);
-			if (!v)
-				return -ENOMEM;
-			n = zl_iov_slice(iov, iov_cnt, 0, (size_t)len, v, iov_cnt);
-		}
-		if (n == 1)           /* plain pread/pwrite: cheaper in the kernel */
-			ret = full_prw(s->fd, write, v[0].iov_base, len, s->lay.data_off + off);
-		else
-			ret = full_prwv(s->fd, write, v, n, s->lay.data_off + off);
-		if (v != cut)
-			free(v);
-		return ret;
+	n = zl_iov_slice(iov, iov_cnt, 0, (size_t)len, cut, 64);
+	if (n < 0) {          /* more than 64 pieces: slice into a heap array */
+		v = malloc(sizeof(*v) * (size_t)iov_cnt);
+		if (!v)
+			return -ENOMEM;
+		n = zl_iov_slice(iov, iov_cnt, 0, (size_t)len, v, iov_cnt);
 	}
-	case ZSTORE_MEM:
-	case ZSTORE_NONE:
-		for (int i = 0; i < iov_cnt && pos < len; i++) {
-			uint64_t l = iov[i].iov_len < len - pos ? iov[i].iov_len : len - pos;
-
-			if (s->kind == ZSTORE_NONE) {
-				if (!write)
-					memset(iov[i].iov_base, 0, l);
-			} else if (write) {
-				ret = zstore_mem_write(s->mem, off + pos, l, iov[i].iov_base);
-				if (ret)
-					return ret;
-			} else {
-				zstore_mem_read(s->mem, off + pos, l, iov[i].iov_base);
-			}
-			pos += l;
+	if (n > 1 && s->fd >= 0) {           /* file or block store */
+		ret = full_prwv(s->fd, write, v, n, s->lay.data_off + off);
+	} else {
+		/* one piece (plain pread/pwrite: cheaper in the kernel), or memory */
+		for (int i = 0; i < n && !ret; i++) {
+			ret = data_rw(s, write, off, v[i].iov_len, v[i].iov_base);
+			off += v[i].iov_len;
 		}
-		return 0;
 	}
-	return -EINVAL;
+	if (v != cut)
+		free(v);
+	return ret;
 }
 
 int zstore_readv(struct zstore *s, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
@@ -644,25 +614,6 @@ int zstore_writev(struct zstore *s, uint64_t lba, uint64_t nr_lba, const struct 
 		  int iov_cnt)
 {
 	return zstore_rwv(s, true, lba, nr_lba, iov, iov_cnt);
-}
-
-int zstore_write(struct zstore *s, uint64_t lba, uint64_t nr_lba, const void *buf)
-{
-	uint64_t off, len;
-	int ret = data_range(s, lba, nr_lba, &off, &len);
-
-	if (ret || !len)
-		return ret;
-	switch (s->kind) {
-	case ZSTORE_FILE:
-	case ZSTORE_BLOCK:
-		return full_pwrite(s->fd, buf, len, s->lay.data_off + off);
-	case ZSTORE_MEM:
-		return zstore_mem_write(s->mem, off, len, buf);
-	case ZSTORE_NONE:
-		return 0;
-	}
-	return -EINVAL;
 }
 
 int zstore_discard(struct zstore *s, uint64_t lba, uint64_t nr_lba)
@@ -726,17 +677,32 @@ int zstore_sync_data(struct zstore *s)
 	return fdatasync(s->fd) < 0 ? -errno : 0;
 }
 
-int zstore_sync_table(struct zstore *s)
+/* msync the pages holding words [first, last]; reads nothing that changes after open. */
+static int sync_words(const struct zstore *s, uint32_t first, uint32_t last)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t start, end;
+	uintptr_t start = (uintptr_t)&s->table[first] & ~(page - 1);
+	uintptr_t end = (uintptr_t)&s->table[last + 1];
+
+	return msync((void *)start, end - start, MS_SYNC) < 0 ? -errno : 0;
+}
+
+int zstore_sync_words(const struct zstore *s, uint32_t first, uint32_t last)
+{
+	if (first > last || last >= s->lay.nr_zones)
+		abort();        /* programmer error, as in zstore_zone_word_get() */
+	return s->map ? sync_words(s, first, last) : 0;
+}
+
+int zstore_sync_table(struct zstore *s)
+{
+	int ret;
 
 	if (!s->map || s->dirty_first > s->dirty_last)
 		return 0;
-	start = (uintptr_t)&s->table[s->dirty_first] & ~(page - 1);
-	end = (uintptr_t)&s->table[s->dirty_last + 1];
-	if (msync((void *)start, end - start, MS_SYNC) < 0)
-		return -errno;
+	ret = sync_words(s, s->dirty_first, s->dirty_last);
+	if (ret)
+		return ret;
 	s->dirty_first = 1;
 	s->dirty_last = 0;
 	return 0;

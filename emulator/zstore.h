@@ -8,13 +8,15 @@
  * (the packed zone state, see zdev_zone_pack()), then the data; the layout is
  * documented in docs/FORMAT.md.  The zone table is mapped shared, so a word
  * stored with zstore_zone_word_set() survives the process being killed at any
- * instant (one aligned 8-byte store is atomic); zstore_sync() makes data and
- * table durable against power loss as well.
+ * instant (one aligned 8-byte store is atomic); zstore_sync_data() and
+ * zstore_sync_table() make data and table durable against power loss as well.
  *
  * zstore is not the zone model: it does not interpret the words beyond
  * storing them, and it knows nothing of write pointers or SCSI.  It is not
- * thread-safe for the zone table; data reads and writes to disjoint ranges
- * may run concurrently.
+ * thread-safe for the zone table (zstore_zone_word_set() and
+ * zstore_sync_table() share the dirty range; zstore_sync_words() may run
+ * beside them); data reads and writes to disjoint ranges may run
+ * concurrently.
  */
 #ifndef ZSTORE_H
 #define ZSTORE_H
@@ -94,7 +96,7 @@ static inline int zstore_prw(int fd, bool write, void *buf, uint64_t len, uint64
 
 	if (r >= 0 && (uint64_t)r == len)
 		return 0;
-	return zstore_prw_rest(fd, write, buf, len, off, r);   /* short, EINTR, error, > 1 GiB */
+	return zstore_prw_rest(fd, write, buf, len, off, r);   /* short (> ~2 GiB), EINTR, error */
 }
 
 /* Drop the data of a range (zone reset); a no-op where unsupported. */
@@ -104,9 +106,20 @@ int zstore_discard(struct zstore *s, uint64_t lba, uint64_t nr_lba);
 uint64_t zstore_zone_word_get(const struct zstore *s, uint32_t idx);
 void zstore_zone_word_set(struct zstore *s, uint32_t idx, uint64_t word);
 
-/* Make data durable (fdatasync), then the zone table (msync). -errno on failure. */
+/*
+ * Make data durable (fdatasync), then the zone table (msync of the words set
+ * since the last zstore_sync_table()).  -errno on failure.
+ */
 int zstore_sync_data(struct zstore *s);
 int zstore_sync_table(struct zstore *s);
+/*
+ * Make zone words [first, last] durable (msync of their pages), whatever the
+ * dirty range.  Unlike zstore_sync_table() it reads and changes no shared
+ * state, so it may run while another thread sets words; it leaves the words
+ * in the dirty range (the next zstore_sync_table() syncs them again).  0 for
+ * MEM and NONE stores, or -errno.
+ */
+int zstore_sync_words(const struct zstore *s, uint32_t first, uint32_t last);
 
 /* Names for messages: "file", "block", "mem", "none"; parse returns -EINVAL. */
 const char *zstore_kind_name(enum zstore_kind k);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "zdisk.h"
@@ -317,6 +318,47 @@ static void test_zdisk_turning_wce_off_flushes(void **state)
 	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 16);
 }
 
+static uint64_t image_blocks(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(stat(path, &st), 0);
+	return (uint64_t)st.st_blocks;
+}
+
+/* Write 128 LBAs into @zone, reset it; the blocks it freed (in 512-byte units). */
+static uint64_t blocks_freed_by_reset(struct fx *f, uint32_t zone)
+{
+	uint64_t before;
+
+	write_ok(f->z, (uint64_t)zone * ZS, 128, 1);
+	before = image_blocks(f->path);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_RESET, (uint64_t)zone * ZS, false, NULL), 0);
+	return before - image_blocks(f->path);
+}
+
+/* With punch_on_reset, a durable reset frees the zone's blocks, the short last zone's too. */
+static void test_zdisk_reset_without_wce_punches_every_zone_including_the_runt(void **state)
+{
+	struct fx *f = *state;
+	struct zdisk_cfg c;
+	char msg[256];
+
+	zdisk_cfg_init(&c);
+	geo(&c.geo);
+	c.geo.capacity_lba = (uint64_t)ZS * NZ - 64;           /* last zone: 192 LBAs */
+	c.store.kind = ZSTORE_FILE;
+	c.store.path = f->path;
+	c.store.create = true;
+	c.store.punch_on_reset = true;
+	c.wce = false;
+	assert_int_equal(zdisk_open(&c, &f->z, msg, sizeof(msg)), 0);
+	if (blocks_freed_by_reset(f, 3) < 128)
+		skip();                 /* this filesystem cannot punch holes */
+	assert_true(blocks_freed_by_reset(f, NZ - 1) >= 128);
+	expect_zeros(f->z, (uint64_t)(NZ - 1) * ZS, 192);
+}
+
 /* ---- faults: one test per action ------------------------------------------- */
 
 static void test_zdisk_fault_medium_error_on_write_moves_nothing(void **state)
@@ -478,6 +520,41 @@ static void test_zdisk_bad_fault_text_is_refused_at_open(void **state)
 	assert_non_null(strstr(msg, "zone capacity"));
 }
 
+/*
+ * Rules added and removed at run time: with no rules the I/O path skips
+ * evaluation, so the first rule must take effect at once (on the file
+ * store's direct pread/pwrite path too) and the last removal must end it.
+ */
+static void test_zdisk_fault_added_at_run_time_applies_until_removed(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[8 * LBS] = { 0 };
+	char msg[256];
+	struct zl_stats s;
+	char *list;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true, NULL), 0);
+	write_ok(f->z, 3 * ZS, 8, 1);
+	assert_int_equal(zdisk_fault_add(f->z, "medium-error:op=read|write,zone=3,repeat",
+					 msg, sizeof(msg)), 0);
+	assert_int_equal(zdisk_read(f->z, 3 * ZS, 8, buf, NULL), ZL_E_MEDIUM_READ);
+	assert_int_equal(zdisk_write(f->z, 3 * ZS + 8, 8, buf, false, NULL), ZL_E_MEDIUM_WRITE);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 8);
+	expect_zeros(f->z, 4 * ZS, 8);                         /* other zones: no match */
+	list = zfault_list(zdisk_faults(f->z));
+	assert_string_equal(list, "1: medium-error:op=read|write,zone=3,repeat (matched 2, fired 2)\n");
+	free(list);
+	assert_int_equal(zdisk_fault_remove(f->z, 1), 0);
+	assert_int_equal(zdisk_fault_remove(f->z, 1), -ENOENT);
+	expect_data(f->z, 3 * ZS, 8, 1);
+	write_ok(f->z, 3 * ZS + 8, 8, 1);
+	zdisk_stats(f->z, &s);
+	assert_int_equal(s.faults_fired, 2);
+	assert_int_equal(s.err_kind[ZL_E_MEDIUM_READ - ZL_E_BASE], 1);
+	assert_int_equal(s.err_kind[ZL_E_MEDIUM_WRITE - ZL_E_BASE], 1);
+	assert_int_equal(s.writes, 2);
+}
+
 /* ---- statistics ----------------------------------------------------------- */
 
 static void test_zdisk_stats_count_operations_transitions_and_errors(void **state)
@@ -513,6 +590,27 @@ static void test_zdisk_stats_count_operations_transitions_and_errors(void **stat
 	assert_non_null(strstr(json, "\"writes\":6"));
 	assert_non_null(strstr(json, "\"unaligned\":1"));
 	assert_int_equal(zl_stats_json(&s, json, 10), -ENOSPC);
+}
+
+/* A reset that only clears an EMPTY zone's attributes is a reset; a no-op one is not. */
+static void test_zdisk_reset_of_empty_zone_counts_only_when_it_clears_attributes(void **state)
+{
+	struct fx *f = *state;
+	struct zl_stats s;
+
+	assert_int_equal(open_disk(f, ZSTORE_MEM, true, true, NULL), 0);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_RESET, 3 * ZS, false, NULL), 0);
+	zdisk_stats(f->z, &s);
+	assert_int_equal(s.resets, 0);
+	zdisk_lock(f->z);
+	assert_int_equal(zdev_zone_set_reset_rec(zdisk_zdev(f->z), 3, true), 0);
+	zdisk_unlock(f->z);
+	assert_true(zone(f->z, 3).reset_rec);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_RESET, 3 * ZS, false, NULL), 0);
+	assert_false(zone(f->z, 3).reset_rec);
+	zdisk_stats(f->z, &s);
+	assert_int_equal(s.resets, 1);
+	assert_int_equal(s.zone_ops, 2);
 }
 
 /* ---- scatter-gather ------------------------------------------------------- */
@@ -654,6 +752,7 @@ int main(void)
 		T(test_zdisk_zone_ops_durable_on_completion_without_wce),
 		T(test_zdisk_zone_ops_durable_at_flush_with_wce),
 		T(test_zdisk_turning_wce_off_flushes),
+		T(test_zdisk_reset_without_wce_punches_every_zone_including_the_runt),
 		T(test_zdisk_fault_medium_error_on_write_moves_nothing),
 		T(test_zdisk_fault_medium_error_on_read_range),
 		T(test_zdisk_fault_zone_turns_read_only_then_offline),
@@ -662,7 +761,9 @@ int main(void)
 		T(test_zdisk_fault_stall_holds_command_until_released),
 		T(test_zdisk_fault_power_loss_drops_unflushed_state),
 		T(test_zdisk_bad_fault_text_is_refused_at_open),
+		T(test_zdisk_fault_added_at_run_time_applies_until_removed),
 		T(test_zdisk_stats_count_operations_transitions_and_errors),
+		T(test_zdisk_reset_of_empty_zone_counts_only_when_it_clears_attributes),
 		T(test_zdisk_scatter_gather_file),
 		T(test_zdisk_scatter_gather_mem),
 		T(test_zdisk_scatter_gather_none),
