@@ -226,6 +226,7 @@ uint8_t zscsi_report_opcodes(struct zscsi_cmd *c)
 		}
 		zs_put_be32(b, (uint32_t)(n - 4));
 	} else if (ropt <= 3) {
+		/* without a match every entry of the opcode was seen, so has_sa is exact */
 		for (i = 0; i < zscsi_nr_ops; i++) {
 			if (zscsi_ops[i].opcode != opcode)
 				continue;
@@ -235,12 +236,6 @@ uint8_t zscsi_report_opcodes(struct zscsi_cmd *c)
 				op = &zscsi_ops[i];
 				break;
 			}
-		}
-		if (!op && !has_sa) {
-			/* look again: a command with service actions not matching */
-			for (i = 0; i < zscsi_nr_ops; i++)
-				if (zscsi_ops[i].opcode == opcode && (zscsi_ops[i].flags & ZSCSI_F_SA))
-					has_sa = true;
 		}
 		if (ropt == 1 && has_sa)        /* opcode has service actions */
 			return zscsi_fail_cdb(c, 2, 2);

@@ -152,6 +152,11 @@ uint8_t zscsi_fail_param(struct zscsi_cmd *c, uint16_t byte, int bit);
  */
 uint8_t zscsi_fail_err(struct zscsi_cmd *c, int err, enum zscsi_ctx ctx, uint64_t lba);
 void zscsi_sense_build(uint8_t *sense, uint8_t key, uint8_t asc, uint8_t ascq);
+/*
+ * Add the sense-key specific field pointer to built sense: byte @byte of
+ * the CDB (@cdb) or of the parameter list, bit @bit (< 0: no bit pointer).
+ */
+void zscsi_sense_field(uint8_t *sense, bool cdb, uint16_t byte, int bit);
 
 /* --- dispatch (zscsi.c) ---------------------------------------------- */
 
@@ -167,6 +172,20 @@ uint8_t zscsi_execute_table(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 uint8_t zscsi_finish(struct zscsi_cmd *c, uint8_t status, bool ran, uint8_t *sense,
 		     size_t *data_len);
 
+/*
+ * The usable part of a caller's buffer: the number of entries up to the
+ * first hole (NULL base), their bytes in *@buf_len.  A NULL @iov is empty.
+ */
+static inline int zscsi_iov_usable(const struct iovec *iov, int iov_cnt, size_t *buf_len)
+{
+	int i;
+
+	*buf_len = 0;
+	for (i = 0; iov && i < iov_cnt && iov[i].iov_base; i++)
+		*buf_len += iov[i].iov_len;
+	return i;
+}
+
 /* Every field of @c but the sense (written whole by zscsi_fail()). */
 static inline void zscsi_cmd_init(struct zscsi_cmd *c, struct zscsi *s, const uint8_t *cdb,
 				  size_t cdb_len, const struct iovec *iov, int iov_cnt)
@@ -175,16 +194,8 @@ static inline void zscsi_cmd_init(struct zscsi_cmd *c, struct zscsi *s, const ui
 	c->cdb = cdb;
 	c->cdb_len = cdb_len;
 	c->iov = iov;
-	c->iov_cnt = iov ? iov_cnt : 0;
-	c->buf_len = 0;
+	c->iov_cnt = zscsi_iov_usable(iov, iov_cnt, &c->buf_len);
 	c->data_len = 0;
-	for (int i = 0; i < c->iov_cnt; i++) {
-		if (!iov[i].iov_base) {         /* the buffer ends at the first hole */
-			c->iov_cnt = i;
-			break;
-		}
-		c->buf_len += iov[i].iov_len;
-	}
 }
 
 /* --- data buffer helpers (zscsi.c) ------------------------------------ */
@@ -210,10 +221,11 @@ uint8_t zscsi_mode_select(struct zscsi_cmd *c);
 /* zscsi_rw.c */
 uint8_t zscsi_rw(struct zscsi_cmd *c);
 /*
- * READ and WRITE (10/16) without the opcode table: the checks of the table
- * path that a well-formed command passes, then zdisk.  Any command that
- * fails a check, meets a pending unit attention or pending sense, goes to
- * zscsi_execute_table() untouched, so the table path reports exactly why.
+ * READ and WRITE (10/16) without the opcode table: the dispatch checks of
+ * zscsi_execute_table() and zscsi_rw()'s own (one shared function), then
+ * zdisk.  A command that fails a check, or meets a pending unit attention
+ * or kept sense, goes to zscsi_execute_table() untouched, so the table path
+ * reports exactly why.
  */
 uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len);

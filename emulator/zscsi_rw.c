@@ -21,6 +21,7 @@ struct rw_args {
 	bool write;
 	bool fua;
 	bool has_flags;        /* byte 1 carries RDPROTECT/DPO/FUA */
+	size_t bytes;          /* nr_lba in bytes (set by rw_check()) */
 };
 
 static void rw_parse(const uint8_t *cdb, struct rw_args *a)
@@ -60,86 +61,90 @@ static bool lba_in_range(const struct zscsi *s, uint64_t lba, uint64_t nr)
 	return lba < s->capacity_lba && nr <= s->capacity_lba - lba;
 }
 
-/*
- * Reads and writes go to zdisk with the caller's scatter-gather buffer as
- * is: no bounce copy, whatever the iovec layout tcmu-runner hands us.
- */
-static uint8_t do_read(struct zscsi_cmd *c, const struct rw_args *a, size_t bytes)
-{
-	struct zdisk_io io;
-	int err;
+/* What a READ/WRITE CDB can fail before it reaches zdisk, in checking order. */
+enum rw_bad { RW_OK, RW_BAD_PROTECT, RW_BAD_RANGE, RW_BAD_LENGTH };
 
-	err = zdisk_readv(c->s->disk, a->lba, a->nr_lba, c->iov, c->iov_cnt, &io);
-	if (err)
-		return zscsi_fail_err(c, err, ZSCSI_CTX_IO, a->lba + io.done_lba);
-	c->data_len = bytes;
-	return ZSCSI_GOOD;
+/*
+ * Parse a READ/WRITE CDB into @a and check it against the device and a
+ * buffer of @buf_len bytes.  The one list of these checks: zscsi_rw() turns
+ * a failure into sense, zscsi_rw_fast() hands the command to the table.
+ */
+static inline enum rw_bad rw_check(const struct zscsi *s, const uint8_t *cdb, size_t buf_len,
+				   struct rw_args *a)
+{
+	rw_parse(cdb, a);
+	if (a->has_flags && (cdb[1] & 0xe0))           /* RDPROTECT / WRPROTECT */
+		return RW_BAD_PROTECT;
+	if (!lba_in_range(s, a->lba, a->nr_lba))
+		return RW_BAD_RANGE;
+	a->bytes = (size_t)a->nr_lba * s->lba_size;
+	if (a->bytes > ZSCSI_MAX_XFER_BYTES || a->bytes > buf_len)
+		return RW_BAD_LENGTH;                   /* too long, or the buffer cannot hold it */
+	return RW_OK;
 }
 
-static uint8_t do_write(struct zscsi_cmd *c, const struct rw_args *a, size_t bytes)
+/*
+ * The transfer of a checked command, with the caller's scatter-gather buffer
+ * as is: no bounce copy, whatever the iovec layout tcmu-runner hands us.
+ */
+static inline int rw_transfer(struct zscsi *s, const struct rw_args *a, const struct iovec *iov,
+			      int iov_cnt, struct zdisk_io *io)
 {
-	struct zdisk_io io;
-	int err;
-
-	(void)bytes;
-	err = zdisk_writev(c->s->disk, a->lba, a->nr_lba, c->iov, c->iov_cnt, a->fua, &io);
-	if (err)
-		return zscsi_fail_err(c, err, ZSCSI_CTX_IO, a->lba + io.done_lba);
-	return ZSCSI_GOOD;
+	if (a->write)
+		return zdisk_writev(s->disk, a->lba, a->nr_lba, iov, iov_cnt, a->fua, io);
+	if (!a->nr_lba)
+		return 0;                               /* nothing to read */
+	return zdisk_readv(s->disk, a->lba, a->nr_lba, iov, iov_cnt, io);
 }
 
 uint8_t zscsi_rw(struct zscsi_cmd *c)
 {
+	struct zdisk_io io;
 	struct rw_args a;
-	size_t bytes;
+	int err;
 
-	rw_parse(c->cdb, &a);
-	if (a.has_flags && (c->cdb[1] & 0xe0))        /* RDPROTECT / WRPROTECT */
+	switch (rw_check(c->s, c->cdb, c->buf_len, &a)) {
+	case RW_BAD_PROTECT:
 		return zscsi_fail_cdb(c, 1, 7);
-	if (!lba_in_range(c->s, a.lba, a.nr_lba))
+	case RW_BAD_RANGE:
 		return zscsi_fail_err(c, ZL_E_LBA_RANGE, ZSCSI_CTX_IO, a.lba);
-	if ((uint64_t)a.nr_lba * c->s->lba_size > ZSCSI_MAX_XFER_BYTES)
+	case RW_BAD_LENGTH:
 		return zscsi_fail_cdb(c, a.tl_byte, 7);
-	bytes = (size_t)a.nr_lba * c->s->lba_size;
-	if (bytes > c->buf_len)                         /* the buffer cannot hold it */
-		return zscsi_fail_cdb(c, a.tl_byte, 7);
-	if (a.write)
-		return do_write(c, &a, bytes);
-	if (!a.nr_lba) {
-		/* nothing to transfer; the range itself must still be readable */
-		return ZSCSI_GOOD;
+	case RW_OK:
+		break;
 	}
-	return do_read(c, &a, bytes);
+	err = rw_transfer(c->s, &a, c->iov, c->iov_cnt, &io);
+	if (err)
+		return zscsi_fail_err(c, err, ZSCSI_CTX_IO, a.lba + io.done_lba);
+	if (!a.write)
+		c->data_len = a.bytes;
+	return ZSCSI_GOOD;
 }
 
 uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len)
 {
 	size_t len = cdb[0] & 0x80 ? 16 : 10;   /* 88h/8Ah or 28h/2Ah */
-	size_t bytes, buf_len = 0;
 	struct zscsi_cmd c;
 	struct zdisk_io io;
 	struct rw_args a;
+	size_t buf_len;
 	int err, n;
 
-	/* the table path's checks, in its order: length, NACA, unit attention */
+	/*
+	 * zscsi_execute_table()'s checks (CDB length, NACA, unit attention),
+	 * then kept sense, which only zscsi_finish() may drop, then zscsi_rw()'s.
+	 */
 	if (cdb_len < len || (cdb[len - 1] & 0x04) || zscsi_ua_pending(s) ||
-	    __atomic_load_n(&s->have_sense, __ATOMIC_RELAXED) || !iov || iov_cnt < 1)
+	    __atomic_load_n(&s->have_sense, __ATOMIC_RELAXED))
 		goto table;
-	rw_parse(cdb, &a);
-	bytes = (size_t)a.nr_lba * s->lba_size;
-	for (n = 0; n < iov_cnt && iov[n].iov_base; n++)   /* the buffer ends at a hole */
-		buf_len += iov[n].iov_len;
-	if ((cdb[1] & 0xe0) || !a.nr_lba || !lba_in_range(s, a.lba, a.nr_lba) ||
-	    bytes > ZSCSI_MAX_XFER_BYTES || bytes > buf_len)
+	n = zscsi_iov_usable(iov, iov_cnt, &buf_len);
+	if (rw_check(s, cdb, buf_len, &a) != RW_OK)
 		goto table;
-	if (a.write)
-		err = zdisk_writev(s->disk, a.lba, a.nr_lba, iov, n, a.fua, &io);
-	else
-		err = zdisk_readv(s->disk, a.lba, a.nr_lba, iov, n, &io);
+	err = rw_transfer(s, &a, iov, n, &io);
 	if (!err) {
 		if (data_len)
-			*data_len = a.write ? 0 : bytes;
+			*data_len = a.write ? 0 : a.bytes;
 		return ZSCSI_GOOD;
 	}
 	zscsi_cmd_init(&c, s, cdb, cdb_len, iov, iov_cnt);

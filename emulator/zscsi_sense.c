@@ -73,14 +73,19 @@ uint8_t zscsi_fail(struct zscsi_cmd *c, uint8_t key, uint8_t asc, uint8_t ascq)
 	return ZSCSI_CHECK_CONDITION;
 }
 
+void zscsi_sense_field(uint8_t *sense, bool cdb, uint16_t byte, int bit)
+{
+	/* SPC-5 4.4.2.2 field pointer: SKSV, C/D, BPV, BIT POINTER, FIELD POINTER */
+	sense[15] = 0x80 | (cdb ? 0x40 : 0);
+	if (bit >= 0 && bit <= 7)
+		sense[15] |= 0x08 | (uint8_t)bit;
+	zs_put_be16(sense + 16, byte);
+}
+
 static uint8_t fail_field(struct zscsi_cmd *c, uint8_t asc, bool cdb, uint16_t byte, int bit)
 {
 	zscsi_sense_build(c->sense, ZSK_ILLEGAL_REQUEST, asc, 0x00);
-	/* SPC-5 4.4.2.2 field pointer: SKSV, C/D, BPV, BIT POINTER, FIELD POINTER */
-	c->sense[15] = 0x80 | (cdb ? 0x40 : 0);
-	if (bit >= 0 && bit <= 7)
-		c->sense[15] |= 0x08 | (uint8_t)bit;
-	zs_put_be16(c->sense + 16, byte);
+	zscsi_sense_field(c->sense, cdb, byte, bit);
 	return ZSCSI_CHECK_CONDITION;
 }
 

@@ -82,6 +82,7 @@ uint8_t zscsi_report_zones(struct zscsi_cmd *c)
 	bool partial = c->cdb[14] & 0x80;
 	uint8_t opt = c->cdb[14] & 0x3f;
 	struct zl_zone_info zi[RZ_CHUNK];
+	uint8_t hdr[RZ_HDR];
 	uint64_t max_desc, n = 0, list_len, next, lba;
 	size_t out_len, i;
 	uint8_t *buf;
@@ -100,10 +101,10 @@ uint8_t zscsi_report_zones(struct zscsi_cmd *c)
 	max_desc = out_len > RZ_HDR ? (out_len - RZ_HDR) / RZ_DESC : 0;
 	out_len = RZ_HDR + max_desc * RZ_DESC > out_len ? out_len : RZ_HDR + max_desc * RZ_DESC;
 
-	buf = zscsi_flat_buf(c, out_len < RZ_HDR ? RZ_HDR : out_len);
+	buf = zscsi_flat_buf(c, out_len);
 	bounce = !buf;
 	if (bounce) {
-		buf = malloc(out_len < RZ_HDR ? RZ_HDR : out_len);
+		buf = malloc(out_len);
 		if (!buf)
 			return zscsi_fail(c, ZSK_HARDWARE_ERROR, 0x44, 0x00);
 	}
@@ -142,22 +143,13 @@ uint8_t zscsi_report_zones(struct zscsi_cmd *c)
 	if (list_len > 0xffffffc0ull)       /* the field is 32 bits: whole descriptors */
 		list_len = 0xffffffc0ull;
 
-	memset(buf, 0, RZ_HDR < out_len ? RZ_HDR : out_len);
-	if (out_len >= RZ_HDR) {
-		zs_put_be32(buf, (uint32_t)list_len);
-		zs_put_be64(buf + 8, s->capacity_lba - 1);   /* MAXIMUM LBA */
-		if (s->has_gaps)
-			zs_put_be64(buf + 16, s->zone_size_lba); /* ZONE STARTING LBA GRANULARITY */
-	} else {
-		uint8_t hdr[RZ_HDR];
-
-		memset(hdr, 0, sizeof(hdr));
-		zs_put_be32(hdr, (uint32_t)list_len);
-		zs_put_be64(hdr + 8, s->capacity_lba - 1);
-		if (s->has_gaps)
-			zs_put_be64(hdr + 16, s->zone_size_lba);
-		memcpy(buf, hdr, out_len);
-	}
+	/* the header, or as much of it as the allocation length takes */
+	memset(hdr, 0, sizeof(hdr));
+	zs_put_be32(hdr, (uint32_t)list_len);
+	zs_put_be64(hdr + 8, s->capacity_lba - 1);           /* MAXIMUM LBA */
+	if (s->has_gaps)
+		zs_put_be64(hdr + 16, s->zone_size_lba);     /* ZONE STARTING LBA GRANULARITY */
+	memcpy(buf, hdr, out_len < RZ_HDR ? out_len : RZ_HDR);
 
 	if (bounce) {
 		zscsi_data_in(c, buf, out_len);
@@ -189,10 +181,8 @@ uint8_t zscsi_zone_out(struct zscsi_cmd *c)
 	if (err == ZL_E_NOT_ZONE_START || err == ZL_E_NOT_WP_ZONE || err == ZL_E_GAP_ZONE) {
 		/* ZONE ID does not name a write pointer zone start: point at it */
 		zscsi_fail_err(c, err, ZSCSI_CTX_ZONE_OP, zone_id);
-		if (c->sense[12] == 0x24) {
-			c->sense[15] = 0xc0 | 0x08 | 7;  /* SKSV, C/D, BPV, bit 7 */
-			zs_put_be16(c->sense + 16, 2);
-		}
+		if (c->sense[12] == 0x24)
+			zscsi_sense_field(c->sense, true, 2, 7);
 		return ZSCSI_CHECK_CONDITION;
 	}
 	return zscsi_fail_err(c, err, ZSCSI_CTX_ZONE_OP, zone_id);

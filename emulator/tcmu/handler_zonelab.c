@@ -65,7 +65,8 @@ static bool zl_check_config(const char *cfgstring, char **reason)
 	}
 	ok = zl_cfgstr_parse(cfgstring, c, msg, sizeof(msg)) == 0;
 	if (ok && strlen(cfgstring) > ZL_CFGSTR_KERNEL_MAX) {
-		snprintf(msg, sizeof(msg), "cfgstring is %zu bytes; the kernel keeps %d of dev_config",
+		snprintf(msg, sizeof(msg), "cfgstring is %zu bytes; the kernel keeps %d of dev_config "
+			 "(shorten the paths, e.g. ctl=1 instead of a socket path)",
 			 strlen(cfgstring), ZL_CFGSTR_KERNEL_MAX);
 		ok = false;
 	}

@@ -9,26 +9,15 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static int cerr(char *msg, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#include "zl_err.h"
 
-static int cerr(char *msg, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msg && len) {
-		va_start(ap, fmt);
-		vsnprintf(msg, len, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
+/* A rejection: the reason into @msg (zl_msgf), -EINVAL. */
+#define cerr(msg, len, ...) (zl_msgf(msg, len, __VA_ARGS__), -EINVAL)
 
 int zl_cfgstr_parse_size(const char *s, uint64_t *bytes)
 {
@@ -99,25 +88,44 @@ static int parse_bool(const char *s, bool *out)
 /* One key: parse @val into @c; on error write the reason (without key/value). */
 typedef int (*key_fn)(struct zl_cfgstr *c, const char *val, char *why, size_t why_len);
 
+/* The value types shared by several keys; @what names the quantity. */
+static int k_bytes(uint64_t *out, const char *what, const char *v, char *why, size_t n)
+{
+	if (zl_cfgstr_parse_size(v, out) || !*out)
+		return cerr(why, n, "expected %s in bytes > 0 with an optional K/M/G/T suffix", what);
+	return 0;
+}
+
+static int k_bool(bool *out, const char *v, char *why, size_t n)
+{
+	if (parse_bool(v, out))
+		return cerr(why, n, "expected 0 or 1");
+	return 0;
+}
+
+static int k_nr_zones(uint32_t *out, const char *v, char *why, size_t n)
+{
+	uint64_t x;
+
+	if (parse_u64(v, UINT32_MAX - 1, &x))
+		return cerr(why, n, "expected a number of zones (0 = no limit)");
+	*out = (uint32_t)x;
+	return 0;
+}
+
 static int k_size(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 {
-	if (zl_cfgstr_parse_size(v, &c->size_bytes) || !c->size_bytes)
-		return cerr(why, n, "expected a size in bytes > 0 with an optional K/M/G/T suffix");
-	return 0;
+	return k_bytes(&c->size_bytes, "a size", v, why, n);
 }
 
 static int k_zsize(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 {
-	if (zl_cfgstr_parse_size(v, &c->zone_size_bytes) || !c->zone_size_bytes)
-		return cerr(why, n, "expected a zone size in bytes > 0 with an optional K/M/G/T suffix");
-	return 0;
+	return k_bytes(&c->zone_size_bytes, "a zone size", v, why, n);
 }
 
 static int k_zcap(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 {
-	if (zl_cfgstr_parse_size(v, &c->zone_cap_bytes) || !c->zone_cap_bytes)
-		return cerr(why, n, "expected a zone capacity in bytes > 0 with an optional K/M/G/T suffix");
-	return 0;
+	return k_bytes(&c->zone_cap_bytes, "a zone capacity", v, why, n);
 }
 
 static int k_block(uint32_t *out, const char *v, char *why, size_t n)
@@ -217,64 +225,42 @@ static int k_model(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 
 static int k_max_open(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 {
-	uint64_t x;
-
-	if (parse_u64(v, UINT32_MAX - 1, &x))
-		return cerr(why, n, "expected a number of zones (0 = no limit)");
-	c->disk.geo.max_open = (uint32_t)x;
-	return 0;
+	return k_nr_zones(&c->disk.geo.max_open, v, why, n);
 }
 
 static int k_max_active(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 {
-	uint64_t x;
-
-	if (parse_u64(v, UINT32_MAX - 1, &x))
-		return cerr(why, n, "expected a number of zones (0 = no limit)");
-	c->disk.geo.max_active = (uint32_t)x;
-	return 0;
+	return k_nr_zones(&c->disk.geo.max_active, v, why, n);
 }
 
 static int k_gap(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 {
-	if (parse_bool(v, &c->disk.geo.gap_zones))
-		return cerr(why, n, "expected 0 or 1");
-	return 0;
+	return k_bool(&c->disk.geo.gap_zones, v, why, n);
 }
 
 static int k_urswrz(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 {
-	if (parse_bool(v, &c->disk.geo.urswrz))
-		return cerr(why, n, "expected 0 or 1");
-	return 0;
+	return k_bool(&c->disk.geo.urswrz, v, why, n);
 }
 
 static int k_wce(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 {
-	if (parse_bool(v, &c->disk.wce))
-		return cerr(why, n, "expected 0 or 1");
-	return 0;
+	return k_bool(&c->disk.wce, v, why, n);
 }
 
 static int k_force(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 {
-	if (parse_bool(v, &c->force))
-		return cerr(why, n, "expected 0 or 1");
-	return 0;
+	return k_bool(&c->force, v, why, n);
 }
 
 static int k_punch(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 {
-	if (parse_bool(v, &c->disk.store.punch_on_reset))
-		return cerr(why, n, "expected 0 or 1");
-	return 0;
+	return k_bool(&c->disk.store.punch_on_reset, v, why, n);
 }
 
 static int k_realtime(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 {
-	if (parse_bool(v, &c->disk.realtime))
-		return cerr(why, n, "expected 0 or 1");
-	return 0;
+	return k_bool(&c->disk.realtime, v, why, n);
 }
 
 static int k_store(struct zl_cfgstr *c, const char *v, char *why, size_t n)
@@ -354,7 +340,8 @@ static int k_trace(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 	if (v[0] != '/')
 		return cerr(why, n, "expected an absolute path for the command trace file");
 	if (strlen(v) >= sizeof(c->trace_path))
-		return cerr(why, n, "longer than PATH_MAX");
+		return cerr(why, n, "path is %zu bytes, longer than PATH_MAX (%zu)", strlen(v),
+			    sizeof(c->trace_path) - 1);
 	memcpy(c->trace_path, v, strlen(v) + 1);
 	return 0;
 }
@@ -362,34 +349,44 @@ static int k_trace(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 static const struct {
 	const char *name;
 	key_fn fn;
+	bool geometry;         /* recorded in the image: not allowed with geo=image */
 } keys[] = {
-	{ "size", k_size },
-	{ "zsize", k_zsize },
-	{ "zcap", k_zcap },
-	{ "gap", k_gap },
-	{ "conv", k_conv },
-	{ "conv_at", k_conv_at },
-	{ "lba", k_lba },
-	{ "pblock", k_pblock },
-	{ "model", k_model },
-	{ "max_open", k_max_open },
-	{ "max_active", k_max_active },
-	{ "urswrz", k_urswrz },
-	{ "wce", k_wce },
-	{ "store", k_store },
-	{ "punch", k_punch },
-	{ "faults", k_faults },
-	{ "seed", k_seed },
-	{ "realtime", k_realtime },
-	{ "profile", k_profile },
-	{ "force", k_force },
-	{ "ctl", k_ctl },
-	{ "trace", k_trace },
-	{ "geo", k_geo },
+	{ "size", k_size, true },
+	{ "zsize", k_zsize, true },
+	{ "zcap", k_zcap, true },
+	{ "gap", k_gap, true },
+	{ "conv", k_conv, true },
+	{ "conv_at", k_conv_at, true },
+	{ "lba", k_lba, true },
+	{ "pblock", k_pblock, true },
+	{ "model", k_model, true },
+	{ "max_open", k_max_open, true },
+	{ "max_active", k_max_active, true },
+	{ "urswrz", k_urswrz, true },
+	{ "wce", k_wce, false },
+	{ "store", k_store, false },
+	{ "punch", k_punch, false },
+	{ "faults", k_faults, false },
+	{ "seed", k_seed, false },
+	{ "realtime", k_realtime, false },
+	{ "profile", k_profile, false },
+	{ "force", k_force, false },
+	{ "ctl", k_ctl, false },
+	{ "trace", k_trace, false },
+	{ "geo", k_geo, false },
 };
 #define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
-#define KEY_LIST "size, zsize, zcap, gap, conv, conv_at, lba, pblock, model, max_open, " \
-	"max_active, urswrz, wce, store, punch, faults, seed, realtime, profile, force, ctl, trace, geo"
+
+/* "size, zsize, ..." for the unknown-key message. */
+static const char *key_list(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < NR_KEYS && off < len; k++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", k ? ", " : "", keys[k].name);
+	return buf;
+}
 
 static void defaults(struct zl_cfgstr *c)
 {
@@ -418,17 +415,17 @@ int zl_cfgstr_parse(const char *s, struct zl_cfgstr *out, char *msg, size_t msg_
 	bool store_given = false;
 	const char *p, *q;
 	size_t path_len;
-	char why[256];
+	char why[256], list[256];
 
 	defaults(c);
 	if (!s)
 		return cerr(msg, msg_len, "cfgstring is empty");
 	if (!strncmp(s, prefix, sizeof(prefix) - 1))
 		s += sizeof(prefix) - 1;
-	if (strchr(s, ','))
+	q = strchr(s, ',');
+	if (q)
 		return cerr(msg, msg_len, "cfgstring contains ',' at offset %zu: the kernel splits "
-			    "dev_config at ',' (write the ',' of fault rules as '/')",
-			    (size_t)(strchr(s, ',') - s));
+			    "dev_config at ',' (write the ',' of fault rules as '/')", (size_t)(q - s));
 
 	q = strchr(s, '?');
 	path_len = q ? (size_t)(q - s) : strlen(s);
@@ -461,7 +458,8 @@ int zl_cfgstr_parse(const char *s, struct zl_cfgstr *out, char *msg, size_t msg_
 			if (!strcmp(item, keys[k].name))
 				break;
 		if (k == NR_KEYS)
-			return cerr(msg, msg_len, "unknown key '%s' (keys: %s)", item, KEY_LIST);
+			return cerr(msg, msg_len, "unknown key '%s' (keys: %s)", item,
+				    key_list(list, sizeof(list)));
 		if (seen[k])
 			return cerr(msg, msg_len, "key '%s' given twice", item);
 		seen[k] = true;
@@ -474,17 +472,10 @@ int zl_cfgstr_parse(const char *s, struct zl_cfgstr *out, char *msg, size_t msg_
 	}
 
 	if (c->geo_from_image) {
-		static const char *const geo_keys[] = {
-			"size", "zsize", "zcap", "gap", "conv", "conv_at", "lba", "pblock", "model",
-			"max_open", "max_active", "urswrz",
-		};
-
-		for (size_t g = 0; g < sizeof(geo_keys) / sizeof(geo_keys[0]); g++)
-			for (size_t k = 0; k < NR_KEYS; k++)
-				if (seen[k] && !strcmp(keys[k].name, geo_keys[g]))
-					return cerr(msg, msg_len, "key 'geo' value 'image': the geometry "
-						    "comes from the image; drop '%s=' (or use geo=string)",
-						    geo_keys[g]);
+		for (size_t k = 0; k < NR_KEYS; k++)
+			if (seen[k] && keys[k].geometry)
+				return cerr(msg, msg_len, "key 'geo' value 'image': the geometry comes "
+					    "from the image; drop '%s=' (or use geo=string)", keys[k].name);
 		if (c->force)
 			return cerr(msg, msg_len, "key 'geo' value 'image' with force=1: an image "
 				    "that records its geometry is never reformatted; drop force=");
@@ -549,9 +540,12 @@ int zl_cfgstr_geometry(struct zl_cfgstr *c, uint64_t dev_size_bytes, uint32_t hw
 			    pbs, g->lba_size);
 	if (!size)
 		return cerr(msg, msg_len, "device size is 0: give the backstore a size (dev_size) or size=");
+	if (size % pbs && c->size_bytes)
+		return cerr(msg, msg_len, "key 'size' value '%" PRIu64 "' bytes: not a multiple of "
+			    "the physical block %u", size, pbs);
 	if (size % pbs)
-		return cerr(msg, msg_len, "device size %" PRIu64 " bytes is not a multiple of the "
-			    "physical block %u", size, pbs);
+		return cerr(msg, msg_len, "the backstore's dev_size %" PRIu64 " bytes is not a multiple "
+			    "of the physical block %u (set dev_size, or give size=)", size, pbs);
 	if (c->zone_size_bytes % pbs)
 		return cerr(msg, msg_len, "key 'zsize' value '%" PRIu64 "' bytes: not a multiple of the "
 			    "physical block %u", c->zone_size_bytes, pbs);

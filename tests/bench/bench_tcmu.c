@@ -17,9 +17,9 @@
  * the whole device in one command; RESET ALL after 64 zones were written
  * (the writes are not timed).  Each row runs for ZL_BENCH_SECONDS (default
  * 1.0) or a byte/op cap, whichever comes first, and prints ops/s with the
- * ratios ours/file_zbc, ours/raw and floor/raw.  Handler paths: $ZL_HANDLER_SO
- * (default <build>/handler_zonelab.so next to this program's directory),
- * $ZL_FLOOR_SO (default <build>/tests/tcmu_standin/handler_floor.so) and
+ * ratios ours/file_zbc, ours/raw, floor/raw and ours/floor.  Handler paths:
+ * $ZL_HANDLER_SO (default <build>/handler_zonelab.so next to this program's
+ * directory), $ZL_FLOOR_SO (default <build>/tests/tcmu_standin/handler_floor.so) and
  * $ZL_FILE_ZBC_SO.  Not a test: it checks only that commands succeed.
  */
 #include <errno.h>
@@ -50,9 +50,11 @@ static const char *const row_names[NR_ROWS] = {
 /*
  * The I/O rows run in ROUNDS short slices, the targets taking turns, so
  * page-cache writeback and other system noise hit every target alike; a
- * row's rate is its total ops over its total time.
+ * row's rate is its total ops over its total time, a ratio between two
+ * targets the median of the per-round ratios (median_ratio()).
  */
 #define ROUNDS 20
+#define NR_IO_ROWS 3         /* ROW_SEQ4K, ROW_SEQ128K, ROW_RAND4K */
 
 /* Run one slice and record its rate for the round. */
 #define SLICE(rs, r, call) do {						\
@@ -62,6 +64,13 @@ static const char *const row_names[NR_ROWS] = {
 			((rs)->ops - o0) / (((rs)->ns - n0) / 1e9) : 0;	\
 	} while (0)
 
+/* Where an I/O row of one target stands. */
+struct row_state {
+	uint64_t off, ops, ns, seed;
+	bool stop;
+	double round_rate[ROUNDS];   /* ops/s of each round's slice (0: not run) */
+};
+
 struct target {
 	const char *name;
 	struct sti_dev *d;   /* NULL: raw file */
@@ -69,7 +78,7 @@ struct target {
 	int fd;
 	char path[PATH_MAX];
 	double ops[NR_ROWS]; /* ops/s; < 0: not run */
-	double round_rate[3][ROUNDS]; /* I/O rows: rate of each round's slice */
+	struct row_state io[NR_IO_ROWS];
 };
 
 static double bench_secs = 1.0;
@@ -119,14 +128,6 @@ static void flush(struct target *t)
 	else
 		fdatasync(t->fd);
 }
-
-
-
-struct row_state {
-	uint64_t off, ops, ns, seed;
-	bool stop;
-	double round_rate[ROUNDS];   /* ops/s of each round's slice (0: not run) */
-};
 
 /* One slice of sequential writes of @len from rs->off (bounded by @end). */
 static void slice_seq(struct target *t, struct row_state *rs, size_t len, uint64_t end, double secs)
@@ -280,44 +281,39 @@ static int open_raw(struct target *t, const char *dir)
 /* Every row for every target in turn, so they see the same system state. */
 static void run_rows(struct target **ts, int nr)
 {
-	struct row_state rs[3][4];
 	double slice = bench_secs / ROUNDS;
 
-	memset(rs, 0, sizeof(rs));
 	for (int i = 0; i < nr; i++) {
-		rs[1][i].off = DEV_BYTES / 2;
-		rs[2][i].seed = 42;
+		ts[i]->io[ROW_SEQ128K].off = DEV_BYTES / 2;
+		ts[i]->io[ROW_RAND4K].seed = 42;
 	}
 	/* The order rotates each round: no target always follows the same one. */
 	for (int r = 0; r < ROUNDS; r++)
 		for (int k = 0; k < nr; k++) {
-			int i = (r + k) % nr;
+			struct target *t = ts[(r + k) % nr];
+			struct row_state *rs = &t->io[ROW_SEQ4K];
 
-			SLICE(&rs[0][i], r, slice_seq(ts[i], &rs[0][i], 4096, SEQ_CAP_BYTES, slice));
+			SLICE(rs, r, slice_seq(t, rs, 4096, SEQ_CAP_BYTES, slice));
 		}
 	for (int r = 0; r < ROUNDS; r++)
 		for (int k = 0; k < nr; k++) {
-			int i = (r + k) % nr;
+			struct target *t = ts[(r + k) % nr];
+			struct row_state *rs = &t->io[ROW_SEQ128K];
 
-			SLICE(&rs[1][i], r, slice_seq(ts[i], &rs[1][i], 128 << 10,
-						      DEV_BYTES / 2 + SEQ_CAP_BYTES, slice));
-		}
-	for (int i = 0; i < nr; i++) {
-		ts[i]->ops[ROW_SEQ4K] = rate(&rs[0][i]);
-		ts[i]->ops[ROW_SEQ128K] = rate(&rs[1][i]);
-		flush(ts[i]);
-	}
-	for (int r = 0; r < ROUNDS; r++)
-		for (int k = 0; k < nr; k++) {
-			int i = (r + k) % nr;
-
-			SLICE(&rs[2][i], r, slice_rand(ts[i], &rs[2][i], rs[0][i].off / 4096, slice));
+			SLICE(rs, r, slice_seq(t, rs, 128 << 10, DEV_BYTES / 2 + SEQ_CAP_BYTES, slice));
 		}
 	for (int i = 0; i < nr; i++)
-		ts[i]->ops[ROW_RAND4K] = rate(&rs[2][i]);
-	for (int row = 0; row < 3; row++)
-		for (int i = 0; i < nr; i++)
-			memcpy(ts[i]->round_rate[row], rs[row][i].round_rate, sizeof(rs[row][i].round_rate));
+		flush(ts[i]);
+	for (int r = 0; r < ROUNDS; r++)
+		for (int k = 0; k < nr; k++) {
+			struct target *t = ts[(r + k) % nr];
+			struct row_state *rs = &t->io[ROW_RAND4K];
+
+			SLICE(rs, r, slice_rand(t, rs, t->io[ROW_SEQ4K].off / 4096, slice));
+		}
+	for (int i = 0; i < nr; i++)
+		for (int row = 0; row < NR_IO_ROWS; row++)
+			ts[i]->ops[row] = rate(&ts[i]->io[row]);
 	for (int i = 0; i < nr; i++)
 		if (ts[i]->d && !ts[i]->no_zones)
 			row_report(ts[i]);
@@ -343,8 +339,8 @@ static double median_ratio(const struct target *a, const struct target *b, int r
 	int n = 0;
 
 	for (int r = 0; r < ROUNDS; r++)
-		if (a->round_rate[row][r] > 0 && b->round_rate[row][r] > 0)
-			q[n++] = a->round_rate[row][r] / b->round_rate[row][r];
+		if (a->io[row].round_rate[r] > 0 && b->io[row].round_rate[r] > 0)
+			q[n++] = a->io[row].round_rate[r] / b->io[row].round_rate[r];
 	if (!n)
 		return -1;
 	qsort(q, (size_t)n, sizeof(q[0]), cmp_double);
@@ -460,7 +456,7 @@ int main(int argc, char **argv)
 		print_ops(fzbc.ops[i]);
 		print_ops(fl.ops[i]);
 		print_ops(raw.ops[i]);
-		if (i <= ROW_RAND4K) {
+		if (i < NR_IO_ROWS) {
 			print_ratio(median_ratio(&zl, &fzbc, i), 1);
 			print_ratio(median_ratio(&zl, &raw, i), 1);
 			print_ratio(median_ratio(&fl, &raw, i), 1);

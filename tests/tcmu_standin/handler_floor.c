@@ -5,7 +5,8 @@
  * beside handler_zonelab.so and file_zbc so the table shows what the
  * stand-in's command path itself costs: ours/floor is the price of the
  * zone model and the SCSI translation, floor/raw the price of the harness.
- * cfgstring: floor/<path>; the file must exist.  Not a usable disk.
+ * It bounds the transfer by the buffer, as any handler must, and nothing
+ * else.  cfgstring: floor/<path>; the file must exist.  Not a usable disk.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -19,11 +20,6 @@ struct floor_dev {
 	int fd;
 	uint32_t lba;
 };
-
-static bool floor_check_config(const char *cfgstring, char **reason)
-{
-	return true;
-}
 
 static int floor_open(struct tcmu_device *dev, bool reopen)
 {
@@ -73,6 +69,8 @@ static int floor_handle_cmd(struct tcmu_device *dev, struct tcmur_cmd *rcmd)
 	if ((cdb[0] != 0x88 && cdb[0] != 0x8a) || cmd->iov_cnt != 1)
 		return TCMU_STS_NOT_HANDLED;
 	len = (size_t)be(cdb + 10, 4) * f->lba;
+	if (len > cmd->iovec[0].iov_len)
+		return TCMU_STS_INVALID_CDB;
 	off = (off_t)(be(cdb + 2, 8) * f->lba);
 	if (cdb[0] == 0x88)
 		r = pread(f->fd, cmd->iovec[0].iov_base, len, off);
@@ -84,7 +82,6 @@ static int floor_handle_cmd(struct tcmu_device *dev, struct tcmur_cmd *rcmd)
 static struct tcmur_handler floor_handler = {
 	.name = "benchmark floor: pread/pwrite only",
 	.subtype = "floor",
-	.check_config = floor_check_config,
 	.open = floor_open,
 	.close = floor_close,
 	.handle_cmd = floor_handle_cmd,

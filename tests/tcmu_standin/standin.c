@@ -70,9 +70,11 @@ struct sti_cmd {
 	int rc;
 };
 
-static pthread_key_t sti_slot_key;
+static pthread_key_t sti_slot_key;         /* only to free the slot at thread exit */
 static pthread_once_t sti_slot_once = PTHREAD_ONCE_INIT;
-static __thread struct sti_cmd *sti_slot;
+/* initial-exec: the stand-in is linked into programs, never dlopen()ed, so
+ * the per-command lookup is one load instead of a __tls_get_addr() call */
+static __thread struct sti_cmd *sti_slot __attribute__((tls_model("initial-exec")));
 
 static void sti_slot_free(void *p)
 {
@@ -454,7 +456,7 @@ uint8_t sti_execv(struct sti_dev *d, const uint8_t *cdb, size_t cdb_len,
 		memset(c->lcmd.sense_buf, 0, sizeof(c->lcmd.sense_buf));
 		r->status = sti_sts_to_scsi(ret, r->sense);
 	}
-	left = iov_cnt == 1 ? work[0].iov_len : tcmu_iovec_length(work, (size_t)iov_cnt);
+	left = tcmu_iovec_length(work, (size_t)iov_cnt);
 	r->data_in_len = total - left;
 	return r->status;
 }

@@ -11,7 +11,8 @@
  * those a handler cannot express (file_zbc: zone sizes that are not whole
  * MiB, zone capacity/gap zones, physical block != logical block, no open
  * limit) make the case skip with the reason.  Control actions (power cycle,
- * zone condition) are not reachable through the tcmu ABI: those cases skip.
+ * zone condition) go through zonelab's control socket (ctl=1), as an
+ * operator's `zonelab ctl` would; file_zbc has none, so those cases skip.
  * Not a target itself: it only builds cfgstrings and forwards CDBs.
  */
 #include <errno.h>
@@ -32,11 +33,11 @@ struct conf_ctx {
 	const char *subtype;
 	const char *dir;
 	char path[512];
-	char last_geo[64];
 	unsigned seq;
 };
 
-static int cfg_zonelab(struct conf_ctx *x, const struct zbc_geom *g, bool create, char *s, size_t n)
+/* The same cfgstring opens and reopens: zonelab keeps an image whose geometry matches. */
+static void cfg_zonelab(struct conf_ctx *x, const struct zbc_geom *g, char *s, size_t n)
 {
 	uint64_t zs = g->zone_size_lba * g->lba_size;
 	uint64_t zc = g->zone_cap_lba * g->lba_size;
@@ -46,9 +47,8 @@ static int cfg_zonelab(struct conf_ctx *x, const struct zbc_geom *g, bool create
 		       "&max_open=%u&wce=%d&gap=%d&ctl=1",
 		       x->path, zs, g->nr_conv, g->lba_size, g->pblock_size ? g->pblock_size : g->lba_size,
 		       g->host_aware ? "ha" : "hm", g->max_open, g->wce, g->gap_zones);
-	if (zc)
-		len += snprintf(s + len, n - (size_t)len, "&zcap=%" PRIu64, zc);
-	return 0;
+	if (zc && len > 0 && (size_t)len < n)
+		snprintf(s + len, n - (size_t)len, "&zcap=%" PRIu64, zc);
 }
 
 static int cfg_file_zbc(struct conf_ctx *x, const struct zbc_geom *g, bool create, char *s, size_t n,
@@ -94,12 +94,12 @@ static void *conf_open(void *ctx, const struct zbc_geom *g, bool create, char *m
 		snprintf(x->path, sizeof(x->path), "%s/%s-%u.img", x->dir, x->subtype, x->seq++);
 		unlink(x->path);
 	}
-	if (!strcmp(x->subtype, "zbc"))
-		ret = cfg_file_zbc(x, g, create, s, sizeof(s), msg, msg_len);
-	else
-		ret = cfg_zonelab(x, g, create, s, sizeof(s));
-	if (ret)
-		return NULL;
+	if (!strcmp(x->subtype, "zbc")) {
+		if (cfg_file_zbc(x, g, create, s, sizeof(s), msg, msg_len))
+			return NULL;
+	} else {
+		cfg_zonelab(x, g, s, sizeof(s));
+	}
 	cfg.cfgstring = s;
 	cfg.size_bytes = g->capacity_lba * g->lba_size;
 	cfg.block_size = g->lba_size;

@@ -53,22 +53,32 @@ static int open_dev(struct fixture *f, bool reopen)
 	return sti_dev_open(f->h, &cfg, &f->d, msg, sizeof(msg));
 }
 
-static int setup(void **state)
+/* A scratch directory and the handler @so loaded; NULL when @so is missing. */
+static struct fixture *fixture_load(const char *so, const char *tag)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct fixture *f;
 	char msg[256];
 
-	if (access(file_zbc_path(), R_OK) != 0) {
-		free(f);
-		*state = NULL;
-		return 0;
-	}
-	f->dir = zl_test_mkdtemp("standin");
+	if (access(so, R_OK) != 0)
+		return NULL;
+	f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	f->dir = zl_test_mkdtemp(tag);
 	assert_non_null(f->dir);
-	/* 1 MiB zones, 2 conventional zones; options force a format */
-	snprintf(f->cfg, sizeof(f->cfg), "zbc/model-HM/zsize-1/conv-2/open-4@%s/fz.raw", f->dir);
-	assert_int_equal(sti_handler_load(file_zbc_path(), &f->h, msg, sizeof(msg)), 0);
-	assert_int_equal(open_dev(f, false), 0);
+	if (sti_handler_load(so, &f->h, msg, sizeof(msg)))
+		fail_msg("load %s: %s", so, msg);
+	return f;
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = fixture_load(file_zbc_path(), "standin");
+
+	if (f) {
+		/* 1 MiB zones, 2 conventional zones; options force a format */
+		snprintf(f->cfg, sizeof(f->cfg), "zbc/model-HM/zsize-1/conv-2/open-4@%s/fz.raw", f->dir);
+		assert_int_equal(open_dev(f, false), 0);
+	}
 	*state = f;
 	return 0;
 }
@@ -87,13 +97,16 @@ static int teardown(void **state)
 	return 0;
 }
 
-#define NEED_FIXTURE(f)								\
+/* Skip the test when its fixture could not load the handler @so. */
+#define NEED(f, so)								\
 	do {									\
 		if (!(f)) {							\
-			print_message("skip: %s not installed\n", file_zbc_path()); \
+			print_message("skip: %s not available\n", so);		\
 			skip();							\
 		}								\
 	} while (0)
+#define NEED_FIXTURE(f) NEED(f, file_zbc_path())
+#define NEED_ZL(f) NEED(f, zonelab_so_path())
 
 static void put_be64(uint8_t *p, uint64_t v)
 {
@@ -272,31 +285,17 @@ static int zl_open_cfg(struct fixture *f, const char *opts, bool reopen, char *m
 
 static int zl_setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct fixture *f = fixture_load(zonelab_so_path(), "standin-zl");
 	char msg[256];
 
-	if (access(zonelab_so_path(), R_OK) != 0) {
-		free(f);
-		*state = NULL;
-		return 0;
+	if (f) {
+		assert_string_equal(sti_handler_subtype(f->h), "zonelab");
+		if (zl_open_cfg(f, "zsize=1M&conv=2&max_open=4", false, msg, sizeof(msg)))
+			fail_msg("open: %s", msg);
 	}
-	f->dir = zl_test_mkdtemp("standin-zl");
-	assert_non_null(f->dir);
-	assert_int_equal(sti_handler_load(zonelab_so_path(), &f->h, msg, sizeof(msg)), 0);
-	assert_string_equal(sti_handler_subtype(f->h), "zonelab");
-	if (zl_open_cfg(f, "zsize=1M&conv=2&max_open=4", false, msg, sizeof(msg)))
-		fail_msg("open: %s", msg);
 	*state = f;
 	return 0;
 }
-
-#define NEED_ZL(f)								\
-	do {									\
-		if (!(f)) {							\
-			print_message("skip: %s not built\n", zonelab_so_path()); \
-			skip();							\
-		}								\
-	} while (0)
 
 static void test_zonelab_inquiry_and_capacity(void **state)
 {
@@ -360,6 +359,8 @@ static void test_zonelab_geometry_change_is_refused_then_forced(void **state)
 	uint8_t in[512];
 	char msg[256];
 
+	uint8_t cdb[16] = { 0x95, 0x00 }, rz[128];
+
 	NEED_ZL(f);
 	sti_dev_close(f->d);
 	f->d = NULL;
@@ -368,6 +369,10 @@ static void test_zonelab_geometry_change_is_refused_then_forced(void **state)
 	if (zl_open_cfg(f, "zsize=2M&conv=2&max_open=4&force=1", true, msg, sizeof(msg)))
 		fail_msg("forced reopen: %s", msg);
 	assert_int_equal(rw16(f->d, 0x88, 0, 1, in, &r), 0);
+	/* reformatted: 2 MiB zones now */
+	put_be32(&cdb[10], sizeof(rz));
+	assert_int_equal(sti_exec(f->d, cdb, 16, rz, sizeof(rz), &r), 0);
+	assert_int_equal(get_be64(&rz[64 + 8]), 2 * ZONE_LBAS);
 }
 
 /* An image made beforehand (zonelab disk create) exported with geo=image. */

@@ -37,8 +37,9 @@ static void test_cfgstr_defaults_are_documented_ones(void **state)
 
 static void test_cfgstr_every_key_is_applied(void **state)
 {
-	const char *s = "/d?size=2G&zsize=64M&zcap=48M&gap=1&conv=2&conv_at=10-11:20+3&lba=4096"
-			"&pblock=4096&model=ha&max_open=8&max_active=12&urswrz=1&wce=0&store=mem"
+	/* every value differs from its default, so an ignored key fails */
+	const char *s = "/d?size=2G&zsize=64M&zcap=48M&gap=0&conv=2&conv_at=10-11:20+3&lba=4096"
+			"&pblock=4096&model=ha&max_open=8&max_active=12&urswrz=0&wce=0&store=mem"
 			"&punch=1&faults=medium-error:op=read/lba=0-7;latency:a=1ms&seed=42"
 			"&realtime=0&profile=dhsmr&force=1";
 
@@ -61,11 +62,16 @@ static void test_cfgstr_every_key_is_applied(void **state)
 	assert_false(c.disk.realtime);
 	assert_int_equal(c.profile, ZSCSI_PROFILE_DHSMR);
 	assert_true(c.force);
-	assert_int_equal(zl_cfgstr_geometry(&c, 0, 4096, msg, sizeof(msg)), 0);
+	assert_false(c.disk.geo.urswrz);
+	assert_false(c.disk.geo.gap_zones);
+	assert_int_equal(c.disk.geo.pblock_size, 4096);
+	/* hw_block_size 0: the logical block size is lba='s alone */
+	if (zl_cfgstr_geometry(&c, 0, 0, msg, sizeof(msg)))
+		fail_msg("geometry: %s", msg);
+	assert_int_equal(c.disk.geo.lba_size, 4096);
 	assert_int_equal(c.disk.geo.capacity_lba, (2ull << 30) / 4096);
 	assert_int_equal(c.disk.geo.zone_size_lba, (64ull << 20) / 4096);
 	assert_int_equal(c.disk.geo.zone_cap_lba, (48ull << 20) / 4096);
-	assert_true(c.disk.geo.gap_zones);
 }
 
 static void test_cfgstr_size_suffixes_are_binary(void **state)
@@ -96,7 +102,8 @@ static void test_cfgstr_size_suffixes_are_binary(void **state)
 static void test_cfgstr_rejections_name_key_value_and_reason(void **state)
 {
 	REJECT("/d?zsize=12Q", "key 'zsize' value '12Q'");
-	REJECT("/d?colour=red", "unknown key 'colour'");
+	REJECT("/d?colour=red", "unknown key 'colour' (keys: size, zsize, ");
+	assert_non_null(strstr(msg, ", trace, geo)"));   /* the whole list */
 	REJECT("/d?wce=1&wce=0", "key 'wce' given twice");
 	REJECT("/d?wce=", "key 'wce' has an empty value");
 	REJECT("/d?wce", "has no '='");
@@ -136,6 +143,14 @@ static void test_cfgstr_geometry_checks_alignment_and_block_size(void **state)
 	assert_int_equal(zl_cfgstr_parse("/d", &c, msg, sizeof(msg)), 0);
 	assert_int_equal(zl_cfgstr_geometry(&c, 0, 512, msg, sizeof(msg)), -EINVAL);
 	assert_non_null(strstr(msg, "device size is 0"));
+
+	/* a size that is no whole number of blocks names where it came from */
+	assert_int_equal(zl_cfgstr_parse("/d?size=1000", &c, msg, sizeof(msg)), 0);
+	assert_int_equal(zl_cfgstr_geometry(&c, 1 << 30, 512, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "key 'size' value '1000' bytes: not a multiple of the physical block 512"));
+	assert_int_equal(zl_cfgstr_parse("/d", &c, msg, sizeof(msg)), 0);
+	assert_int_equal(zl_cfgstr_geometry(&c, 1000, 512, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "the backstore's dev_size 1000 bytes"));
 
 	/* hw_block_size decides the LBA size when lba= is absent */
 	assert_int_equal(zl_cfgstr_parse("/d?zsize=1M", &c, msg, sizeof(msg)), 0);

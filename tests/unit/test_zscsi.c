@@ -204,11 +204,100 @@ static void test_zscsi_read_beyond_buffer_is_refused(void **state)
 static void test_zscsi_transfer_over_max_is_refused(void **state)
 {
 	struct fx *f = *state;
-	uint8_t cdb[16] = { 0x88 };
+	uint32_t n = (8u << 20) / 512 + 1;     /* in range, and the buffer holds it */
+	uint8_t *buf = malloc((size_t)n * 512);
 
-	put_be(cdb + 10, (8u << 20) / 512 + 1, 4);
-	assert_int_equal(run(f, cdb, 16, NULL, 0), ZSCSI_CHECK_CONDITION);
+	assert_non_null(buf);
+	assert_int_equal(rw16(f, 0x88, 2 * ZS, n, buf), ZSCSI_CHECK_CONDITION);
 	assert_sense(f, 5, 0x24, 0);
+	assert_int_equal(get_be(f->sense + 16, 2), 10);
+	assert_int_equal(f->dlen, 0);
+	free(buf);
+}
+
+/*
+ * READ/WRITE(10) and (16) take zscsi_rw_fast(), (12) only the opcode table:
+ * every outcome but the field pointer (which names the form's own bytes)
+ * must be the same.
+ */
+static uint8_t rw_form(struct fx *f, int form, bool write, uint64_t lba, uint32_t n,
+		       uint8_t byte1, uint8_t control, size_t buflen)
+{
+	static uint8_t buf[16 * 512];
+	uint8_t cdb[16] = { 0 };
+
+	if (form == 10) {
+		cdb[0] = write ? 0x2a : 0x28;
+		put_be(cdb + 2, lba, 4);
+		put_be(cdb + 7, n, 2);
+	} else if (form == 12) {
+		cdb[0] = write ? 0xaa : 0xa8;
+		put_be(cdb + 2, lba, 4);
+		put_be(cdb + 6, n, 4);
+	} else {
+		cdb[0] = write ? 0x8a : 0x88;
+		put_be(cdb + 2, lba, 8);
+		put_be(cdb + 10, n, 4);
+	}
+	cdb[1] = byte1;
+	cdb[form - 1] = control;
+	f->dlen = 99;
+	return run(f, cdb, (size_t)form, buflen ? buf : NULL, buflen);
+}
+
+static void test_zscsi_rw_fast_path_answers_as_the_table(void **state)
+{
+	static const struct {
+		bool write, written;    /* written: zone 3 holds 8 LBAs first */
+		uint64_t lba;
+		uint32_t n;
+		uint8_t byte1, control;
+		size_t buflen;
+	} cmds[] = {
+		{ false, false, 2 * ZS, 8, 0, 0, 8 * 512 },          /* good read */
+		{ false, false, 2 * ZS, 0, 0, 0, 0 },                /* zero length, no buffer */
+		{ false, false, 2 * ZS, 8, 0x20, 0, 8 * 512 },       /* RDPROTECT */
+		{ false, false, CAP - 1, 2, 0, 0, 16 * 512 },        /* beyond the capacity */
+		{ false, false, 2 * ZS, 8, 0, 0, 7 * 512 },          /* buffer too small */
+		{ false, false, 2 * ZS - 8, 16, 0, 0, 16 * 512 },    /* cross-type read: INFORMATION */
+		{ false, false, 2 * ZS, 8, 0, 0x04, 8 * 512 },       /* NACA */
+		{ true, false, 3 * ZS, 8, 0x08, 0, 8 * 512 },        /* FUA write at the WP */
+		{ true, false, 3 * ZS + 8, 8, 0, 0, 8 * 512 },       /* write not at the WP */
+		{ true, true, 3 * ZS, 8, 0, 0, 8 * 512 },            /* write below the WP */
+	};
+	struct fx *f = *state;
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		uint8_t want_status = 0, want[ZSCSI_SENSE_LEN], rs[6] = { 0x03, 0, 0, 0, 18, 0 };
+		uint8_t kept[2][18];
+		size_t want_dlen = 0;
+
+		for (int k = 0; k < 3; k++) {
+			static const int forms[] = { 12, 10, 16 };
+			uint8_t st;
+
+			/* each form meets zone 3 as the case says */
+			assert_int_equal(zone_op(f, 0x04, 3 * ZS, false), ZSCSI_GOOD);
+			if (cmds[i].written)
+				assert_int_equal(rw_form(f, 16, true, 3 * ZS, 8, 0, 0, 8 * 512), ZSCSI_GOOD);
+			st = rw_form(f, forms[k], cmds[i].write, cmds[i].lba, cmds[i].n, cmds[i].byte1,
+				     cmds[i].control, cmds[i].buflen);
+			if (k == 0) {
+				want_status = st;
+				want_dlen = f->dlen;
+				memcpy(want, f->sense, sizeof(want));
+			} else {
+				if (st != want_status || f->dlen != want_dlen ||
+				    memcmp(f->sense, want, 15))     /* bytes 15-17: the field pointer */
+					fail_msg("case %zu: READ/WRITE(%d) differs from (12)", i, forms[k]);
+				assert_int_equal(f->sense[15], want[15]);
+			}
+			/* what REQUEST SENSE keeps is the same too */
+			assert_int_equal(run(f, rs, 6, kept[k ? 1 : 0], 18), ZSCSI_GOOD);
+			if (k)
+				assert_memory_equal(kept[0], kept[1], 15);
+		}
+	}
 }
 
 /* ---- malformed CDBs ---- */
@@ -266,6 +355,9 @@ static void test_zscsi_medium_read_error(void **state)
 	assert_int_equal(open_fx(f, ZSCSI_PROFILE_ZBC2, "medium-error:op=read,lba=100-107", 0), 0);
 	assert_int_equal(rw16(f, 0x88, 96, 8, buf), ZSCSI_CHECK_CONDITION);
 	assert_sense(f, 3, 0x11, 0x00);
+	/* VALID; a rule fires for the whole command, so INFORMATION is its LBA */
+	assert_int_equal(f->sense[0], 0xf0);
+	assert_int_equal(get_be(f->sense + 3, 4), 96);
 	*state = f;
 	teardown(state);
 }
@@ -571,6 +663,7 @@ int main(void)
 		T(test_zscsi_inquiry_data_len_bounded_by_alloc_and_buffer),
 		T(test_zscsi_read_beyond_buffer_is_refused),
 		T(test_zscsi_transfer_over_max_is_refused),
+		T(test_zscsi_rw_fast_path_answers_as_the_table),
 		T(test_zscsi_empty_and_short_cdbs),
 		T(test_zscsi_unknown_opcode_has_no_field_pointer),
 		T(test_zscsi_unaligned_write_info_is_lba),

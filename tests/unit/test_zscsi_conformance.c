@@ -134,58 +134,33 @@ static void run_group(const char *prefix)
 	assert_true(pass > 0);
 }
 
-#define GROUP(name, prefix) \
+/*
+ * The case groups, one cmocka test each, by id prefix.  One list: the
+ * tests, and the check that every case is in exactly one group, read it.
+ */
+#define GROUPS(X)							\
+	X(inquiry, "inq-") X(vpd, "vpd") X(capacity, "rc") X(simple, "tur")	\
+	X(ssu, "ssu") X(sync, "sync") X(request_sense, "rs-") X(luns, "luns")	\
+	X(opcodes, "opcode-") X(sai, "sai-") X(control_byte, "control-")	\
+	X(rsoc, "rsoc-") X(mode_sense, "ms") X(wce, "wce-")			\
+	X(zonelab_specific, "zl-") X(write, "w-") X(write_forms, "w1")		\
+	X(write6, "w6") X(write_fua, "wf-") X(read, "r-") X(read_forms, "r1")	\
+	X(read6, "r6") X(verify, "v-") X(verify10, "v10-") X(open, "open-")	\
+	X(close, "close-") X(finish, "finish-") X(reset, "reset-")		\
+	X(zone_count, "zone-count") X(all, "all-") X(zbc_sa, "zbc-")		\
+	X(report_zones, "rz-") X(gap, "gap-") X(runt, "runt-")			\
+	X(read_only, "ro-") X(offline, "offline-") X(persistence, "persist-")	\
+	X(unit_attention, "ua-")
+
+#define GROUP_TEST(name, prefix) \
 	static void test_conformance_##name(void **state) { run_group(prefix); }
+GROUPS(GROUP_TEST)
 
-GROUP(inquiry, "inq-")
-GROUP(vpd, "vpd")
-GROUP(capacity, "rc")
-GROUP(simple, "tur")
-GROUP(ssu, "ssu")
-GROUP(sync, "sync")
-GROUP(request_sense, "rs-")
-GROUP(luns, "luns")
-GROUP(opcodes, "opcode-")
-GROUP(sai, "sai-")
-GROUP(control_byte, "control-")
-GROUP(rsoc, "rsoc-")
-GROUP(mode_sense, "ms")
-GROUP(wce, "wce-")
-GROUP(zonelab_specific, "zl-")
-GROUP(write, "w-")
-GROUP(write_forms, "w1")
-GROUP(write6, "w6")
-GROUP(write_fua, "wf-")
-GROUP(read, "r-")
-GROUP(read_forms, "r1")
-GROUP(read6, "r6")
-GROUP(verify, "v-")
-GROUP(verify10, "v10-")
-GROUP(open, "open-")
-GROUP(close, "close-")
-GROUP(finish, "finish-")
-GROUP(reset, "reset-")
-GROUP(zone_count, "zone-count")
-GROUP(all, "all-")
-GROUP(zbc_sa, "zbc-")
-GROUP(report_zones, "rz-")
-GROUP(gap, "gap-")
-GROUP(runt, "runt-")
-GROUP(read_only, "ro-")
-GROUP(offline, "offline-")
-GROUP(persistence, "persist-")
-GROUP(unit_attention, "ua-")
-
-/* Every case belongs to exactly one group above, and there are enough. */
+/* Every case belongs to exactly one group above; ids are unique. */
 static void test_conformance_table_covered(void **state)
 {
-	static const char *prefixes[] = {
-		"inq-", "vpd", "rc", "tur", "ssu", "sync", "rs-", "luns", "opcode-", "sai-",
-		"control-", "rsoc-", "ms", "wce-", "zl-", "w-", "w1", "w6", "wf-", "r-", "r1", "r6",
-		"v-", "v10-", "open-",
-		"close-", "finish-", "reset-", "zone-count", "all-", "zbc-", "rz-", "gap-",
-		"runt-", "ro-", "offline-", "persist-", "ua-",
-	};
+#define GROUP_PREFIX(name, prefix) prefix,
+	static const char *prefixes[] = { GROUPS(GROUP_PREFIX) };
 	size_t i, j, hits;
 
 	assert_true(zbc_nr_cases >= 150);
@@ -220,44 +195,8 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conformance_table_covered),
-		cmocka_unit_test(test_conformance_inquiry),
-		cmocka_unit_test(test_conformance_vpd),
-		cmocka_unit_test(test_conformance_capacity),
-		cmocka_unit_test(test_conformance_simple),
-		cmocka_unit_test(test_conformance_ssu),
-		cmocka_unit_test(test_conformance_sync),
-		cmocka_unit_test(test_conformance_request_sense),
-		cmocka_unit_test(test_conformance_luns),
-		cmocka_unit_test(test_conformance_opcodes),
-		cmocka_unit_test(test_conformance_sai),
-		cmocka_unit_test(test_conformance_control_byte),
-		cmocka_unit_test(test_conformance_rsoc),
-		cmocka_unit_test(test_conformance_mode_sense),
-		cmocka_unit_test(test_conformance_wce),
-		cmocka_unit_test(test_conformance_zonelab_specific),
-		cmocka_unit_test(test_conformance_write),
-		cmocka_unit_test(test_conformance_write_forms),
-		cmocka_unit_test(test_conformance_write6),
-		cmocka_unit_test(test_conformance_write_fua),
-		cmocka_unit_test(test_conformance_read),
-		cmocka_unit_test(test_conformance_read_forms),
-		cmocka_unit_test(test_conformance_read6),
-		cmocka_unit_test(test_conformance_verify),
-		cmocka_unit_test(test_conformance_verify10),
-		cmocka_unit_test(test_conformance_open),
-		cmocka_unit_test(test_conformance_close),
-		cmocka_unit_test(test_conformance_finish),
-		cmocka_unit_test(test_conformance_reset),
-		cmocka_unit_test(test_conformance_zone_count),
-		cmocka_unit_test(test_conformance_all),
-		cmocka_unit_test(test_conformance_zbc_sa),
-		cmocka_unit_test(test_conformance_report_zones),
-		cmocka_unit_test(test_conformance_gap),
-		cmocka_unit_test(test_conformance_runt),
-		cmocka_unit_test(test_conformance_read_only),
-		cmocka_unit_test(test_conformance_offline),
-		cmocka_unit_test(test_conformance_persistence),
-		cmocka_unit_test(test_conformance_unit_attention),
+#define GROUP_ENTRY(name, prefix) cmocka_unit_test(test_conformance_##name),
+		GROUPS(GROUP_ENTRY)
 	};
 
 	(void)argc;
