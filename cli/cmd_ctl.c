@@ -160,9 +160,13 @@ int cmd_ctl(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(argv[i], "--json")) {
 			raw = true;
-		} else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
+		} else if (!strcmp(argv[i], "--timeout")) {
 			char *end;
 
+			if (i + 1 == argc) {
+				fprintf(stderr, "zonelab ctl: --timeout needs a number of seconds\n");
+				return 2;
+			}
 			timeout_s = strtod(argv[++i], &end);
 			if (*end || end == argv[i] || timeout_s < 0) {
 				fprintf(stderr, "zonelab ctl: --timeout: '%s' is not a number of "
@@ -189,8 +193,10 @@ int cmd_ctl(int argc, char **argv)
 	for (int k = i; k < argc; k++)
 		len += strlen(argv[k]) + 1;
 	line = malloc(len + 1);
-	if (!line)
+	if (!line) {
+		fprintf(stderr, "zonelab ctl: out of memory\n");
 		return 3;
+	}
 	line[0] = '\0';
 	for (int k = i; k < argc; k++) {
 		strcat(line, argv[k]);
@@ -225,7 +231,7 @@ int cmd_ctl(int argc, char **argv)
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n < 0) {
-			fprintf(stderr, "zonelab ctl: send: %s\n", strerror(errno));
+			fprintf(stderr, "zonelab ctl: %s: send: %s\n", sock, strerror(errno));
 			goto out_close;
 		}
 		off += (size_t)n;
@@ -240,7 +246,8 @@ int cmd_ctl(int argc, char **argv)
 			cap = cap ? cap * 2 : 8192;
 			nr = cap > CTL_REPLY_MAX ? NULL : realloc(reply, cap);
 			if (!nr) {
-				fprintf(stderr, "zonelab ctl: reply longer than %u bytes\n", CTL_REPLY_MAX);
+				fprintf(stderr, "zonelab ctl: %s: reply longer than %u bytes\n", sock,
+					CTL_REPLY_MAX);
 				goto out_close;
 			}
 			reply = nr;
@@ -251,8 +258,8 @@ int cmd_ctl(int argc, char **argv)
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0) {
-			fprintf(stderr, "zonelab ctl: the server closed the connection without a "
-				"complete reply\n");
+			fprintf(stderr, "zonelab ctl: %s: the server closed the connection without a "
+				"complete reply\n", sock);
 			goto out_close;
 		}
 		len += (size_t)n;
@@ -268,7 +275,8 @@ int cmd_ctl(int argc, char **argv)
 	} else if (!strncmp(reply, "{\"ok\":false", 11)) {
 		rc = 1;
 	} else {
-		fprintf(stderr, "zonelab ctl: malformed reply: %.200s\n", reply);
+		fprintf(stderr, "zonelab ctl: %s: malformed reply (not a zonelab control socket?): "
+			"%.200s\n", sock, reply);
 		goto out_close;
 	}
 	if (raw)

@@ -273,8 +273,12 @@ static int clear_path(const char *path, char *msg, size_t msg_len)
 		return -EEXIST;
 	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		ret = -errno;
+		zl_msgf(msg, msg_len, "control socket %s: cannot create a socket to probe it: %s",
+			path, strerror(-ret));
+		return ret;
+	}
 	memcpy(sa.sun_path, path, strlen(path) + 1);
 	ret = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
 	close(fd);
@@ -308,13 +312,15 @@ int zctl_start_cfg(const struct zctl_cfg *cfg, struct zctl **out, char *msg, siz
 		return -EINVAL;
 	}
 	if (strlen(cfg->sock_path) >= sizeof(sa.sun_path)) {
-		zl_msgf(msg, msg_len, "control socket path is %zu bytes; a Unix socket path holds at "
-		     "most %zu", strlen(cfg->sock_path), sizeof(sa.sun_path) - 1);
+		zl_msgf(msg, msg_len, "control socket path %s is %zu bytes; a Unix socket path holds "
+			"at most %zu", cfg->sock_path, strlen(cfg->sock_path), sizeof(sa.sun_path) - 1);
 		return -ENAMETOOLONG;
 	}
 	c = calloc(1, sizeof(*c));
-	if (!c)
+	if (!c) {
+		zl_msgf(msg, msg_len, "control socket %s: out of memory", cfg->sock_path);
 		return -ENOMEM;
+	}
 	c->cfg = *cfg;
 	if (!c->cfg.line_timeout_ms)
 		c->cfg.line_timeout_ms = 5000;
@@ -327,10 +333,12 @@ int zctl_start_cfg(const struct zctl_cfg *cfg, struct zctl **out, char *msg, siz
 	c->clients = calloc(c->cfg.max_clients, sizeof(*c->clients));
 	if (!c->clients) {
 		ret = -ENOMEM;
+		zl_msgf(msg, msg_len, "control socket %s: out of memory", c->path);
 		goto out_free;
 	}
 	if (pipe2(c->wake, O_CLOEXEC)) {
 		ret = -errno;
+		zl_msgf(msg, msg_len, "control socket %s: pipe: %s", c->path, strerror(-ret));
 		goto out_free;
 	}
 	ret = clear_path(c->path, msg, msg_len);
@@ -339,6 +347,7 @@ int zctl_start_cfg(const struct zctl_cfg *cfg, struct zctl **out, char *msg, siz
 	c->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (c->lfd < 0) {
 		ret = -errno;
+		zl_msgf(msg, msg_len, "control socket %s: socket: %s", c->path, strerror(-ret));
 		goto out_close_pipe;
 	}
 	memcpy(sa.sun_path, c->path, strlen(c->path) + 1);
@@ -350,7 +359,8 @@ int zctl_start_cfg(const struct zctl_cfg *cfg, struct zctl **out, char *msg, siz
 	/* connections before the chmod are still refused by the SO_PEERCRED check */
 	if (chmod(c->path, 0600) || lstat(c->path, &st) || listen(c->lfd, 8)) {
 		ret = -errno;
-		zl_msgf(msg, msg_len, "control socket %s: %s", c->path, strerror(errno));
+		zl_msgf(msg, msg_len, "control socket %s: cannot set mode 0600 or listen: %s", c->path,
+			strerror(-ret));
 		goto out_unlink;
 	}
 	c->sock_dev = st.st_dev;
@@ -358,7 +368,8 @@ int zctl_start_cfg(const struct zctl_cfg *cfg, struct zctl **out, char *msg, siz
 	ret = pthread_create(&c->thr, NULL, accept_main, c);
 	if (ret) {
 		ret = -ret;
-		zl_msgf(msg, msg_len, "control socket: cannot start its thread");
+		zl_msgf(msg, msg_len, "control socket %s: cannot start its thread: %s", c->path,
+			strerror(-ret));
 		goto out_unlink;
 	}
 	*out = c;

@@ -206,35 +206,31 @@ static int parse_num(const char *tok, size_t len, uint64_t *out)
 	return 0;
 }
 
-static int perr(char *err, size_t err_len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The reason of a parse error into @err (zl_msgf()); evaluates to -EINVAL. */
+#define perr(err, err_len, ...) (zl_msgf((err), (err_len), __VA_ARGS__), -EINVAL)
 
-static int perr(char *err, size_t err_len, const char *fmt, ...)
+/* The number @what in the token @t (already taken from the line). */
+static int tok_num(const char *t, size_t n, const char *what, uint64_t *out, char *err,
+		   size_t err_len)
 {
-	va_list ap;
+	char b[48];
+	int ret = parse_num(t, n, out);
 
-	if (err && err_len) {
-		va_start(ap, fmt);
-		vsnprintf(err, err_len, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
+	if (ret)
+		return perr(err, err_len, "%s '%s' is %s", what, shown(t, n, b),
+			    ret == -ERANGE ? "larger than 64 bits" :
+			    "not a number (decimal or 0x hex)");
+	return 0;
 }
 
 static int want_num(struct lex *lx, const char *what, uint64_t *out, char *err, size_t err_len)
 {
 	const char *t;
 	size_t n;
-	char b[48];
-	int ret;
 
 	if (!next_tok(lx, &t, &n))
 		return perr(err, err_len, "missing %s", what);
-	ret = parse_num(t, n, out);
-	if (ret)
-		return perr(err, err_len, "%s '%s' is %s", what, shown(t, n, b),
-			    ret == -ERANGE ? "larger than 64 bits" :
-			    "not a number (decimal or 0x hex)");
-	return 0;
+	return tok_num(t, n, what, out, err, err_len);
 }
 
 static int no_more(struct lex *lx, const char *after, char *err, size_t err_len)
@@ -309,6 +305,7 @@ static int parse_zone(struct lex *lx, struct zctl_req *req, char *err, size_t er
 	size_t n;
 	char b[48], name[32];
 	enum zl_report_opt opt;
+	uint64_t max;
 
 	if (!next_tok(lx, &t, &n))
 		return perr(err, err_len, "missing zone subcommand (offline, read-only, clear, report)");
@@ -327,29 +324,23 @@ static int parse_zone(struct lex *lx, struct zctl_req *req, char *err, size_t er
 	req->max = ZCTL_REPORT_DEFAULT;
 	if (!next_tok(lx, &t, &n))
 		return 0;
-	lx->p = t;
-	if (want_num(lx, "start LBA", &req->num, err, err_len))
+	if (tok_num(t, n, "start LBA", &req->num, err, err_len))
 		return -EINVAL;
 	if (!next_tok(lx, &t, &n))
 		return 0;
-	if (n >= sizeof(name) || (memcpy(name, t, n), name[n] = '\0', zl_report_opt_parse(name, &opt)))
+	snprintf(name, sizeof(name), "%.*s", (int)n, t);
+	if (n >= sizeof(name) || zl_report_opt_parse(name, &opt))
 		return perr(err, err_len, "unknown reporting option '%s' (all, empty, imp-open, "
 			    "exp-open, closed, full, read-only, offline, inactive, reset-rec, "
 			    "non-seq, all-but-gap, not-wp)", shown(t, n, b));
 	req->opt = (uint32_t)opt;
 	if (!next_tok(lx, &t, &n))
 		return 0;
-	lx->p = t;
-	{
-		uint64_t max;
-
-		if (want_num(lx, "max", &max, err, err_len))
-			return -EINVAL;
-		if (max < 1 || max > ZCTL_REPORT_MAX)
-			return perr(err, err_len, "max %" PRIu64 " is out of 1..%d", max,
-				    ZCTL_REPORT_MAX);
-		req->max = (uint32_t)max;
-	}
+	if (tok_num(t, n, "max", &max, err, err_len))
+		return -EINVAL;
+	if (max < 1 || max > ZCTL_REPORT_MAX)
+		return perr(err, err_len, "max %" PRIu64 " is out of 1..%d", max, ZCTL_REPORT_MAX);
+	req->max = (uint32_t)max;
 	return no_more(lx, "zone report START OPTION MAX", err, err_len);
 }
 
@@ -382,6 +373,17 @@ static int parse_trace(struct lex *lx, struct zctl_req *req, char *err, size_t e
 	return 0;
 }
 
+/* Commands of one word, without arguments. */
+static const struct {
+	const char *word;
+	enum zctl_cmd cmd;
+} bare_cmds[] = {
+	{ "help", ZCTL_HELP },
+	{ "stats", ZCTL_STATS },
+	{ "release", ZCTL_RELEASE },
+	{ "power-cycle", ZCTL_POWER_CYCLE },
+};
+
 int zctl_parse(const char *line, size_t len, struct zctl_req *req, char *err, size_t err_len)
 {
 	struct lex lx;
@@ -400,22 +402,11 @@ int zctl_parse(const char *line, size_t len, struct zctl_req *req, char *err, si
 	lx.end = line + len;
 	if (!next_tok(&lx, &t, &n))
 		return perr(err, err_len, "empty request (try 'help')");
-	if (tok_is(t, n, "help")) {
-		req->cmd = ZCTL_HELP;
-		return no_more(&lx, "help", err, err_len);
-	}
-	if (tok_is(t, n, "stats")) {
-		req->cmd = ZCTL_STATS;
-		return no_more(&lx, "stats", err, err_len);
-	}
-	if (tok_is(t, n, "release")) {
-		req->cmd = ZCTL_RELEASE;
-		return no_more(&lx, "release", err, err_len);
-	}
-	if (tok_is(t, n, "power-cycle")) {
-		req->cmd = ZCTL_POWER_CYCLE;
-		return no_more(&lx, "power-cycle", err, err_len);
-	}
+	for (size_t i = 0; i < sizeof(bare_cmds) / sizeof(bare_cmds[0]); i++)
+		if (tok_is(t, n, bare_cmds[i].word)) {
+			req->cmd = bare_cmds[i].cmd;
+			return no_more(&lx, bare_cmds[i].word, err, err_len);
+		}
 	if (tok_is(t, n, "fault"))
 		return parse_fault(&lx, req, err, err_len);
 	if (tok_is(t, n, "zone"))
@@ -728,8 +719,13 @@ static char *do_trace(struct ztrace *tr, const struct zctl_req *req)
 		ret = ztrace_stop(tr);
 		if (ret == -ENOENT)
 			return errf("trace stop: not tracing");
-		if (ret)
-			return errf("trace stop: records were lost: %s", zl_strerror(ret));
+		if (ret) {
+			struct ztrace_status st;
+
+			ztrace_get_status(tr, &st);
+			return errf("trace stop: writing %s failed (%s); %" PRIu64 " records were "
+				    "dropped", st.path, zl_strerror(ret), st.nr_dropped);
+		}
 		break;
 	default:
 		break;

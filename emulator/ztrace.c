@@ -255,9 +255,13 @@ static int check_overwrite(int fd, const char *path, char *msg, size_t msg_len)
 	struct stat st;
 	char why[256];
 	ssize_t n;
+	int ret;
 
-	if (fstat(fd, &st))
-		return -errno;
+	if (fstat(fd, &st)) {
+		ret = -errno;
+		zl_msgf(msg, msg_len, "trace %s: stat: %s", path, strerror(-ret));
+		return ret;
+	}
 	if (!S_ISREG(st.st_mode)) {
 		zl_msgf(msg, msg_len, "trace %s: not a regular file", path);
 		return -EEXIST;
@@ -265,8 +269,12 @@ static int check_overwrite(int fd, const char *path, char *msg, size_t msg_len)
 	if (st.st_size == 0)
 		return 0;
 	n = pread(fd, hb, sizeof(hb), 0);
-	if (n < 0)
-		return -errno;
+	if (n < 0) {
+		ret = -errno;
+		zl_msgf(msg, msg_len, "trace %s: cannot read the existing file to check it is a trace: "
+			"%s", path, strerror(-ret));
+		return ret;
+	}
 	if (ztrace_hdr_decode(hb, (size_t)n, &h, why, sizeof(why))) {
 		zl_msgf(msg, msg_len, "trace %s exists and is not a zonelab trace (%s): not overwritten",
 		     path, why);
@@ -381,13 +389,12 @@ void ztrace_get_status(struct ztrace *tr, struct ztrace_status *st)
 	pthread_mutex_unlock(&tr->lock);
 }
 
-int ztrace_record(struct ztrace *tr, const struct ztrace_rec *r)
+/* Append @r; the caller checked ztrace_is_active() (the fd, under the lock, decides). */
+static int append(struct ztrace *tr, const struct ztrace_rec *r)
 {
 	struct ztrace_rec copy;
 	int ret = 0;
 
-	if (!ztrace_is_active(tr))
-		return 0;
 	pthread_mutex_lock(&tr->lock);
 	if (tr->fd < 0)
 		goto out_unlock;
@@ -409,6 +416,24 @@ out_unlock:
 	return ret;
 }
 
+int ztrace_record(struct ztrace *tr, const struct ztrace_rec *r)
+{
+	return ztrace_is_active(tr) ? append(tr, r) : 0;
+}
+
+/* Record FLAGS bit (docs/TRACE-FORMAT.md) of each zscsi_cdb_info() flag: the file
+ * format keeps its own bit values, whatever zscsi's enum becomes. */
+static const struct {
+	uint8_t cdbi, rec;
+} cdbi_flags[] = {
+	{ ZSCSI_CDBI_LBA, ZTRACE_F_LBA },
+	{ ZSCSI_CDBI_LEN, ZTRACE_F_LEN },
+	{ ZSCSI_CDBI_FUA, ZTRACE_F_FUA },
+	{ ZSCSI_CDBI_ALL, ZTRACE_F_ALL },
+	{ ZSCSI_CDBI_SA, ZTRACE_F_SA },
+	{ ZSCSI_CDBI_SHORT, ZTRACE_F_SHORT_CDB },
+};
+
 int ztrace_record_cmd(struct ztrace *tr, const uint8_t *cdb, size_t cdb_len, uint8_t status,
 		      const uint8_t *sense, uint64_t ts_ns, uint64_t latency_ns)
 {
@@ -427,24 +452,15 @@ int ztrace_record_cmd(struct ztrace *tr, const uint8_t *cdb, size_t cdb_len, uin
 	r.sa = ci.sa;
 	r.status = status;
 	r.cdb_len = cdb_len > 255 ? 255 : (uint8_t)cdb_len;
-	if (ci.flags & ZSCSI_CDBI_LBA)
-		r.flags |= ZTRACE_F_LBA;
-	if (ci.flags & ZSCSI_CDBI_LEN)
-		r.flags |= ZTRACE_F_LEN;
-	if (ci.flags & ZSCSI_CDBI_FUA)
-		r.flags |= ZTRACE_F_FUA;
-	if (ci.flags & ZSCSI_CDBI_ALL)
-		r.flags |= ZTRACE_F_ALL;
-	if (ci.flags & ZSCSI_CDBI_SA)
-		r.flags |= ZTRACE_F_SA;
-	if (ci.flags & ZSCSI_CDBI_SHORT)
-		r.flags |= ZTRACE_F_SHORT_CDB;
+	for (size_t i = 0; i < sizeof(cdbi_flags) / sizeof(cdbi_flags[0]); i++)
+		if (ci.flags & cdbi_flags[i].cdbi)
+			r.flags |= cdbi_flags[i].rec;
 	if (status == 0x02 && sense) {
 		r.sense_key = sense[2] & 0x0f;
 		r.asc = sense[12];
 		r.ascq = sense[13];
 	}
-	return ztrace_record(tr, &r);
+	return append(tr, &r);
 }
 
 /* ---- reader ---------------------------------------------------------------- */
@@ -462,8 +478,10 @@ int ztrace_read_fopen(FILE *f, struct ztrace_reader **out, char *msg, size_t msg
 		return -EIO;
 	}
 	r = calloc(1, sizeof(*r));
-	if (!r)
+	if (!r) {
+		zl_msgf(msg, msg_len, "out of memory");
 		return -ENOMEM;
+	}
 	ret = ztrace_hdr_decode(hb, n, &r->hdr, msg, msg_len);
 	if (ret) {
 		free(r);
@@ -471,6 +489,7 @@ int ztrace_read_fopen(FILE *f, struct ztrace_reader **out, char *msg, size_t msg
 	}
 	r->rec = malloc(r->hdr.rec_size);
 	if (!r->rec) {
+		zl_msgf(msg, msg_len, "out of memory");
 		free(r);
 		return -ENOMEM;
 	}
@@ -482,6 +501,7 @@ int ztrace_read_fopen(FILE *f, struct ztrace_reader **out, char *msg, size_t msg
 int ztrace_read_open(const char *path, struct ztrace_reader **out, char *msg, size_t msg_len)
 {
 	FILE *f = fopen(path, "rbe");
+	char why[512];
 	int ret;
 
 	if (!f) {
@@ -489,8 +509,9 @@ int ztrace_read_open(const char *path, struct ztrace_reader **out, char *msg, si
 		zl_msgf(msg, msg_len, "%s: %s", path, strerror(-ret));
 		return ret;
 	}
-	ret = ztrace_read_fopen(f, out, msg, msg_len);
+	ret = ztrace_read_fopen(f, out, why, sizeof(why));
 	if (ret) {
+		zl_msgf(msg, msg_len, "%s: %s", path, why);
 		fclose(f);
 		return ret;
 	}
@@ -509,8 +530,8 @@ int ztrace_read_next(struct ztrace_reader *r, struct ztrace_rec *rec, char *msg,
 	size_t n = fread(r->rec, 1, r->hdr.rec_size, r->f);
 
 	if (n < r->hdr.rec_size && ferror(r->f)) {
-		zl_msgf(msg, msg_len, "record %" PRIu64 " at offset %" PRIu64 ": read error", r->nr_read,
-		     off);
+		zl_msgf(msg, msg_len, "record %" PRIu64 " at offset %" PRIu64 ": read error: %s",
+			r->nr_read, off, strerror(errno));
 		return -EIO;
 	}
 	if (n == 0)

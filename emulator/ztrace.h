@@ -143,18 +143,20 @@ struct ztrace_reader;
  * Return: 0; -errno (cannot open); ZL_E_BAD_MAGIC (not a zonelab trace),
  * ZL_E_BAD_CSUM (header checksum), ZL_E_BAD_VERSION (version, header or
  * record size this reader does not know), ZL_E_CORRUPT (impossible field,
- * or a file shorter than a header).  @msg says which and why.
+ * or a file shorter than a header), -ENOMEM.  @msg names @path and says
+ * which and why.
  */
 int ztrace_read_open(const char *path, struct ztrace_reader **out, char *msg, size_t msg_len);
-/* The same over an open stream (borrowed: not closed by ztrace_read_close()). */
+/* The same over an open stream (borrowed: not closed by ztrace_read_close());
+ * @msg does not name the file. */
 int ztrace_read_fopen(FILE *f, struct ztrace_reader **out, char *msg, size_t msg_len);
 const struct ztrace_hdr *ztrace_read_hdr(const struct ztrace_reader *r);
 /**
  * ztrace_read_next() - the next record.
  * Return: 1 with @rec filled, 0 at the end, ZL_E_CORRUPT for a truncated
  * last record (a writer that died mid-buffer; every record before it is
- * good) or a record out of sequence, -errno on a read error; @msg says
- * where (record number and byte offset).
+ * good) or a record out of sequence, -EIO on a read error; @msg says
+ * where (record number and byte offset; the caller names the file).
  */
 int ztrace_read_next(struct ztrace_reader *r, struct ztrace_rec *rec, char *msg, size_t msg_len);
 void ztrace_read_close(struct ztrace_reader *r);   /* NULL is a no-op */

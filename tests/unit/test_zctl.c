@@ -13,12 +13,14 @@
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -230,9 +232,6 @@ static void test_zctl_fault_add_bad_syntax_names_column_and_adds_nothing(void **
 	r = req(f, "fault add stall:op=flush;medium-error:op=rd");
 	assert_err(r, "column 17: unknown operation \\\"rd\\\"");
 	assert_string_equal(req(f, "fault list"), "{\"ok\":true,\"rules\":[]}");
-	assert_err(req(f, "fault add"), "missing rules");
-	assert_err(req(f, "fault frobnicate"), "unknown fault subcommand 'frobnicate'");
-	assert_err(req(f, "fault rm x1"), "fault rule id 'x1' is not a number");
 }
 
 static void test_zctl_zone_offline_read_only_clear_by_index_and_lba(void **state)
@@ -258,18 +257,17 @@ static void test_zctl_zone_offline_read_only_clear_by_index_and_lba(void **state
 	assert_int_equal(cond_of(f->z, 4), ZL_COND_EMPTY);
 }
 
+/* Zones the parser accepts but the disk has not (syntax errors: the parser table). */
 static void test_zctl_bad_zone_is_refused_with_reason(void **state)
 {
 	struct fx *f = *state;
 
 	assert_err(req(f, "zone offline 16"), "zone 16 does not exist (the disk has 16 zones: 0-15)");
-	assert_err(req(f, "zone offline lba=8193"), "LBA 8193 is not a zone start (it is in zone 4");
-	assert_err(req(f, "zone offline lba=32768"), "beyond the capacity");
-	assert_err(req(f, "zone offline"), "missing zone");
+	assert_err(req(f, "zone offline lba=8193"),
+		   "LBA 8193 is not a zone start (it is in zone 4, which starts at LBA 8192)");
+	assert_err(req(f, "zone read-only lba=32768"),
+		   "LBA 32768 is beyond the capacity (32768 LBAs)");
 	assert_err(req(f, "zone offline three"), "zone 'three': expected a zone index");
-	assert_err(req(f, "zone offline 99999999999999999999"), "expected a zone index");
-	assert_err(req(f, "zone offline 3 4"), "unexpected argument '4'");
-	assert_err(req(f, "zone melt 3"), "unknown zone subcommand 'melt'");
 	for (uint32_t i = 0; i < NZ; i++)
 		assert_int_not_equal(cond_of(f->z, i), ZL_COND_OFFLINE);
 }
@@ -293,11 +291,7 @@ static void test_zctl_zone_report_lists_zones_in_json(void **state)
 	assert_has(r, "\"nr\":1,");
 	r = req(f, "zone report");
 	assert_has(r, "\"nr\":16,");
-	assert_err(req(f, "zone report 0 bogus"), "unknown reporting option 'bogus'");
 	assert_err(req(f, "zone report 32768"), "start LBA 32768 is beyond the capacity");
-	assert_err(req(f, "zone report 0 all 0"), "max 0 is out of 1..256");
-	assert_err(req(f, "zone report 0 all 257"), "out of 1..256");
-	assert_err(req(f, "zone report 0 all 5 6"), "unexpected argument '6'");
 	/* the control report is not a host command: the counters do not move */
 	zdisk_stats(f->z, &st);
 	assert_int_equal(st.reports, 0);
@@ -389,11 +383,39 @@ static void test_zctl_trace_start_stop_writes_a_readable_trace(void **state)
 	assert_int_equal(ztrace_read_next(rd, &rec, msg, sizeof(msg)), 0);
 	ztrace_read_close(rd);
 
-	assert_err(req(f, "trace start t.trc"), "must be absolute");
-	assert_err(req(f, "trace start"), "missing the trace file path");
 	snprintf(line, sizeof(line), "trace start %s/none/t.trc", f->dir);
 	assert_err(req(f, line), "No such file or directory");
-	assert_err(req(f, "trace rewind"), "unknown trace subcommand 'rewind'");
+}
+
+/* A write error (here the file size limit, EFBIG) is reported with the path
+ * and the number of records lost. */
+static void test_zctl_trace_stop_after_a_write_error_says_what_was_lost(void **state)
+{
+	struct fx *f = *state;
+	const uint8_t tur[6] = { 0 };
+	struct rlimit old, lim;
+	void (*old_sig)(int);
+	char line[512], path[400];
+	int nr_failed = 0;
+
+	snprintf(path, sizeof(path), "%s/t.trc", f->dir);
+	snprintf(line, sizeof(line), "trace start %s", path);
+	assert_has(req(f, line), "\"active\":true");
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = ZTRACE_HDR_SIZE;       /* not one record more */
+	old_sig = signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	/* enough records to fill the writer's buffer (1024) and one after */
+	for (int i = 0; i < 1025; i++)
+		nr_failed += ztrace_record_cmd(f->tr, tur, 6, 0, NULL, (uint64_t)i, 1) != 0;
+	setrlimit(RLIMIT_FSIZE, &old);
+	signal(SIGXFSZ, old_sig);
+	assert_int_equal(nr_failed, 2);       /* the one that flushed, the one after */
+	assert_has(req(f, "trace"), "\"records\":0,\"dropped\":1025,\"error\":\"File too large\"");
+	snprintf(line, sizeof(line), "trace stop: writing %s failed (File too large); 1025 records "
+		 "were dropped", path);
+	assert_err(req(f, "trace stop"), line);
 }
 
 static void test_zctl_trace_refuses_to_overwrite_a_foreign_file(void **state)
@@ -418,14 +440,13 @@ static void test_zctl_trace_refuses_to_overwrite_a_foreign_file(void **state)
 
 /* ---- protocol errors ------------------------------------------------------- */
 
+/* Over the socket: a parse error is an error reply; a CRLF line is served. */
 static void test_zctl_unknown_command_and_empty_line_get_errors(void **state)
 {
 	struct fx *f = *state;
 
 	assert_err(req(f, "frobnicate now"), "unknown command 'frobnicate' (try 'help')");
 	assert_err(req(f, ""), "empty request");
-	assert_err(req(f, "   \t"), "empty request");
-	assert_err(req(f, "stats please"), "unexpected argument 'please' after 'stats'");
 	assert_ok(req(f, "  stats\r"));
 }
 
@@ -610,12 +631,33 @@ static const struct {
 	{ "trace status", ZCTL_TRACE_STATUS, "" },
 	{ "trace", ZCTL_TRACE_STATUS, "" },
 	{ "HELP", 0, "unknown command 'HELP'" },
+	{ "   \t", 0, "empty request (try 'help')" },
+	{ "stats please", 0, "unexpected argument 'please' after 'stats'" },
+	{ "help me", 0, "unexpected argument 'me' after 'help'" },
+	{ "release all", 0, "unexpected argument 'all' after 'release'" },
 	{ "fault", 0, "missing fault subcommand" },
 	{ "fault rm", 0, "missing fault rule id" },
+	{ "fault rm x1", 0, "fault rule id 'x1' is not a number" },
+	{ "fault add", 0, "fault add: missing rules" },
+	{ "fault add  \t ", 0, "fault add: missing rules" },
+	{ "fault frobnicate", 0, "unknown fault subcommand 'frobnicate'" },
+	{ "fault list all", 0, "unexpected argument 'all' after 'fault list'" },
 	{ "fault rm 18446744073709551616", 0, "larger than 64 bits" },
 	{ "fault rm 0x", 0, "not a number" },
 	{ "zone", 0, "missing zone subcommand" },
 	{ "zone offline lba=", 0, "expected a zone index" },
+	{ "zone offline", 0, "missing zone (a zone index N, or lba=N" },
+	{ "zone offline 99999999999999999999", 0, "zone '99999999999999999999': expected" },
+	{ "zone offline 3 4", 0, "unexpected argument '4' after 'the zone'" },
+	{ "zone melt 3", 0, "unknown zone subcommand 'melt'" },
+	{ "zone report 0 bogus", 0, "unknown reporting option 'bogus'" },
+	{ "zone report 0 all 0", 0, "max 0 is out of 1..256" },
+	{ "zone report 0 all 257", 0, "max 257 is out of 1..256" },
+	{ "zone report 0 all x", 0, "max 'x' is not a number" },
+	{ "zone report 0 all 5 6", 0, "unexpected argument '6'" },
+	{ "trace start t.trc", 0, "path 't.trc' must be absolute" },
+	{ "trace start", 0, "missing the trace file path" },
+	{ "trace rewind", 0, "unknown trace subcommand 'rewind'" },
 	{ "zone report x", 0, "start LBA 'x' is not a number" },
 	{ "power-cycle now", 0, "unexpected argument 'now'" },
 	{ "trace stop now", 0, "unexpected argument" },
@@ -628,7 +670,10 @@ static void test_zctl_parse_table(void **state)
 
 	for (size_t i = 0; i < sizeof(parse_cases) / sizeof(parse_cases[0]); i++) {
 		const char *l = parse_cases[i].line;
-		int ret = zctl_parse(l, strlen(l), rq, err, sizeof(err));
+		int ret;
+
+		strcpy(err, "(no reason given)");
+		ret = zctl_parse(l, strlen(l), rq, err, sizeof(err));
 
 		if (parse_cases[i].cmd) {
 			if (ret)
@@ -647,9 +692,17 @@ static void test_zctl_parse_table(void **state)
 	assert_int_equal(zctl_parse("zone read-only lba=4096", 23, rq, err, sizeof(err)), 0);
 	assert_true(rq->by_lba);
 	assert_int_equal(rq->num, 4096);
-	assert_int_equal(zctl_parse("zone report 0 full 5", 20, rq, err, sizeof(err)), 0);
+	assert_int_equal(zctl_parse("zone report 0x800 full 5", 24, rq, err, sizeof(err)), 0);
+	assert_int_equal(rq->num, 0x800);
 	assert_int_equal(rq->opt, ZL_RO_FULL);
 	assert_int_equal(rq->max, 5);
+	assert_int_equal(zctl_parse("zone report", 11, rq, err, sizeof(err)), 0);
+	assert_int_equal(rq->num, 0);
+	assert_int_equal(rq->opt, ZL_RO_ALL);
+	assert_int_equal(rq->max, 32);
+	assert_int_equal(zctl_parse("zone offline 7", 14, rq, err, sizeof(err)), 0);
+	assert_false(rq->by_lba);
+	assert_int_equal(rq->num, 7);
 	assert_int_equal(zctl_parse("stats\0x", 7, rq, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "NUL"));
 	free(rq);
@@ -684,6 +737,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_zctl_power_cycle_drops_unflushed_writes, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_zctl_trace_start_stop_writes_a_readable_trace,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zctl_trace_stop_after_a_write_error_says_what_was_lost,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zctl_trace_refuses_to_overwrite_a_foreign_file,
 						setup, teardown),

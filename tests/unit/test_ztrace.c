@@ -80,6 +80,7 @@ static void test_ztrace_round_trip_keeps_every_field(void **state)
 	const uint8_t rz[16] = { 0x95, 0x00, 0, 0, 0, 0, 0, 0, 0x20, 0, 0, 0, 0x10, 0, 0x01, 0 };
 	const uint8_t reset_all[16] = { 0x94, 0x04, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0 };
 	const uint8_t tur[6] = { 0 };
+	const uint8_t short10[4] = { 0x28, 0, 0, 1 };
 	uint8_t sense[18] = { 0x70, 0, 0x05, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0x21, 0x04 };
 	const struct ztrace_hdr *h;
 	struct ztrace_reader *rd;
@@ -94,6 +95,7 @@ static void test_ztrace_round_trip_keeps_every_field(void **state)
 	assert_int_equal(ztrace_record_cmd(f->tr, rz, 16, 0, sense, 1200, 30), 0);
 	assert_int_equal(ztrace_record_cmd(f->tr, reset_all, 16, 0, NULL, 1300, 40), 0);
 	assert_int_equal(ztrace_record_cmd(f->tr, tur, 6, 0, NULL, 1400, 1), 0);
+	assert_int_equal(ztrace_record_cmd(f->tr, short10, 4, 0, NULL, 1500, 1), 0);
 	assert_int_equal(ztrace_stop(f->tr), 0);
 	assert_false(ztrace_is_active(f->tr));
 
@@ -136,6 +138,11 @@ static void test_ztrace_round_trip_keeps_every_field(void **state)
 	assert_int_equal(r.opcode, 0x00);
 	assert_int_equal(r.flags, 0);
 	assert_int_equal(r.cdb_len, 6);
+
+	assert_int_equal(ztrace_read_next(rd, &r, msg, sizeof(msg)), 1);
+	assert_int_equal(r.opcode, 0x28);
+	assert_int_equal(r.flags, ZTRACE_F_SHORT_CDB);
+	assert_int_equal(r.cdb_len, 4);
 	assert_int_equal(ztrace_read_next(rd, &r, msg, sizeof(msg)), 0);
 	ztrace_read_close(rd);
 }
@@ -298,7 +305,10 @@ static void test_ztrace_reader_refuses_foreign_and_corrupt_headers(void **state)
 				 .clock = 7 };
 	ztrace_hdr_encode(&h, buf);
 	assert_int_equal(open_bytes(f, buf, len, &rd, msg, sizeof(msg)), ZL_E_CORRUPT);
+	assert_non_null(strstr(msg, "unknown clock 7"));
+	assert_non_null(strstr(msg, f->path));        /* names the file */
 	assert_int_equal(ztrace_read_open("/nonexistent/t.trc", &rd, msg, sizeof(msg)), -ENOENT);
+	assert_string_equal(msg, "/nonexistent/t.trc: No such file or directory");
 }
 
 static void test_ztrace_truncated_last_record_keeps_the_complete_ones(void **state)
@@ -338,15 +348,18 @@ static void test_ztrace_file_bytes_match_the_documented_layout(void **state)
 
 	assert_int_equal(ztrace_start(f->tr, f->path, 0x0102030405060708ull, msg, sizeof(msg)), 0);
 	assert_int_equal(ztrace_record_cmd(f->tr, rd10, 10, 2, sense, 0xaabb, 0x10), 0);
+	assert_int_equal(ztrace_record_cmd(f->tr, rd10, 10, 0, NULL, 0xaacc, 0x10), 0);
 	assert_int_equal(ztrace_stop(f->tr), 0);
 	b = read_file(f->path, &len);
-	assert_int_equal(len, 64 + 48);
+	assert_int_equal(len, 64 + 2 * 48);
 	assert_memory_equal(b, "ZLTRACE\0", 8);
 	assert_int_equal(b[8], 1);                    /* version, LE */
 	assert_int_equal(b[10], 64);                  /* header size */
 	assert_int_equal(b[12], 48);                  /* record size */
 	assert_int_equal(b[14], ZTRACE_CLOCK_VIRTUAL);
 	assert_int_equal(b[16] | b[17] << 8, 4096);   /* LBA size */
+	assert_int_equal(b[26], 0x10);                /* capacity 1 << 20, little-endian */
+	assert_int_equal(b[24] | b[25] | b[27] | b[28], 0);
 	assert_int_equal(b[32], 0x08);                /* start_ns, little-endian */
 	assert_int_equal(b[39], 0x01);
 	assert_int_equal(b[64 + 0], 0xbb);            /* ts_ns */
@@ -361,6 +374,9 @@ static void test_ztrace_file_bytes_match_the_documented_layout(void **state)
 	assert_int_equal(b[64 + 32], 0x11);           /* ASC */
 	assert_int_equal(b[64 + 34], ZTRACE_F_LBA | ZTRACE_F_LEN);
 	assert_int_equal(b[64 + 35], 10);             /* CDB length */
+	assert_int_equal(b[64 + 36] | b[64 + 37] | b[64 + 38] | b[64 + 39], 0);   /* SEQ 0 */
+	assert_int_equal(b[112 + 36], 1);             /* SEQ 1, little-endian */
+	assert_int_equal(b[112 + 37] | b[112 + 38] | b[112 + 39], 0);
 	free(b);
 }
 
