@@ -31,21 +31,21 @@ static const char sim_help[] =
 "  cleaning:  --clean fifo|greedy --reserve N\n"
 "  output:    --csv FILE --sample-ms N\n";
 
-static const char *const profiles[] = { "single", "dup", "raid1", "raid0", "raid10",
-					 "raid5", "raid6", NULL };
-static const char *const orders[] = { "submit-buffer", "serialize", "append", "none", NULL };
-static const char *const releases[] = { "redirty", "zeros", "none", NULL };
-static const char *const cleans[] = { "fifo", "greedy", NULL };
 static const char *const on_errs[] = { "abort", "continue", NULL };
 
+/* The value @names spells @s, in *@out; -1 after a message naming the choices. */
 static int pick(const char *what, const char *s, const char *const *names, int *out)
 {
+	int v = sim_name_parse(names, s);
+
+	if (v >= 0) {
+		*out = v;
+		return 0;
+	}
+	fprintf(stderr, "zonelab: %s: unknown value '%s' (one of:", what, s);
 	for (int i = 0; names[i]; i++)
-		if (!strcmp(s, names[i])) {
-			*out = i;
-			return 0;
-		}
-	fprintf(stderr, "zonelab: %s: unknown value '%s'\n", what, s);
+		fprintf(stderr, " %s", names[i]);
+	fprintf(stderr, ")\n");
 	return -1;
 }
 
@@ -136,10 +136,13 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_CMD: c->dev_cmd_ns = v * 1000; break;
 	case O_BW: c->dev_bw_bps = v; break;
 	case O_SWITCH: c->zone_switch_ns = v * 1000; break;
-	case O_PROFILE: r = pick("profile", a, profiles, &e); c->data_profile = e; break;
-	case O_META_PROFILE: r = pick("meta-profile", a, profiles, &e); c->meta_profile = e; break;
-	case O_ORDER: r = pick("order", a, orders, &e); c->order = e; break;
-	case O_RELEASE: r = pick("release", a, releases, &e); c->release = e; break;
+	case O_PROFILE: r = pick("profile", a, sim_profile_names, &e); c->data_profile = e; break;
+	case O_META_PROFILE:
+		r = pick("meta-profile", a, sim_profile_names, &e);
+		c->meta_profile = e;
+		break;
+	case O_ORDER: r = pick("order", a, sim_order_names, &e); c->order = e; break;
+	case O_RELEASE: r = pick("release", a, sim_release_names, &e); c->release = e; break;
 	case O_EXPIRE: c->expire_ns = v * 1000000; break;
 	case O_NO_META: c->metadata = false; break;
 	case O_FANOUT: c->tree_fanout = (uint32_t)v; break;
@@ -148,18 +151,10 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_COMMIT_MS: c->commit_interval_ns = v * 1000000; break;
 	case O_COMMIT_BYTES: c->commit_bytes = v; break;
 	case O_WORKERS: c->nr_workers = (uint32_t)v; break;
-	case O_DIST:
-		r = sim_dist_parse(a, &c->worker_dist);
-		if (r)
-			fprintf(stderr, "zonelab: worker-dist: unknown value '%s'\n", a);
-		break;
+	case O_DIST: r = pick("worker-dist", a, sim_dist_names, &e); c->worker_dist = e; break;
 	case O_WMEAN: c->worker_mean_ns = v * 1000; break;
 	case O_ALPHA: r = parse_double("pareto-alpha", a, &c->pareto_alpha); break;
-	case O_WORKLOAD:
-		r = sim_workload_parse(a, &c->workload);
-		if (r)
-			fprintf(stderr, "zonelab: workload: unknown value '%s'\n", a);
-		break;
+	case O_WORKLOAD: r = pick("workload", a, sim_workload_names, &e); c->workload = e; break;
 	case O_UTIL: r = parse_double("util", a, &c->util); break;
 	case O_BIO: c->bio_blocks = (uint32_t)v; break;
 	case O_HOTR: r = parse_double("hot-r", a, &c->hot_r); break;
@@ -167,7 +162,7 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_QD: c->qd = (uint32_t)v; break;
 	case O_WARMUP: c->warmup_writes = v; break;
 	case O_WRITES: c->writes = v; break;
-	case O_CLEAN: r = pick("clean", a, cleans, &e); c->clean = e; break;
+	case O_CLEAN: r = pick("clean", a, sim_clean_names, &e); c->clean = e; break;
 	case O_RESERVE: c->reserve_zones = (uint32_t)v; break;
 	case O_CSV: *csv = a; break;
 	case O_SAMPLE: c->sample_ns = v * 1000000; break;
@@ -188,7 +183,8 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
  * without error, 1 when the simulation stopped on an error (the JSON says
  * which: a device error with --on-dev-error abort, -ENOSPC, -EDEADLK...) or
  * the block device could not be used (message on stderr), 2 on a usage
- * error (including a fault rule that does not parse).
+ * error (a parameter out of range, a geometry without room for data, a
+ * fault rule that does not parse: message on stderr).
  */
 int cmd_sim(int argc, char **argv)
 {
@@ -215,6 +211,10 @@ int cmd_sim(int argc, char **argv)
 		fprintf(stderr, "zonelab: sim: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	if (sim_cfg_check(&cfg, res.msg, sizeof(res.msg))) {
+		fprintf(stderr, "zonelab: sim: %s\n", res.msg);
+		return 2;
+	}
 	if (csv_path) {
 		cfg.csv = fopen(csv_path, "w");
 		if (!cfg.csv) {
@@ -227,13 +227,9 @@ int cmd_sim(int argc, char **argv)
 	if (cfg.csv)
 		fclose(cfg.csv);
 	if (ret && !res.nr_events && res.msg[0]) {
-		/* setup: a fault rule, the store or the block device */
+		/* setup: the geometry, a fault rule, the store or the block device */
 		fprintf(stderr, "zonelab: sim: %s\n", res.msg);
-		return ret == ZL_E_FAULT_SYNTAX ? 2 : 1;
-	}
-	if (ret == -EINVAL && !res.nr_events) {
-		fprintf(stderr, "zonelab: sim: invalid configuration (see --help and docs/SIM.md)\n");
-		return 2;
+		return ret == ZL_E_FAULT_SYNTAX || (ret == -EINVAL && !cfg.blkdev) ? 2 : 1;
 	}
 	sim_json(stdout, &cfg, &res);
 	return ret ? 1 : 0;

@@ -59,9 +59,7 @@ static int fsc_setup(const struct fsc_cfg *cfg, struct fsc **out)
 			continue;
 		fsc_bit_set(dev->used_bits, 0);  /* 007: first zone skipped */
 		for (z = 1; z < dev->nr_zones; z++)
-			if (fsc_bit(dev->seq_bits, z) && fsc_bit(dev->empty_bits, z) &&
-			    !fsc_bit(dev->used_bits, z))
-				dev->nr_free++;
+			dev->nr_free += fsc_zone_is_free(dev, z);
 	}
 	fs->next_logical = 1ULL << 20;  /* like btrfs: the first chunk is not at 0 */
 	ret = fsc_tree_init(fs);
@@ -343,7 +341,7 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 	uint64_t u, nr_units = bg->alloc_offset / bg->unit_bytes, logical;
 	struct fsc_bio *head = NULL, **tail = &head, *b;
 	struct fsc_bg *dst;
-	bool append;
+	bool append = fs->cfg.order == FSC_ORDER_APPEND;  /* data by zone append */
 	int n = 0, ret = 0;
 
 	bg->relocating = true;
@@ -371,7 +369,6 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 
 		if (!owner)
 			continue;
-		append = fs->cfg.order == FSC_ORDER_APPEND && bg->type == FSC_BG_DATA;
 		ret = fsc_alloc(fs, bg->type, bg->unit_bytes, append ? FSC_NO_OWNER : owner - 1,
 				now_ns, &dst, &logical);
 		if (ret)
@@ -391,13 +388,9 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 		b->t_alloc_ns = now_ns;
 		b->trans_id = fs->trans_id;
 		bg->nr_inflight++;
-		if (append) {  /* the address is known at completion */
+		if (append)  /* the address is known at completion */
 			b->token = FSC_TOKEN_BIT | ++fs->bio_seq;
-			fs->file_map[owner - 1] = b->token;
-		} else if (bg->type == FSC_BG_DATA)
-			fs->file_map[owner - 1] = logical;
-		else
-			fsc_node_moved(fs, owner - 1, logical);
+		fs->file_map[owner - 1] = append ? b->token : logical;
 		bg->owner[u] = 0;
 		bg->used_bytes -= bg->unit_bytes;
 		*tail = b;
@@ -406,19 +399,17 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 	}
 	*tail = NULL;
 	*list = head;
-	if (n)
-		fs->st.nr_relocations++;
-	if (n && !ret)
-		fs->st.nr_relocating++;
-	if (ret)
-		bg->relocating = false;  /* partly moved: may be picked again */
-	if (!n && ret) {
-		bg->relocating = false;
-		return ret;
-	}
 	if (!n) {
 		bg->relocating = false;
-		fsc_bg_put(fs, bg, now_ns);
+		if (ret)
+			return ret;
+		fsc_bg_put(fs, bg, now_ns);  /* nothing was live */
+		return 0;
 	}
+	fs->st.nr_relocations++;
+	if (ret)
+		bg->relocating = false;  /* partly moved: may be picked again */
+	else
+		fs->st.nr_relocating++;
 	return n;
 }

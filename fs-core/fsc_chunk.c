@@ -18,10 +18,21 @@ enum fsc_profile fsc_profile_of(const struct fsc *fs, uint32_t type)
 	return type == FSC_BG_DATA ? fs->cfg.data_profile : fs->cfg.meta_profile;
 }
 
-static bool zone_is_free(const struct fsc_dev *dev, uint32_t z)
+/* Zone @z of @dev goes into a device extent (out of the free pool if it was in). */
+static void zone_take(struct fsc_dev *dev, uint32_t z)
 {
-	return fsc_bit(dev->seq_bits, z) && fsc_bit(dev->empty_bits, z) &&
-	       !fsc_bit(dev->used_bits, z);
+	if (fsc_zone_is_free(dev, z))
+		dev->nr_free--;
+	fsc_bit_set(dev->used_bits, z);
+	fsc_bit_clear(dev->empty_bits, z);
+}
+
+/* Zone @z of @dev, empty (reset or never written), returns to the free pool. */
+static void zone_put(struct fsc_dev *dev, uint32_t z)
+{
+	fsc_bit_clear(dev->used_bits, z);
+	fsc_bit_set(dev->empty_bits, z);
+	dev->nr_free++;
 }
 
 /**
@@ -40,15 +51,12 @@ int fsc_dev_extent_find(struct fsc *fs, uint32_t d, uint32_t nr_zones, uint64_t 
 	for (tried = 0; tried < n; tried++, z++) {
 		if (z + nr_zones > n)
 			z = 1;
-		for (k = 0; k < nr_zones && zone_is_free(dev, z + k); k++)
+		for (k = 0; k < nr_zones && fsc_zone_is_free(dev, z + k); k++)
 			;
 		if (k < nr_zones)
 			continue;
-		for (k = 0; k < nr_zones; k++) {
-			fsc_bit_set(dev->used_bits, z + k);
-			fsc_bit_clear(dev->empty_bits, z + k);
-		}
-		dev->nr_free -= nr_zones;
+		for (k = 0; k < nr_zones; k++)
+			zone_take(dev, z + k);
 		dev->cursor = z + nr_zones;
 		*phys = (uint64_t)z * dev->zone_bytes;
 		return 0;
@@ -74,17 +82,12 @@ static uint32_t devs_by_free(const struct fsc *fs, uint32_t *order)
 
 int fsc_bg_insert(struct fsc *fs, struct fsc_bg *bg)
 {
+	struct fsc_bg **v = fsc_grow(fs->bgs, &fs->bgs_cap, fs->nr_bgs, sizeof(*fs->bgs));
 	uint32_t i;
 
-	if (fs->nr_bgs == fs->bgs_cap) {
-		uint32_t cap = fs->bgs_cap ? fs->bgs_cap * 2 : 64;
-		struct fsc_bg **n = realloc(fs->bgs, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		fs->bgs = n;
-		fs->bgs_cap = cap;
-	}
+	if (!v)
+		return -ENOMEM;
+	fs->bgs = v;
 	for (i = fs->nr_bgs; i > 0 && fs->bgs[i - 1]->start > bg->start; i--)
 		fs->bgs[i] = fs->bgs[i - 1];
 	fs->bgs[i] = bg;
@@ -200,11 +203,8 @@ int fsc_bg_create(struct fsc *fs, uint32_t type, uint64_t now_ns, struct fsc_bg 
 out_release:
 	while (i-- > 0) {
 		struct fsc_dev *dev = &fs->devs[st[i].dev];
-		uint32_t z = (uint32_t)(st[i].phys / dev->zone_bytes);
 
-		fsc_bit_clear(dev->used_bits, z);
-		fsc_bit_set(dev->empty_bits, z);
-		dev->nr_free++;
+		zone_put(dev, (uint32_t)(st[i].phys / dev->zone_bytes));
 	}
 	return ret;
 }
@@ -246,7 +246,9 @@ int fsc_map_stripe(const struct fsc_bg *bg, uint64_t off, uint64_t len, uint32_t
  * mirrors agree, then as RAID0.  An offline or read-only zone counts as a
  * missing mirror and makes the block group read-only.  Returns 0,
  * FSC_E_UNALIGNED_BG, FSC_E_MIXED_ZONES, FSC_E_WP_MISMATCH,
- * FSC_E_DEV_MISSING, FSC_E_ZONE_OFFLINE, FSC_E_RAID56 or a report error.
+ * FSC_E_DEV_MISSING, FSC_E_ZONE_OFFLINE, FSC_E_RAID56, -EINVAL (a stripe
+ * beyond its device) or a report error.  It reads the zones only: taking
+ * them out of the free pool is fsc_bg_load()'s.
  */
 int fsc_bg_recover_offset(struct fsc *fs, struct fsc_bg *bg)
 {
@@ -272,6 +274,8 @@ int fsc_bg_recover_offset(struct fsc *fs, struct fsc_bg *bg)
 		}
 		if (phys % zb)
 			return FSC_E_UNALIGNED_BG;
+		if (phys / zb >= dev->nr_zones)
+			return -EINVAL;  /* beyond the device: not a chunk of it */
 		seq = fsc_bit(dev->seq_bits, (uint32_t)(phys / zb));
 		if (type == -1)
 			type = seq ? FSC_ALLOC_SEQ : FSC_ALLOC_FIT;
@@ -279,7 +283,6 @@ int fsc_bg_recover_offset(struct fsc *fs, struct fsc_bg *bg)
 			return FSC_E_MIXED_ZONES;
 		if (!seq)
 			continue;
-		fsc_bit_clear(dev->empty_bits, (uint32_t)(phys / zb));
 		ret = zblk_zone_get(dev->blk, phys, &z);
 		if (ret == -EIO || ret == -EOPNOTSUPP) {
 			reason[i] = FSC_E_DEV_MISSING;
@@ -404,14 +407,9 @@ int fsc_bg_load(struct fsc *fs, const struct fsc_chunk *c, struct fsc_bg **out)
 		goto out_free;
 	for (i = 0; i < c->nr_stripes; i++) {
 		struct fsc_dev *dev = &fs->devs[bg->stripes[i].dev];
-		uint32_t z;
 
-		if (bg->stripes[i].dev >= fs->nr_devs || !dev->blk || !dev->zone_bytes)
-			continue;
-		z = (uint32_t)(bg->stripes[i].phys / dev->zone_bytes);
-		if (!fsc_bit(dev->used_bits, z) && zone_is_free(dev, z))
-			dev->nr_free--;
-		fsc_bit_set(dev->used_bits, z);
+		if (bg->stripes[i].dev < fs->nr_devs && dev->blk && dev->zone_bytes)
+			zone_take(dev, (uint32_t)(bg->stripes[i].phys / dev->zone_bytes));
 	}
 	ret = fsc_bg_insert(fs, bg);
 	if (ret)
@@ -446,9 +444,7 @@ void fsc_bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 			continue;  /* zone stays used: not returned to the pool */
 		}
 		fs->st.nr_zone_resets++;
-		fsc_bit_clear(dev->used_bits, z);
-		fsc_bit_set(dev->empty_bits, z);
-		dev->nr_free++;
+		zone_put(dev, z);
 	}
 	for (t = 0; t < 3; t++)
 		if (fs->cur[t] == bg)

@@ -13,49 +13,44 @@
 
 #define REPORT_BATCH 4096u
 
-static const char *const fsc_msgs[] = {
-	[FSC_E_ZONE_COUNT - FSC_E_BASE] = "inconsistent number of zones",
-	[FSC_E_ZONE_SIZE - FSC_E_BASE] = "zoned devices must have equal zone sizes",
-	[FSC_E_MIXED_DEVS - FSC_E_BASE] = "zoned devices mixed with regular devices",
-	[FSC_E_NO_ZONED_DEV - FSC_E_BASE] = "HMZONED file system without zoned devices",
-	[FSC_E_RAID56 - FSC_E_BASE] = "HMZONED mode does not support RAID5/6",
-	[FSC_E_UNALIGNED_BG - FSC_E_BASE] = "block group not aligned to the zone size",
-	[FSC_E_MIXED_ZONES - FSC_E_BASE] = "block group of mixed zone types",
-	[FSC_E_WP_MISMATCH - FSC_E_BASE] = "zones' write pointer mismatch",
-	[FSC_E_DEV_MISSING - FSC_E_BASE] = "cannot recover write pointer: device missing",
-	[FSC_E_ZONE_OFFLINE - FSC_E_BASE] = "cannot recover write pointer: offline/read-only zone",
-	[FSC_E_SUBMIT_UNALIGNED - FSC_E_BASE] = "bio below the block group's submit offset",
-	[FSC_E_EXPIRED - FSC_E_BASE] = "bio submit buffer expired",
-	[FSC_E_BAD_PROFILE - FSC_E_BASE] = "profile impossible with these devices",
+/* Per FSC_E_* code: the stable name (JSON) and the text. */
+static const struct { const char *name, *text; } fsc_errs[] = {
+#define E(code, n, t) [code - FSC_E_BASE] = { n, t }
+	E(FSC_E_ZONE_COUNT, "zone_count", "inconsistent number of zones"),
+	E(FSC_E_ZONE_SIZE, "zone_size", "zoned devices must have equal zone sizes"),
+	E(FSC_E_MIXED_DEVS, "mixed_devs", "zoned devices mixed with regular devices"),
+	E(FSC_E_NO_ZONED_DEV, "no_zoned_dev", "HMZONED file system without zoned devices"),
+	E(FSC_E_RAID56, "raid56", "HMZONED mode does not support RAID5/6"),
+	E(FSC_E_UNALIGNED_BG, "unaligned_bg", "block group not aligned to the zone size"),
+	E(FSC_E_MIXED_ZONES, "mixed_zones", "block group of mixed zone types"),
+	E(FSC_E_WP_MISMATCH, "wp_mismatch", "zones' write pointer mismatch"),
+	E(FSC_E_DEV_MISSING, "dev_missing", "cannot recover write pointer: device missing"),
+	E(FSC_E_ZONE_OFFLINE, "zone_offline",
+	  "cannot recover write pointer: offline/read-only zone"),
+	E(FSC_E_SUBMIT_UNALIGNED, "submit_unaligned", "bio below the block group's submit offset"),
+	E(FSC_E_EXPIRED, "expired", "bio submit buffer expired"),
+	E(FSC_E_BAD_PROFILE, "bad_profile", "profile impossible with these devices"),
+#undef E
 };
+_Static_assert(sizeof(fsc_errs) / sizeof(fsc_errs[0]) == FSC_E_LAST - FSC_E_BASE,
+	       "every FSC_E_* code has a name and a text");
 
-static const char *const fsc_names[] = {
-	[FSC_E_ZONE_COUNT - FSC_E_BASE] = "zone_count",
-	[FSC_E_ZONE_SIZE - FSC_E_BASE] = "zone_size",
-	[FSC_E_MIXED_DEVS - FSC_E_BASE] = "mixed_devs",
-	[FSC_E_NO_ZONED_DEV - FSC_E_BASE] = "no_zoned_dev",
-	[FSC_E_RAID56 - FSC_E_BASE] = "raid56",
-	[FSC_E_UNALIGNED_BG - FSC_E_BASE] = "unaligned_bg",
-	[FSC_E_MIXED_ZONES - FSC_E_BASE] = "mixed_zones",
-	[FSC_E_WP_MISMATCH - FSC_E_BASE] = "wp_mismatch",
-	[FSC_E_DEV_MISSING - FSC_E_BASE] = "dev_missing",
-	[FSC_E_ZONE_OFFLINE - FSC_E_BASE] = "zone_offline",
-	[FSC_E_SUBMIT_UNALIGNED - FSC_E_BASE] = "submit_unaligned",
-	[FSC_E_EXPIRED - FSC_E_BASE] = "expired",
-	[FSC_E_BAD_PROFILE - FSC_E_BASE] = "bad_profile",
-};
+static inline bool fsc_is_own_error(int err)
+{
+	return err > FSC_E_BASE && err < FSC_E_LAST;
+}
 
 const char *fsc_strerror(int err)
 {
-	if (err > FSC_E_BASE && err < FSC_E_LAST)
-		return fsc_msgs[err - FSC_E_BASE];
+	if (fsc_is_own_error(err))
+		return fsc_errs[err - FSC_E_BASE].text;
 	return zl_strerror(err);
 }
 
 const char *fsc_errname(int err)
 {
-	if (err > FSC_E_BASE && err < FSC_E_LAST)
-		return fsc_names[err - FSC_E_BASE];
+	if (fsc_is_own_error(err))
+		return fsc_errs[err - FSC_E_BASE].name;
 	if (err == -ENOSPC)
 		return "enospc";
 	return zl_errname(err);
@@ -236,6 +231,12 @@ int fsc_sb_place(struct fsc *fs)
 	return 0;
 }
 
+/* No room for one more superblock copy in @z. */
+static bool zone_is_full(const struct zblk_zone *z)
+{
+	return z->cond == ZL_COND_FULL || z->wp_bytes + FSC_SB_BYTES > z->start_bytes + z->cap_bytes;
+}
+
 static int sb_log_append(struct fsc *fs, struct fsc_dev *dev)
 {
 	struct zblk_zone z;
@@ -244,7 +245,7 @@ static int sb_log_append(struct fsc *fs, struct fsc_dev *dev)
 
 	if (ret)
 		return ret;
-	if (z.cond == ZL_COND_FULL || z.wp_bytes + FSC_SB_BYTES > z.start_bytes + z.cap_bytes) {
+	if (zone_is_full(&z)) {
 		/* ring: reset the older zone and continue there */
 		dev->sb_cur ^= 1;
 		zpos = dev->sb_zone[dev->sb_cur] * dev->zone_bytes;
@@ -308,11 +309,6 @@ static uint64_t zone_last_sb(const struct zblk_zone *z)
 static bool zone_is_empty(const struct zblk_zone *z)
 {
 	return z->cond == ZL_COND_EMPTY || (z->cond != ZL_COND_FULL && z->wp_bytes == z->start_bytes);
-}
-
-static bool zone_is_full(const struct zblk_zone *z)
-{
-	return z->cond == ZL_COND_FULL || z->wp_bytes + FSC_SB_BYTES > z->start_bytes + z->cap_bytes;
 }
 
 /**

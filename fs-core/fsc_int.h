@@ -5,6 +5,9 @@
 #ifndef FSC_INT_H
 #define FSC_INT_H
 
+#include <errno.h>
+#include <stdlib.h>
+
 #include "fsc.h"
 
 #define FSC_NO_ADDR UINT64_MAX
@@ -43,6 +46,31 @@ static inline void fsc_bit_set(uint64_t *b, uint32_t i)
 static inline void fsc_bit_clear(uint64_t *b, uint32_t i)
 {
 	b[i >> 6] &= ~(1ULL << (i & 63));
+}
+
+/* A sequential zone, empty and in no device extent: free for a block group. */
+static inline bool fsc_zone_is_free(const struct fsc_dev *dev, uint32_t z)
+{
+	return fsc_bit(dev->seq_bits, z) && fsc_bit(dev->empty_bits, z) &&
+	       !fsc_bit(dev->used_bits, z);
+}
+
+/*
+ * fsc_grow() - @arr (capacity *@cap elements of @size bytes) with room for
+ * element @nr: itself, or reallocated with the capacity doubled (64 at
+ * first).  NULL when out of memory (@arr and *@cap unchanged then).
+ */
+static inline void *fsc_grow(void *arr, uint32_t *cap, uint32_t nr, size_t size)
+{
+	uint32_t c;
+
+	if (nr < *cap)
+		return arr;
+	c = *cap ? *cap * 2 : 64;
+	arr = realloc(arr, c * size);
+	if (arr)
+		*cap = c;
+	return arr;
 }
 
 struct fsc_stripe {
@@ -167,7 +195,6 @@ void fsc_bio_finish(struct fsc *fs, struct fsc_bio *bio, uint64_t now_ns);
 int fsc_tree_init(struct fsc *fs);
 void fsc_tree_fini(struct fsc *fs);
 int fsc_tree_dirty(struct fsc *fs, uint64_t lbn, uint64_t now_ns);
-void fsc_node_moved(struct fsc *fs, uint32_t node, uint64_t logical);
 int fsc_tree_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns);
 
 #endif /* FSC_INT_H */

@@ -76,17 +76,12 @@ static void dispatch(struct fsc *fs, struct fsc_bio *bio, uint64_t now_ns)
 /* Held bios are sorted by logical address, highest first: pop from the end. */
 static int held_insert(struct fsc_bg *bg, struct fsc_bio *bio)
 {
+	struct fsc_bio **v = fsc_grow(bg->held, &bg->held_cap, bg->nr_held, sizeof(*bg->held));
 	uint32_t i;
 
-	if (bg->nr_held == bg->held_cap) {
-		uint32_t cap = bg->held_cap ? bg->held_cap * 2 : 16;
-		struct fsc_bio **n = realloc(bg->held, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		bg->held = n;
-		bg->held_cap = cap;
-	}
+	if (!v)
+		return -ENOMEM;
+	bg->held = v;
 	for (i = bg->nr_held; i > 0 && bg->held[i - 1]->logical < bio->logical; i--)
 		bg->held[i] = bg->held[i - 1];
 	bg->held[i] = bio;
@@ -265,48 +260,52 @@ void fsc_bio_complete(struct fsc *fs, struct fsc_bio *bio, uint64_t now_ns)
 	fsc_bio_finish(fs, bio, now_ns);
 }
 
+/* 010: fail everything @bg holds, and the block group with it. */
+static int expire_bg(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
+{
+	struct fsc_bio **held = bg->held;
+	uint32_t k, nr = bg->nr_held;
+
+	bg->expired = true;
+	bg->alloc_done = true;
+	for (k = 0; k < 3; k++)
+		if (fs->cur[k] == bg)
+			fs->cur[k] = NULL;
+	fs->st.nr_bg_expired++;
+	bg->held = NULL;
+	bg->nr_held = bg->held_cap = 0;
+	bg->nr_inflight++;  /* keep @bg alive while its bios fail */
+	for (k = 0; k < nr; k++) {
+		struct fsc_bio *bio = held[k];
+
+		bio->status = FSC_E_EXPIRED;
+		fs->st.nr_expired++;
+		fs->st.sbuf_now--;
+		if (fs->ops.failed)
+			fs->ops.failed(fs->ops_arg, bio);
+		fsc_bio_finish(fs, bio, now_ns);
+	}
+	free(held);
+	bg->last_submit_ns = 0;
+	bg->nr_inflight--;
+	fsc_bg_put(fs, bg, now_ns);
+	return (int)nr;
+}
+
 int fsc_expire(struct fsc *fs, uint64_t now_ns)
 {
-	uint32_t i, k;
+	uint32_t i = 0;
 	int n = 0;
 
-	for (i = 0; i < fs->nr_bgs; i++) {
+	while (i < fs->nr_bgs) {
 		struct fsc_bg *bg = fs->bgs[i];
-		struct fsc_bio **held;
-		uint32_t nr;
 
-		if (!bg->nr_held || bg->last_submit_ns + fs->cfg.expire_ns > now_ns)
-			continue;
-		/* 010: fail everything held, and the block group with it */
-		bg->expired = true;
-		bg->alloc_done = true;
-		for (k = 0; k < 3; k++)
-			if (fs->cur[k] == bg)
-				fs->cur[k] = NULL;
-		fs->st.nr_bg_expired++;
-		held = bg->held;
-		nr = bg->nr_held;
-		bg->held = NULL;
-		bg->nr_held = bg->held_cap = 0;
-		bg->nr_inflight++;  /* keep @bg alive while its bios fail */
-		for (k = 0; k < nr; k++) {
-			struct fsc_bio *bio = held[k];
-
-			bio->status = FSC_E_EXPIRED;
-			fs->st.nr_expired++;
-			fs->st.sbuf_now--;
-			if (fs->ops.failed)
-				fs->ops.failed(fs->ops_arg, bio);
-			fsc_bio_finish(fs, bio, now_ns);
-			n++;
-		}
-		free(held);
-		bg->last_submit_ns = 0;
-		bg->nr_inflight--;
-		if (bg->alloc_done && !bg->used_bytes && !bg->nr_inflight) {
-			fsc_bg_remove(fs, bg, now_ns);
-			i--;
-		}
+		if (bg->nr_held && bg->last_submit_ns + fs->cfg.expire_ns <= now_ns)
+			n += expire_bg(fs, bg, now_ns);
+		/* failing bios may remove @bg or a relocation source before it:
+		 * move on only if @bg is still in its place */
+		if (i < fs->nr_bgs && fs->bgs[i] == bg)
+			i++;
 	}
 	return n;
 }

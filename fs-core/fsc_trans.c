@@ -66,26 +66,13 @@ void fsc_tree_fini(struct fsc *fs)
 	free(fs->commit_pinned);
 }
 
-static int grow(void **arr, uint32_t *cap, uint32_t nr, size_t size)
-{
-	void *n;
-	uint32_t c;
-
-	if (nr < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 64;
-	n = realloc(*arr, c * size);
-	if (!n)
-		return -ENOMEM;
-	*arr = n;
-	*cap = c;
-	return 0;
-}
-
 static int pin(struct fsc_pin **arr, uint32_t *nr, uint32_t *cap, uint64_t logical, uint32_t len)
 {
-	if (grow((void **)arr, cap, *nr, sizeof(**arr)))
+	struct fsc_pin *a = fsc_grow(*arr, cap, *nr, sizeof(**arr));
+
+	if (!a)
 		return -ENOMEM;
+	*arr = a;
 	(*arr)[*nr].logical = logical;
 	(*arr)[*nr].len = len;
 	(*nr)++;
@@ -109,6 +96,7 @@ static int cow(struct fsc *fs, uint32_t id, uint64_t now_ns)
 	struct fsc_node *n = &fs->nodes[id];
 	struct fsc_bg *bg;
 	uint64_t logical;
+	uint32_t *d;
 	int ret;
 
 	ret = fsc_alloc(fs, FSC_BG_META, fs->cfg.node_bytes, id, now_ns, &bg, &logical);
@@ -123,8 +111,10 @@ static int cow(struct fsc *fs, uint32_t id, uint64_t now_ns)
 	}
 	n->logical = logical;
 	n->gen = fs->trans_id;
-	if (grow((void **)&fs->dirty, &fs->dirty_cap, fs->nr_dirty, sizeof(*fs->dirty)))
+	d = fsc_grow(fs->dirty, &fs->dirty_cap, fs->nr_dirty, sizeof(*fs->dirty));
+	if (!d)
 		return -ENOMEM;
+	fs->dirty = d;
 	fs->dirty[fs->nr_dirty++] = id;
 	return 0;
 }
@@ -181,12 +171,6 @@ int fsc_tree_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns)
 	return 0;
 }
 
-void fsc_node_moved(struct fsc *fs, uint32_t node, uint64_t logical)
-{
-	if (node < fs->nr_nodes)
-		fs->nodes[node].logical = logical;
-}
-
 uint32_t fsc_trans_id(const struct fsc *fs)
 {
 	return fs->trans_id;
@@ -195,7 +179,7 @@ uint32_t fsc_trans_id(const struct fsc *fs)
 int fsc_tree_release(struct fsc *fs, uint64_t lbn, uint64_t now_ns)
 {
 	uint32_t id;
-	uint64_t old, logical;
+	uint64_t old, logical, *rel;
 	struct fsc_bg *bg;
 	int ret;
 
@@ -209,9 +193,10 @@ int fsc_tree_release(struct fsc *fs, uint64_t lbn, uint64_t now_ns)
 	ret = fsc_alloc(fs, FSC_BG_META, fs->cfg.node_bytes, id, now_ns, &bg, &logical);
 	if (ret)
 		return ret;
-	if (grow((void **)&fs->released, &fs->released_cap, fs->nr_released,
-		 sizeof(*fs->released)))
+	rel = fsc_grow(fs->released, &fs->released_cap, fs->nr_released, sizeof(*fs->released));
+	if (!rel)
 		return -ENOMEM;
+	fs->released = rel;
 	fs->released[fs->nr_released++] = old;
 	/* allocated in this transaction, never written: freed at once */
 	fsc_free_extent(fs, old, fs->cfg.node_bytes, now_ns);

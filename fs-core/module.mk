@@ -1,6 +1,6 @@
 # fs-core/ — zblk, the HMZONED allocation core (fsc_*) and the simulator
 # (sim_*).  Fragment of ./Makefile.
-LIB_SRCS += fs-core/zblk_zdev.c fs-core/zblk_zdisk.c fs-core/zblk_linux.c fs-core/fsc_dev.c fs-core/fsc_chunk.c \
+LIB_SRCS += fs-core/zblk.c fs-core/zblk_zdev.c fs-core/zblk_zdisk.c fs-core/zblk_linux.c fs-core/fsc_dev.c fs-core/fsc_chunk.c \
 	fs-core/fsc_alloc.c fs-core/fsc_submit.c fs-core/fsc_trans.c \
 	fs-core/sim_engine.c fs-core/sim_dev.c fs-core/sim.c fs-core/sim_out.c
 BENCH_SRCS += tests/bench/bench_sim.c

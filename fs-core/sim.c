@@ -95,23 +95,6 @@ void sim_cfg_init(struct sim_cfg *c)
 	c->reloc_reads = true;
 }
 
-static const char *const wl_names[] = { "seq", "uniform", "hotcold" };
-
-int sim_workload_parse(const char *s, enum sim_workload *w)
-{
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(s, wl_names[i])) {
-			*w = (enum sim_workload)i;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-const char *sim_workload_name(enum sim_workload w)
-{
-	return (unsigned)w < 3 ? wl_names[w] : "?";
-}
-
 static void push(struct sim *s, uint64_t t, uint32_t type, void *ptr)
 {
 	if (sim_heap_push(&s->heap, t, type, 0, ptr) && !s->err)
@@ -210,9 +193,8 @@ static void sim_dispatch(void *arg, struct fsc_bio *bio)
 	uint64_t done = s->now, t, per;
 
 	sim_hist_add(&s->res->reorder, bio->t_dispatch_ns - bio->t_ready_ns);
-	for (i = 0; i < bg->nr_stripes; i++)
-		if (s->devs.blk[bg->stripes[i].dev])
-			s->devs.blk[bg->stripes[i].dev]->last_delay_ns = 0;
+	for (i = 0; i < bg->nr_stripes; i++)  /* every device of a run is present */
+		s->devs.blk[bg->stripes[i].dev]->last_delay_ns = 0;
 	/* in dispatch order: what the device sees; the first refusal is the
 	 * run's error (later ones in the same event are its consequences) */
 	if (fsc_bio_execute(s->fs, bio) && s->cfg->dev_error_abort && !s->err)
@@ -220,10 +202,9 @@ static void sim_dispatch(void *arg, struct fsc_bio *bio)
 	per = bg->profile == FSC_RAID0 || bg->profile == FSC_RAID10 ?
 	      (bio->len_bytes + data - 1) / data : bio->len_bytes;
 	for (i = 0; i < bg->nr_stripes; i++) {
-		struct zblk *blk = s->devs.blk[bg->stripes[i].dev];
+		uint32_t d = bg->stripes[i].dev;
 
-		t = dev_time(s, bg->stripes[i].dev, bg->stripes[i].phys, per,
-			     blk ? blk->last_delay_ns : 0);
+		t = dev_time(s, d, bg->stripes[i].phys, per, s->devs.blk[d]->last_delay_ns);
 		if (t > done)
 			done = t;
 	}
@@ -312,15 +293,9 @@ static void reloc_read(struct sim *s, struct fsc_bio *b)
 	int ret;
 
 	fsc_map_stripe(src, b->src_logical - src->start, b->len_bytes, &idx, &phys, &run);
+	/* the first copy (every device of a run is present) */
 	st = src->profile == FSC_RAID0 || src->profile == FSC_RAID10 ? idx * src->sub_stripes : 0;
-	while (st + 1 < src->nr_stripes && !s->devs.blk[src->stripes[st].dev] &&
-	       src->profile != FSC_RAID0)
-		st++;  /* a degraded mirror: read the other copy */
 	blk = s->devs.blk[src->stripes[st].dev];
-	if (!blk) {
-		enqueue(s, b);
-		return;
-	}
 	blk->last_delay_ns = 0;
 	ret = zblk_read(blk, src->stripes[st].phys + phys, NULL, b->len_bytes);
 	if (ret) {
@@ -476,15 +451,44 @@ static double usable_data_zones(const struct sim_cfg *c)
 	return z;
 }
 
-static int check_cfg(const struct sim_cfg *c)
+int sim_cfg_check(const struct sim_cfg *c, char *msg, size_t msg_len)
 {
-	if (!c->nr_devs || c->nr_devs > FSC_MAX_DEVS || c->zone_bytes % 4096 || !c->zone_bytes ||
-	    c->nr_zones < 4 || !c->bio_blocks || !c->qd || c->util <= 0 || c->util >= 1 ||
-	    c->hot_f <= 0 || c->hot_f >= 1 || c->hot_r < 0 || c->hot_r > 1)
-		return -EINVAL;
-	if (c->bio_blocks * 4096ULL > c->zone_bytes)
-		return -EINVAL;
-	return 0;
+	if (!c->nr_devs || c->nr_devs > FSC_MAX_DEVS)
+		zl_msgf(msg, msg_len, "--devices %u: between 1 and %u", c->nr_devs, FSC_MAX_DEVS);
+	else if (!c->zone_bytes || c->zone_bytes % SECTOR)
+		zl_msgf(msg, msg_len, "--zone-size %llu: a positive multiple of 4 KiB",
+			(unsigned long long)c->zone_bytes);
+	else if (c->nr_zones < 4)
+		zl_msgf(msg, msg_len, "--zones %u: at least 4", c->nr_zones);
+	else if (c->nr_conv >= c->nr_zones)
+		zl_msgf(msg, msg_len, "--conv %u: fewer than --zones (%u)", c->nr_conv, c->nr_zones);
+	else if (!c->bio_blocks || (uint64_t)c->bio_blocks * SECTOR > c->zone_bytes)
+		zl_msgf(msg, msg_len, "--bio-blocks %u: between 1 and one zone (%llu blocks of 4 KiB)",
+			c->bio_blocks, (unsigned long long)(c->zone_bytes / SECTOR));
+	else if (!c->qd)
+		zl_msgf(msg, msg_len, "--qd 0: at least 1 write in flight");
+	else if (!(c->util > 0 && c->util < 1))
+		zl_msgf(msg, msg_len, "--util %g: between 0 and 1, exclusive", c->util);
+	else if (!(c->hot_f > 0 && c->hot_f < 1))
+		zl_msgf(msg, msg_len, "--hot-f %g: between 0 and 1, exclusive", c->hot_f);
+	else if (!(c->hot_r >= 0 && c->hot_r <= 1))
+		zl_msgf(msg, msg_len, "--hot-r %g: between 0 and 1", c->hot_r);
+	else if (!(c->release_prob >= 0 && c->release_prob <= 1))
+		zl_msgf(msg, msg_len, "--release-prob %g: between 0 and 1", c->release_prob);
+	else if (c->worker_dist == SIM_DIST_PARETO && !(c->pareto_alpha > 1))
+		zl_msgf(msg, msg_len, "--pareto-alpha %g: above 1 (else the mean is infinite)",
+			c->pareto_alpha);
+	else if (c->blkdev && c->nr_devs != 1)
+		zl_msgf(msg, msg_len, "--devices %u: --blkdev runs on one device", c->nr_devs);
+	else if (c->store == SIM_STORE_FILE && (!c->store_path || !*c->store_path))
+		zl_msgf(msg, msg_len, "--store file:PATH: no PATH");
+	else if (c->metadata && (c->tree_fanout < 2 || !c->leaf_items))
+		zl_msgf(msg, msg_len, "--fanout %u --leaf-items %u: a tree needs a fanout of 2 or "
+			"more and 1 item per leaf or more (or --no-metadata)", c->tree_fanout,
+			c->leaf_items);
+	else
+		return 0;
+	return -EINVAL;
 }
 
 /* One CSV row (the columns are documented in docs/SIM.md). */
@@ -620,11 +624,20 @@ static int size_workload(struct sim *s)
 	struct sim_result *res = s->res;
 	double zones = usable_data_zones(c), np = (double)(c->zone_bytes / SECTOR), u;
 
-	if (zones < 1)
+	if (zones < 1) {
+		zl_msgf(res->msg, sizeof(res->msg), "%u zones of %llu bytes leave %.1f zones for "
+			"data (1 needed) after superblocks, --reserve %u, the open zone and the "
+			"metadata estimate: more --zones or a larger --zone-size", c->nr_zones,
+			(unsigned long long)c->zone_bytes, zones, c->reserve_zones);
 		return -EINVAL;
+	}
 	s->file_blocks = (uint64_t)(c->util * zones * np);
-	if (s->file_blocks < c->bio_blocks)
+	if (s->file_blocks < c->bio_blocks) {
+		zl_msgf(res->msg, sizeof(res->msg), "the file (--util %g of %.1f data zones: "
+			"%llu blocks) is smaller than one write (--bio-blocks %u)", c->util, zones,
+			(unsigned long long)s->file_blocks, c->bio_blocks);
 		return -EINVAL;
+	}
 	res->file_blocks = s->file_blocks;
 	u = res->util_effective = (double)s->file_blocks / (zones * np);
 	res->oracle_fifo = sim_wa_fifo(u);
@@ -647,7 +660,7 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	ret = check_cfg(cfg);
+	ret = sim_cfg_check(cfg, res->msg, sizeof(res->msg));
 	if (ret)
 		return res->error = ret;
 	s = calloc(1, sizeof(*s));
@@ -665,9 +678,16 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 	res->zone_bytes = c->zone_bytes;
 	res->nr_zones = c->nr_zones;
 	res->nr_conv = c->nr_conv;
-	ret = check_cfg(c);  /* a block device's geometry may not fit */
-	if (!ret)
-		ret = size_workload(s);
+	if (c->blkdev && sim_cfg_check(c, res->msg, sizeof(res->msg))) {
+		/* its geometry replaced --zones, --zone-size and --conv */
+		char why[sizeof(res->msg)];
+
+		memcpy(why, res->msg, sizeof(why));
+		zl_msgf(res->msg, sizeof(res->msg), "%s: geometry not usable: %s", c->blkdev, why);
+		ret = -EINVAL;
+		goto out_free;
+	}
+	ret = size_workload(s);
 	if (ret)
 		goto out_free;
 

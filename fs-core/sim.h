@@ -10,6 +10,7 @@
 #define SIM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -31,8 +32,6 @@ double sim_rng_unit(struct sim_rng *r);
 enum sim_dist { SIM_DIST_CONST = 0, SIM_DIST_EXP, SIM_DIST_PARETO };
 /* A service time in ns with mean @mean_ns (Pareto: shape @alpha > 1). */
 uint64_t sim_dist_draw(struct sim_rng *r, enum sim_dist d, uint64_t mean_ns, double alpha);
-int sim_dist_parse(const char *s, enum sim_dist *d);
-const char *sim_dist_name(enum sim_dist d);
 
 struct sim_event {
 	uint64_t t_ns;
@@ -80,8 +79,19 @@ enum sim_workload { SIM_WL_SEQ = 0, SIM_WL_UNIFORM, SIM_WL_HOTCOLD };
  * zdisk with the NONE store), mem / file = a zdisk with that store. */
 enum sim_store { SIM_STORE_NONE = 0, SIM_STORE_MEM, SIM_STORE_FILE };
 const char *sim_store_name(enum sim_store st);
-int sim_workload_parse(const char *s, enum sim_workload *w);
-const char *sim_workload_name(enum sim_workload w);
+
+/*
+ * How enum values are spelled on the command line and in the JSON output
+ * (sim_out.c): indexed by value, NULL-terminated.
+ */
+extern const char *const sim_profile_names[];   /* enum fsc_profile */
+extern const char *const sim_order_names[];     /* enum fsc_order */
+extern const char *const sim_release_names[];   /* enum fsc_release */
+extern const char *const sim_clean_names[];     /* enum fsc_clean_policy */
+extern const char *const sim_dist_names[];      /* enum sim_dist */
+extern const char *const sim_workload_names[];  /* enum sim_workload */
+/* sim_name_parse() - the value @names spells @s, or -EINVAL. */
+int sim_name_parse(const char *const *names, const char *s);
 
 struct sim_cfg {
 	uint64_t seed;
@@ -133,6 +143,13 @@ struct sim_cfg {
 
 void sim_cfg_init(struct sim_cfg *cfg);
 
+/**
+ * sim_cfg_check() - the parameters sim_run() refuses, checked before any
+ * device is opened.  Returns 0, or -EINVAL with what, which value and why
+ * in @msg (the command-line option named).
+ */
+int sim_cfg_check(const struct sim_cfg *cfg, char *msg, size_t msg_len);
+
 struct sim_result {
 	int error;                  /* 0 or what stopped the run */
 	char msg[256];              /* why, when setup failed (bad fault rule, device) */
@@ -168,6 +185,8 @@ struct sim_result {
 /**
  * sim_run() - one simulation.  @res is filled even on error (res->error).
  * Returns 0 or the error (-EINVAL for a bad configuration, fs-core errors).
+ * A run refused before it started says why in res->msg (configuration,
+ * geometry, fault rules, store, block device).
  */
 int sim_run(const struct sim_cfg *cfg, struct sim_result *res);
 

@@ -57,11 +57,7 @@ static int open_zdisk(const struct sim_cfg *c, uint32_t i, struct sim_devs *d, c
 	zdisk_cfg_init(&zc);
 	geo_of(c, &zc.geo);
 	zc.store.kind = kinds[c->store];
-	if (c->store == SIM_STORE_FILE) {
-		if (!c->store_path || !*c->store_path) {
-			snprintf(msg, msg_len, "store file: no path");
-			return -EINVAL;
-		}
+	if (c->store == SIM_STORE_FILE) {  /* a path: sim_cfg_check() */
 		if (c->nr_devs > 1)
 			snprintf(path, sizeof(path), "%s.%u", c->store_path, i);
 		else
@@ -102,15 +98,12 @@ static int count_conv(struct zblk *b, uint32_t *nr)
 	return 0;
 }
 
+/* One device (sim_cfg_check()); its geometry replaces @c's. */
 static int open_blkdev(struct sim_cfg *c, struct sim_devs *d, char *msg, size_t msg_len)
 {
 	struct zblk *b;
 	int ret;
 
-	if (c->nr_devs != 1) {
-		snprintf(msg, msg_len, "--blkdev runs on one device (devices = %u)", c->nr_devs);
-		return -EINVAL;
-	}
 	ret = zblk_linux_open(c->blkdev, &b);
 	if (ret == -EOPNOTSUPP || ret == -ENOTBLK) {
 		snprintf(msg, msg_len, "%s is not a zoned block device (%s); --blkdev needs a "
@@ -157,7 +150,9 @@ int sim_devs_open(struct sim_cfg *c, struct sim_devs *d, char *msg, size_t msg_l
 			continue;
 		}
 		geo_of(c, &zc);
-		ret = zdev_create(&zc, &d->zd[i]);
+		ret = zdev_cfg_check(&zc, msg, msg_len);
+		if (!ret)
+			ret = zdev_create(&zc, &d->zd[i]);
 		if (ret)
 			return ret;
 		ret = zblk_zdev_create(d->zd[i], true, &d->blk[i]);

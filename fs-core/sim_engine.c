@@ -71,23 +71,6 @@ uint64_t sim_dist_draw(struct sim_rng *r, enum sim_dist d, uint64_t mean_ns, dou
 	}
 }
 
-static const char *const dist_names[] = { "const", "exp", "pareto" };
-
-int sim_dist_parse(const char *s, enum sim_dist *d)
-{
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(s, dist_names[i])) {
-			*d = (enum sim_dist)i;
-			return 0;
-		}
-	return -EINVAL;
-}
-
-const char *sim_dist_name(enum sim_dist d)
-{
-	return (unsigned)d < 3 ? dist_names[d] : "?";
-}
-
 static inline bool ev_less(const struct sim_event *a, const struct sim_event *b)
 {
 	return a->t_ns < b->t_ns || (a->t_ns == b->t_ns && a->seq < b->seq);

@@ -1,17 +1,33 @@
 /*
  * sim_out.c — the simulator's JSON summary: the configuration that produced
  * it and every result, in a fixed key order with fixed number formats so
- * that the same run prints byte-identical text.  Parsing is not here.
+ * that the same run prints byte-identical text; and the spellings of the
+ * enum values, which the command line parses with sim_name_parse().  Option
+ * parsing itself is not here (cli/cmd_sim.c).
  */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sim_int.h"
 
-static const char *const profile_names[] = {
-	"single", "dup", "raid1", "raid0", "raid10", "raid5", "raid6",
+const char *const sim_profile_names[] = {
+	"single", "dup", "raid1", "raid0", "raid10", "raid5", "raid6", NULL,
 };
-static const char *const order_names[] = { "submit-buffer", "serialize", "append", "none" };
-static const char *const release_names[] = { "redirty", "zeros", "none" };
+const char *const sim_order_names[] = { "submit-buffer", "serialize", "append", "none", NULL };
+const char *const sim_release_names[] = { "redirty", "zeros", "none", NULL };
+const char *const sim_clean_names[] = { "fifo", "greedy", NULL };
+const char *const sim_dist_names[] = { "const", "exp", "pareto", NULL };
+const char *const sim_workload_names[] = { "seq", "uniform", "hotcold", NULL };
+
+int sim_name_parse(const char *const *names, const char *s)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -EINVAL;
+}
+
 static const char *const kind_names[] = { "data", "metadata", "redirty", "zeros", "superblock",
 					   "relocation" };
 
@@ -64,22 +80,23 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 	fprintf(f, "    \"dev_cmd_ns\": %llu, \"dev_bw_bps\": %llu, \"zone_switch_ns\": %llu,\n",
 		U(c->dev_cmd_ns), U(c->dev_bw_bps), U(c->zone_switch_ns));
 	fprintf(f, "    \"data_profile\": \"%s\", \"meta_profile\": \"%s\", \"order\": \"%s\", "
-		"\"release\": \"%s\", \"expire_ns\": %llu,\n", profile_names[c->data_profile],
-		profile_names[c->meta_profile], order_names[c->order], release_names[c->release],
+		"\"release\": \"%s\", \"expire_ns\": %llu,\n", sim_profile_names[c->data_profile],
+		sim_profile_names[c->meta_profile], sim_order_names[c->order],
+		sim_release_names[c->release],
 		U(c->expire_ns));
 	fprintf(f, "    \"metadata\": %s, \"tree_fanout\": %u, \"leaf_items\": %u, "
 		"\"release_prob\": %.6f, \"commit_interval_ns\": %llu, \"commit_bytes\": %llu,\n",
 		c->metadata ? "true" : "false", c->tree_fanout, c->leaf_items, c->release_prob,
 		U(c->commit_interval_ns), U(c->commit_bytes));
 	fprintf(f, "    \"workers\": %u, \"worker_dist\": \"%s\", \"worker_mean_ns\": %llu, "
-		"\"pareto_alpha\": %.3f,\n", c->nr_workers, sim_dist_name(c->worker_dist),
+		"\"pareto_alpha\": %.3f,\n", c->nr_workers, sim_dist_names[c->worker_dist],
 		U(c->worker_mean_ns), c->pareto_alpha);
 	fprintf(f, "    \"workload\": \"%s\", \"util\": %.4f, \"bio_blocks\": %u, \"hot_r\": %.4f, "
 		"\"hot_f\": %.4f, \"qd\": %u, \"warmup_writes\": %llu, \"writes\": %llu,\n",
-		sim_workload_name(c->workload), c->util, c->bio_blocks, c->hot_r, c->hot_f, c->qd,
+		sim_workload_names[c->workload], c->util, c->bio_blocks, c->hot_r, c->hot_f, c->qd,
 		U(c->warmup_writes), U(c->writes));
 	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u\n  },\n",
-		c->clean == FSC_CLEAN_FIFO ? "fifo" : "greedy", c->reserve_zones);
+		sim_clean_names[c->clean], c->reserve_zones);
 
 	fprintf(f, "  \"error\": \"%s\", \"error_text\": ", r->error ? fsc_errname(r->error) : "none");
 	json_str(f, r->error ? (r->msg[0] ? r->msg : fsc_strerror(r->error)) : "");

@@ -9,8 +9,10 @@
  * stored), zblk_zdisk (over a borrowed emulated disk: a store that keeps the
  * bytes and fault rules; NULL buffers become stamp blocks) and zblk_linux (a
  * real zoned block device through BLKREPORTZONE, BLKRESETZONE, BLKOPENZONE,
- * BLKCLOSEZONE, BLKFINISHZONE; NULL buffers become stamp blocks too).  zblk
- * is not a scheduler, a cache or a queue: every call is synchronous.
+ * BLKCLOSEZONE, BLKFINISHZONE; NULL buffers become stamp blocks too).  What
+ * they share (the counting wrappers below, zone append at the write pointer,
+ * stamp blocks) is in zblk.c / zblk_int.h.  zblk is not a scheduler, a cache
+ * or a queue: every call is synchronous.
  */
 #ifndef ZBLK_H
 #define ZBLK_H
@@ -86,9 +88,6 @@ static inline bool zblk_is_zoned(const struct zblk *b)
  */
 int zblk_zdev_create(struct zdev *d, bool zoned, struct zblk **out);
 
-/* The zdev behind a zblk_zdev (borrowed), NULL for other kinds. */
-struct zdev *zblk_zdev_of(struct zblk *b);
-
 /**
  * zblk_zdisk_create() - a zblk over a borrowed emulated disk (zdisk.h): its
  * store keeps the bytes, its fault rules fire, its statistics count.
@@ -102,9 +101,6 @@ struct zdev *zblk_zdev_of(struct zblk *b);
  * (ZL_E_* zone reasons, ZL_E_MEDIUM_WRITE, ZL_E_TORN_WRITE, ZL_E_OFFLINE...).
  */
 int zblk_zdisk_create(struct zdisk *disk, struct zblk **out);
-
-/* The zdisk behind a zblk_zdisk (borrowed), NULL for other kinds. */
-struct zdisk *zblk_zdisk_of(struct zblk *b);
 
 /**
  * zblk_linux_open() - open a Linux zoned block device (O_RDWR | O_DIRECT).

@@ -4,8 +4,8 @@
  * BLKFINISHZONE, BLKGETZONESZ, BLKGETNRZONES) and pread/pwrite on an O_DIRECT
  * descriptor.  fs-core passes NULL buffers: a NULL write sends stamp blocks
  * (each 4 KiB begins with its device byte offset) from an aligned scratch
- * buffer, a NULL read reads into it.  It is not a queue and does no zone
- * append (the kernel exposes none to user space).
+ * buffer, a NULL read reads into it (zblk.c).  It is not a queue and does no
+ * zone append (the kernel exposes none to user space).
  *
  * The build machine's kernel has no zoned block support, so only the argument
  * handling (zblk_linux_zone_range(), zblk_linux_zone_ioctl(), the refusal of
@@ -14,26 +14,21 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/fs.h>
 #include <linux/blkzoned.h>
 
-#include "zblk.h"
+#include "zblk_int.h"
 
 #define SECTOR_BYTES 512u
 #define REPORT_BATCH 128u
 
-#define STAMP_BYTES 4096u
-#define DIO_ALIGN 4096u
-
 struct zblk_linux {
 	struct zblk b;   /* first: the zblk handle */
 	int fd;
-	uint8_t *scratch;          /* DIO_ALIGN aligned, for NULL buffers */
-	uint64_t scratch_bytes;
+	struct zblk_scratch scratch;  /* O_DIRECT aligned, for NULL buffers */
 };
 
 static inline struct zblk_linux *to_zl(struct zblk *b)
@@ -114,28 +109,12 @@ out_free:
 	return ret;
 }
 
-/* An aligned scratch buffer of at least @len bytes, or NULL. */
-static uint8_t *zl_scratch(struct zblk_linux *zl, uint64_t len)
-{
-	void *p;
-
-	if (len <= zl->scratch_bytes)
-		return zl->scratch;
-	if (posix_memalign(&p, DIO_ALIGN, len))
-		return NULL;
-	memset(p, 0, len);
-	free(zl->scratch);
-	zl->scratch = p;
-	zl->scratch_bytes = len;
-	return p;
-}
-
 static int zl_read(struct zblk *b, uint64_t pos_bytes, void *buf, uint64_t len_bytes)
 {
 	ssize_t n;
 
 	if (!buf)
-		buf = zl_scratch(to_zl(b), len_bytes);
+		buf = zblk_scratch_get(&to_zl(b)->scratch, len_bytes);
 	if (!buf)
 		return -ENOMEM;
 	n = pread(to_zl(b)->fd, buf, len_bytes, (off_t)pos_bytes);
@@ -146,20 +125,12 @@ static int zl_read(struct zblk *b, uint64_t pos_bytes, void *buf, uint64_t len_b
 
 static int zl_write(struct zblk *b, uint64_t pos_bytes, const void *buf, uint64_t len_bytes)
 {
-	uint8_t *p;
-	uint64_t off, v;
 	ssize_t n;
 
-	if (!buf) {
-		p = zl_scratch(to_zl(b), len_bytes);
-		if (!p)
-			return -ENOMEM;
-		for (off = 0; off < len_bytes; off += STAMP_BYTES) {
-			v = pos_bytes + off;
-			memcpy(p + off, &v, len_bytes - off < sizeof(v) ? len_bytes - off : sizeof(v));
-		}
-		buf = p;
-	}
+	if (!buf)
+		buf = zblk_stamp(&to_zl(b)->scratch, pos_bytes, len_bytes);
+	if (!buf)
+		return -ENOMEM;
 	n = pwrite(to_zl(b)->fd, buf, len_bytes, (off_t)pos_bytes);
 	if (n < 0)
 		return -errno;
@@ -194,7 +165,7 @@ static int zl_flush(struct zblk *b)
 static void zl_destroy(struct zblk *b)
 {
 	close(to_zl(b)->fd);
-	free(to_zl(b)->scratch);
+	zblk_scratch_fini(&to_zl(b)->scratch);
 	free(to_zl(b));
 }
 

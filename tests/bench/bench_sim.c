@@ -59,7 +59,8 @@ int main(int argc, char **argv)
 	base = baseline_ops_per_s();
 	t0 = zl_test_now_ns();
 	if (sim_run(&c, &r)) {
-		fprintf(stderr, "bench_sim: run failed: %s\n", fsc_strerror(r.error));
+		fprintf(stderr, "bench_sim: run failed: %s\n",
+			r.msg[0] ? r.msg : fsc_strerror(r.error));
 		return 1;
 	}
 	ns = zl_test_now_ns() - t0;

@@ -152,7 +152,7 @@ static void crash_and_remount(enum fsc_profile p, uint32_t nr_devs, uint32_t nr_
 	struct fsc *fs;
 	struct fsc_chunk chunks[64];
 	uint64_t written[64];
-	uint32_t nr, i;
+	uint32_t nr, i, free_zones;
 
 	tdevs_init(&t, nr_devs, 64, 1);
 	tcfg(&cfg, &t, p);
@@ -166,6 +166,7 @@ static void crash_and_remount(enum fsc_profile p, uint32_t nr_devs, uint32_t nr_
 	assert_true(nr >= 2);  /* data and metadata */
 	for (i = 0; i < nr; i++)
 		written[i] = fs->bgs[i]->submit_offset - fs->bgs[i]->start;
+	free_zones = fsc_min_free_zones(fs);
 	fsc_destroy(fs);  /* crash: every in-memory offset is gone */
 	assert_int_equal(fsc_mount(&cfg, chunks, nr, &fs), 0);
 	for (i = 0; i < nr; i++) {
@@ -176,7 +177,12 @@ static void crash_and_remount(enum fsc_profile p, uint32_t nr_devs, uint32_t nr_
 		assert_int_equal(fsc_bg_alloc_offset(bg), written[i]);
 		assert_int_equal(bg->submit_offset, bg->start + written[i]);
 	}
-	/* the file system goes on writing after the remount */
+	assert_int_equal(fsc_min_free_zones(fs), free_zones);
+	/* the file system goes on writing after the remount, into zones the
+	 * chunks do not hold: the devices refuse nothing */
+	write_some(fs, nr_blocks, per_bio);
+	assert_int_equal(fsc_stats(fs)->nr_dev_errors, 0);
+	assert_true(fs->nr_bgs > nr);
 	fsc_destroy(fs);
 	tdevs_fini(&t);
 }
@@ -212,6 +218,33 @@ static int mount_one(struct tdevs *t, const struct fsc_chunk *c, struct fsc **fs
 
 	tcfg(&cfg, t, c->profile);
 	return fsc_mount(&cfg, c, 1, fs);
+}
+
+static void test_fsc_mount_takes_chunk_zones_out_of_the_pool(void **state)
+{
+	struct tdevs t;
+	struct fsc_chunk c;
+	struct fsc *fs = NULL;
+	uint64_t phys;
+	uint32_t i;
+
+	tdevs_init(&t, 1, 16, 1);
+	chunk_of(&c, FSC_SINGLE, 1, 4);  /* zone 4, never written */
+	assert_int_equal(mount_one(&t, &c, &fs), 0);
+	assert_int_equal(fsc_bg_alloc_offset(fsc_bg_lookup(fs, c.start)), 0);
+	assert_int_equal(fsc_min_free_zones(fs), 14);  /* zones 1..15 less zone 4 */
+	for (i = 0; i < 14; i++) {
+		assert_int_equal(fsc_dev_extent_find(fs, 0, 1, &phys), 0);
+		assert_int_not_equal(phys, 4u << 20);
+	}
+	assert_int_equal(fsc_dev_extent_find(fs, 0, 1, &phys), -ENOSPC);
+	assert_int_equal(fsc_min_free_zones(fs), 0);
+	fsc_destroy(fs);
+	fs = NULL;
+	chunk_of(&c, FSC_SINGLE, 1, 16);  /* one zone past the end of the device */
+	assert_int_equal(mount_one(&t, &c, &fs), -EINVAL);
+	assert_null(fs);
+	tdevs_fini(&t);
 }
 
 static void test_fsc_recover_raid1_mismatch(void **state)
@@ -360,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_fsc_recover_raid0),
 		cmocka_unit_test(test_fsc_recover_raid0_partial_row),
 		cmocka_unit_test(test_fsc_recover_raid10),
+		cmocka_unit_test(test_fsc_mount_takes_chunk_zones_out_of_the_pool),
 		cmocka_unit_test(test_fsc_recover_raid1_mismatch),
 		cmocka_unit_test(test_fsc_recover_raid0_stripe_ahead_is_mismatch),
 		cmocka_unit_test(test_fsc_recover_raid10_mirror_mismatch),

@@ -2,7 +2,8 @@
  * test_fsc_dev.c — fs-core device level: zone information and its
  * zone-count sanity check (seed 002), the HMZONED mode checks (003),
  * superblock copies only in conventional zones (004) and the two-zone
- * superblock log, fallocate / device replace refused (005, 006).
+ * superblock log, fallocate / device replace refused (005, 006); the
+ * error names and texts.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -231,6 +232,26 @@ static void test_fsc_fallocate_and_replace_refused_in_hmzoned(void **state)
 	tdevs_fini(&t);
 }
 
+static void test_fsc_errors_have_names_and_texts_of_their_own(void **state)
+{
+	int e, f;
+
+	for (e = FSC_E_BASE + 1; e < FSC_E_LAST; e++) {
+		assert_non_null(fsc_errname(e));
+		assert_non_null(fsc_strerror(e));
+		for (f = FSC_E_BASE + 1; f < e; f++) {
+			assert_string_not_equal(fsc_errname(e), fsc_errname(f));
+			assert_string_not_equal(fsc_strerror(e), fsc_strerror(f));
+		}
+	}
+	assert_string_equal(fsc_errname(FSC_E_WP_MISMATCH), "wp_mismatch");
+	assert_string_equal(fsc_strerror(FSC_E_EXPIRED), "bio submit buffer expired");
+	/* zl's codes and errno pass through */
+	assert_string_equal(fsc_errname(ZL_E_UNALIGNED), zl_errname(ZL_E_UNALIGNED));
+	assert_string_equal(fsc_strerror(-EIO), zl_strerror(-EIO));
+	assert_string_equal(fsc_errname(-ENOSPC), "enospc");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_fsc_superblock_log_ring_on_two_sequential_zones),
 		cmocka_unit_test(test_fsc_sb_log_locate_empty_is_enoent),
 		cmocka_unit_test(test_fsc_fallocate_and_replace_refused_in_hmzoned),
+		cmocka_unit_test(test_fsc_errors_have_names_and_texts_of_their_own),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -59,21 +59,30 @@ struct fx {
 	struct cap cap;
 };
 
-static struct fx *fx_new(enum fsc_order order, enum fsc_release rel, uint32_t fanout)
+/* One device of @nr_zones x 1 MiB (zone 0 conventional), SINGLE, a file of
+ * @file_bytes; @fanout 0 = no tree model. */
+static struct fx *fx_new_geo(enum fsc_order order, enum fsc_release rel, uint32_t fanout,
+			     uint32_t nr_zones, uint64_t file_bytes)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 
-	tdevs_init(&f->t, 1, 32, 1);
+	assert_non_null(f);
+	tdevs_init(&f->t, 1, nr_zones, 1);
 	tcfg(&f->cfg, &f->t, FSC_SINGLE);
 	f->cfg.order = order;
 	f->cfg.release = rel;
-	f->cfg.file_bytes = 4u << 20;
+	f->cfg.file_bytes = file_bytes;
 	f->cfg.tree_fanout = fanout;
 	f->cfg.leaf_items = 8;
 	assert_int_equal(fsc_create(&f->cfg, &f->fs), 0);
 	f->cap.fs = f->fs;
 	fsc_set_owner(f->fs, &cap_ops, &f->cap);
 	return f;
+}
+
+static struct fx *fx_new(enum fsc_order order, enum fsc_release rel, uint32_t fanout)
+{
+	return fx_new_geo(order, rel, fanout, 32, 4u << 20);
 }
 
 static void fx_free(struct fx *f)
@@ -129,12 +138,14 @@ static void test_fsc_submit_buffer_expires_after_timeout(void **state)
 {
 	struct fx *f = fx_new(FSC_ORDER_SUBMIT_BUFFER, FSC_RELEASE_REDIRTY, 0);
 	struct fsc_bio *a, *b, *c;
+	struct fsc_bg *expired;
 	uint64_t s = 1000000000ULL;
 
 	assert_int_equal(fsc_write_file(f->fs, 0, 1, 0, &a), 0);
 	assert_int_equal(fsc_write_file(f->fs, 1, 1, 0, &b), 0);
 	assert_int_equal(fsc_write_file(f->fs, 2, 1, 0, &c), 0);
 	assert_true(fsc_next_expiry_ns(f->fs) == UINT64_MAX);
+	expired = b->bg;
 	assert_int_equal(fsc_submit(f->fs, b, 10 * s), 0);  /* a stalls */
 	assert_int_equal(fsc_next_expiry_ns(f->fs), 100 * s);
 	assert_int_equal(fsc_expire(f->fs, 99 * s), 0);
@@ -142,6 +153,9 @@ static void test_fsc_submit_buffer_expires_after_timeout(void **state)
 	assert_int_equal(f->cap.nr_failed, 1);
 	assert_int_equal(f->cap.last_failed, FSC_E_EXPIRED);
 	assert_int_equal(fsc_stats(f->fs)->nr_bg_expired, 1);
+	assert_int_equal(fsc_stats(f->fs)->sbuf_now, 0);
+	assert_true(expired->expired && expired->alloc_done);
+	assert_true(fsc_next_expiry_ns(f->fs) == UINT64_MAX);
 	/* the block group is failed: later bios into it fail too */
 	assert_int_equal(fsc_submit(f->fs, a, 101 * s), FSC_E_EXPIRED);
 	assert_int_equal(fsc_submit(f->fs, c, 101 * s), FSC_E_EXPIRED);
@@ -149,9 +163,12 @@ static void test_fsc_submit_buffer_expires_after_timeout(void **state)
 	assert_int_equal(fsc_stats(f->fs)->nr_expired, 3);
 	/* new writes go to a new block group */
 	assert_int_equal(fsc_write_file(f->fs, 3, 1, 0, &a), 0);
+	assert_ptr_not_equal(a->bg, expired);
+	assert_int_equal(a->logical, a->bg->start);
 	assert_int_equal(fsc_submit(f->fs, a, 102 * s), 0);
 	assert_int_equal(f->cap.nr_sent, 1);
 	drain(&f->cap);
+	assert_int_equal(fsc_stats(f->fs)->nr_dev_errors, 0);
 	fx_free(f);
 }
 
@@ -181,7 +198,8 @@ static void test_fsc_no_ordering_reaches_device_unaligned(void **state)
 	assert_int_equal(fsc_submit(f->fs, a, 0), 0);
 	assert_int_equal(f->cap.nr_sent, 2);
 	drain(&f->cap);
-	assert_true(fsc_stats(f->fs)->nr_dev_errors >= 1);
+	/* b at offset 4 KiB of an empty zone is refused; a, at the WP, is not */
+	assert_int_equal(fsc_stats(f->fs)->nr_dev_errors, 1);
 	assert_int_equal(fsc_stats(f->fs)->last_dev_error, ZL_E_UNALIGNED);
 	fx_free(f);
 }
@@ -255,11 +273,17 @@ static void test_fsc_released_tree_block_without_redirty_stalls(void **state)
 {
 	struct fx *f = fx_new(FSC_ORDER_SUBMIT_BUFFER, FSC_RELEASE_NONE, 4);
 
+	/* 5 levels (1024 blocks, 8 per leaf, fanout 4): the path is copied
+	 * to 0..64 KiB, then the leaf released at 0 and copied to 80 KiB */
 	assert_int_equal(fsc_tree_release(f->fs, 0, 0), 0);
 	commit_all(f, false);
-	assert_true(fsc_stats(f->fs)->sbuf_now > 0);  /* the hole holds the rest */
-	assert_true(fsc_expire(f->fs, f->cfg.expire_ns) > 0);
+	assert_int_equal(f->cap.nr_sent, 0);
+	assert_int_equal(fsc_stats(f->fs)->sbuf_now, 5);  /* the hole at 0 holds them all */
+	assert_int_equal(fsc_expire(f->fs, f->cfg.expire_ns - 1), 0);
+	assert_int_equal(fsc_expire(f->fs, f->cfg.expire_ns), 5);
+	assert_int_equal(f->cap.nr_failed, 5);
 	assert_int_equal(f->cap.last_failed, FSC_E_EXPIRED);
+	assert_int_equal(fsc_stats(f->fs)->sbuf_now, 0);
 	fx_free(f);
 }
 
@@ -311,14 +335,8 @@ static void test_fsc_relocation_without_space_is_enospc(void **state)
 	struct fsc_bg *victim;
 	uint64_t lbn;
 
-	f = calloc(1, sizeof(*f));
-	tdevs_init(&f->t, 1, 4, 1);  /* zones 1..3 for data */
-	tcfg(&f->cfg, &f->t, FSC_SINGLE);
-	f->cfg.file_bytes = 3u << 20;
-	f->cfg.tree_fanout = 0;  /* data only */
-	assert_int_equal(fsc_create(&f->cfg, &f->fs), 0);
-	f->cap.fs = f->fs;
-	fsc_set_owner(f->fs, &cap_ops, &f->cap);
+	/* zones 1..3 for data, no tree model */
+	f = fx_new_geo(FSC_ORDER_SUBMIT_BUFFER, FSC_RELEASE_REDIRTY, 0, 4, 3u << 20);
 	for (lbn = 0; lbn < 3 * 256; lbn++) {
 		assert_int_equal(fsc_write_file(f->fs, lbn, 1, 0, &a), 0);
 		assert_int_equal(fsc_submit(f->fs, a, 0), 0);
@@ -331,6 +349,9 @@ static void test_fsc_relocation_without_space_is_enospc(void **state)
 	assert_non_null(victim);
 	assert_int_equal(fsc_relocate(f->fs, victim, 0, &list), -ENOSPC);
 	assert_int_equal(fsc_bg_used_bytes(victim), 255 * 4096);  /* nothing moved */
+	assert_false(victim->relocating);                          /* pickable again */
+	assert_ptr_equal(fsc_clean_pick(f->fs, FSC_CLEAN_FIFO, FSC_BG_DATA), victim);
+	assert_int_equal(fsc_stats(f->fs)->nr_relocations, 0);
 	fx_free(f);
 }
 

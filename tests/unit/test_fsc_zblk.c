@@ -101,6 +101,31 @@ static void test_zblk_zdev_append_returns_position(void **state)
 	assert_int_equal(pos, (2 << 20) + 4096);
 	assert_int_equal(zblk_append(fx->b, (2 << 20) + 4096, NULL, 4096, &pos),
 			 ZL_E_NOT_ZONE_START);
+	assert_int_equal(fx->b->nr_writes, 2);
+	assert_int_equal(fx->b->write_bytes, 8192);
+	assert_int_equal(fx->b->nr_write_errors, 1);
+}
+
+static void test_zblk_zdev_append_refusals_keep_their_reason(void **state)
+{
+	struct fx *fx = *state;
+	struct zblk *r;
+	uint64_t pos = 7;
+
+	assert_int_equal(zblk_append(fx->b, 0, NULL, 4096, &pos), ZL_E_NOT_WP_ZONE);
+	assert_int_equal(zblk_append(fx->b, 16u << 20, NULL, 4096, &pos), ZL_E_LBA_RANGE);
+	assert_int_equal(zblk_zone_mgmt(fx->b, ZL_ZOP_FINISH, 4u << 20), 0);
+	assert_int_equal(zblk_append(fx->b, 4u << 20, NULL, 4096, &pos), ZL_E_ZONE_FULL);
+	assert_int_equal(zblk_append(fx->b, 5u << 20, NULL, 100, &pos), -EINVAL);  /* < 1 block */
+	assert_int_equal(pos, 7);  /* only set on success */
+	assert_int_equal(fx->b->nr_write_errors, 4);
+	assert_int_equal(fx->b->last_write_err, -EINVAL);
+	assert_int_equal(fx->b->nr_writes, 0);
+	/* a regular device has no zone append: not counted as a refusal */
+	assert_int_equal(zblk_zdev_create(fx->d, false, &r), 0);
+	assert_int_equal(zblk_append(r, 4u << 20, NULL, 4096, &pos), -EOPNOTSUPP);
+	assert_int_equal(r->nr_write_errors, 0);
+	zblk_destroy(r);
 }
 
 static void test_zblk_zdev_reset_finish(void **state)
@@ -197,8 +222,6 @@ static void test_zblk_zdisk_stores_stamps_and_counts(void **state)
 	uint64_t buf[3 * 512], pos;
 
 	assert_int_equal(zblk_zdisk_create(z, &b), 0);
-	assert_ptr_equal(zblk_zdisk_of(b), z);
-	assert_null(zblk_zdev_of(b));
 	assert_int_equal(b->nr_zones, 16);
 	assert_int_equal(b->zone_size_bytes, 1 << 20);
 	assert_int_equal(zblk_zone_get(b, 1 << 20, &zz), 0);
@@ -212,12 +235,16 @@ static void test_zblk_zdisk_stores_stamps_and_counts(void **state)
 	assert_int_equal(buf[1024], (1 << 20) + 8192);
 	assert_int_equal(zblk_append(b, 1 << 20, NULL, 4096, &pos), 0);
 	assert_int_equal(pos, (1 << 20) + 3 * 4096);
+	assert_int_equal(zblk_read(b, pos, buf, 4096), 0);  /* stamped where it went */
+	assert_int_equal(buf[0], pos);
+	assert_int_equal(zblk_append(b, 0, NULL, 4096, &pos), ZL_E_NOT_WP_ZONE);
 	/* the zone rules are zdisk's */
 	assert_int_equal(zblk_write(b, 1 << 20, NULL, 4096), ZL_E_UNALIGNED);
 	assert_int_equal(b->nr_writes, 2);
 	assert_int_equal(b->write_bytes, 4 * 4096);
-	assert_int_equal(b->nr_write_errors, 1);
-	assert_int_equal(b->nr_reads, 1);
+	assert_int_equal(b->nr_write_errors, 2);
+	assert_int_equal(b->last_write_err, ZL_E_UNALIGNED);
+	assert_int_equal(b->nr_reads, 2);
 	assert_int_equal(zblk_zone_mgmt(b, ZL_ZOP_RESET, 1 << 20), 0);
 	assert_int_equal(zblk_zone_get(b, 1 << 20, &zz), 0);
 	assert_int_equal(zz.cond, ZL_COND_EMPTY);
@@ -255,6 +282,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_zblk_zdev_write_moves_wp_and_unaligned_is_refused,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zblk_zdev_append_returns_position, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zblk_zdev_append_refusals_keep_their_reason,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zblk_zdev_reset_finish, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zblk_zdev_as_regular_device_reports_nothing,
 						setup, teardown),

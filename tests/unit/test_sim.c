@@ -8,7 +8,8 @@
  * variant / profile running clean, the emulated-disk backend (same results
  * as the data-less one; fault rules ending the run with the device's
  * reason), refusal of non-zoned block devices, time-weighted occupancy,
- * the block-group lifetime histogram and relocation reads.
+ * the block-group lifetime histogram and relocation reads; configurations
+ * refused with the option named, enum names parsed as printed.
  */
 #include <errno.h>
 #include <math.h>
@@ -182,9 +183,10 @@ static void test_sim_without_redirty_the_submit_buffer_expires(void **state)
 	c.release = FSC_RELEASE_NONE;
 	c.release_prob = 0.01;
 	c.expire_ns = 1000000000ULL;  /* 1 s */
-	sim_run(&c, &r);
+	assert_int_equal(sim_run(&c, &r), 0);
 	assert_true(r.nr_expired > 0);
 	assert_true(r.nr_bg_expired > 0);
+	assert_int_equal(r.nr_dev_errors, 0);  /* failed bios never reach the device */
 }
 
 static void variant_runs_clean(enum fsc_order o, enum fsc_release rel, enum fsc_profile p,
@@ -217,9 +219,11 @@ static void test_sim_variants_and_profiles_run_clean(void **state)
 	variant_runs_clean(FSC_ORDER_SUBMIT_BUFFER, FSC_RELEASE_REDIRTY, FSC_RAID10, 4);
 }
 
-/* The oracle setting of wa-models.md: data only, single-block uniform
- * overwrites, fill, warm up 10x the live data, measure 20x, 600 units. */
-static void oracle_run(enum fsc_clean_policy pol, uint32_t np, double u, struct sim_result *r)
+/* The oracle setting of wa-models.md: data only, one write in flight of one
+ * block, no device time, @np blocks per zone, 600 zones; fill, then warm up
+ * @warmup_x times the live data and measure 20 times. */
+static void oracle_run(enum fsc_clean_policy pol, enum sim_workload wl, uint32_t np, double u,
+		       uint32_t warmup_x, struct sim_result *r)
 {
 	struct sim_cfg c;
 
@@ -228,6 +232,9 @@ static void oracle_run(enum fsc_clean_policy pol, uint32_t np, double u, struct 
 	c.nr_zones = 600;
 	c.util = u;
 	c.clean = pol;
+	c.workload = wl;
+	c.hot_r = 0.9;  /* hot/cold: 90% of the writes to 10% of the space */
+	c.hot_f = 0.1;
 	c.metadata = false;
 	c.nr_workers = 0;
 	c.qd = 1;
@@ -235,7 +242,7 @@ static void oracle_run(enum fsc_clean_policy pol, uint32_t np, double u, struct 
 	c.dev_bw_bps = 0;
 	c.writes = 1;
 	assert_int_equal(sim_run(&c, r), 0);  /* sizing */
-	c.warmup_writes = 10 * r->file_blocks;
+	c.warmup_writes = warmup_x * r->file_blocks;
 	c.writes = 20 * r->file_blocks;
 	assert_int_equal(sim_run(&c, r), 0);
 	assert_int_equal(r->nr_dev_errors, 0);
@@ -245,9 +252,9 @@ static void test_sim_wa_matches_fifo_oracle(void **state)
 {
 	static struct sim_result r;
 
-	oracle_run(FSC_CLEAN_FIFO, 64, 0.8, &r);
+	oracle_run(FSC_CLEAN_FIFO, SIM_WL_UNIFORM, 64, 0.8, 10, &r);
 	assert_true(fabs(r.wa_data / r.oracle_fifo - 1) < 0.01);
-	oracle_run(FSC_CLEAN_FIFO, 64, 0.7, &r);
+	oracle_run(FSC_CLEAN_FIFO, SIM_WL_UNIFORM, 64, 0.7, 10, &r);
 	assert_true(fabs(r.wa_data / r.oracle_fifo - 1) < 0.01);
 }
 
@@ -255,44 +262,19 @@ static void test_sim_wa_matches_greedy_oracle(void **state)
 {
 	static struct sim_result r;
 
-	oracle_run(FSC_CLEAN_GREEDY, 64, 0.8, &r);
+	oracle_run(FSC_CLEAN_GREEDY, SIM_WL_UNIFORM, 64, 0.8, 10, &r);
 	assert_true(fabs(r.wa_data / r.oracle_greedy - 1) < 0.02);
 }
 
-/* Hot/cold 90/10 in the oracle setting (Np = 64, 600 units, data only). */
-static void hotcold_run(enum fsc_clean_policy pol, double u, struct sim_result *r)
-{
-	struct sim_cfg c;
-
-	sim_cfg_init(&c);
-	c.zone_bytes = 64 * 4096;
-	c.nr_zones = 600;
-	c.util = u;
-	c.clean = pol;
-	c.metadata = false;
-	c.nr_workers = 0;
-	c.qd = 1;
-	c.dev_cmd_ns = 0;
-	c.dev_bw_bps = 0;
-	c.workload = SIM_WL_HOTCOLD;
-	c.hot_r = 0.9;
-	c.hot_f = 0.1;
-	c.writes = 1;
-	assert_int_equal(sim_run(&c, r), 0);  /* sizing */
-	c.warmup_writes = 15 * r->file_blocks;
-	c.writes = 20 * r->file_blocks;
-	assert_int_equal(sim_run(&c, r), 0);
-	assert_int_equal(r->nr_dev_errors, 0);
-}
-
+/* Hot/cold 90/10 in the oracle setting, warmed up 15 times. */
 static void test_sim_hotcold_wa_matches_one_log_oracles(void **state)
 {
 	static struct sim_result r;
 
-	hotcold_run(FSC_CLEAN_FIFO, 0.7, &r);     /* Eq. 14: 2.586, within 1% */
+	oracle_run(FSC_CLEAN_FIFO, SIM_WL_HOTCOLD, 64, 0.7, 15, &r);  /* Eq. 14: 2.586, 1% */
 	assert_true(fabs(r.wa_data / r.oracle_hc_fifo - 1) < 0.01);
 	assert_true(r.wa_data > r.oracle_fifo);   /* skew without separation hurts */
-	hotcold_run(FSC_CLEAN_GREEDY, 0.8, &r);   /* Eq. 16, within 3% */
+	oracle_run(FSC_CLEAN_GREEDY, SIM_WL_HOTCOLD, 64, 0.8, 15, &r);  /* Eq. 16, within 3% */
 	assert_true(fabs(r.wa_data / r.oracle_hc_greedy - 1) < 0.03);
 	/* one log is above the two-log lower bound (Eqs. 20-22) */
 	assert_true(r.wa_data >= r.oracle_twolog);
@@ -420,6 +402,7 @@ static void test_sim_blkdev_refuses_what_is_not_a_zoned_block_device(void **stat
 	c.blkdev = "/dev/null";
 	c.nr_devs = 2;
 	assert_int_equal(sim_run(&c, &r), -EINVAL);
+	assert_string_equal(r.msg, "--devices 2: --blkdev runs on one device");
 }
 
 static void test_sim_occupancy_is_time_weighted_and_lifetimes_are_a_histogram(void **state)
@@ -463,15 +446,49 @@ static void test_sim_relocation_reads_cost_device_time(void **state)
 	assert_true(with.t_end_ns > without.t_end_ns);
 }
 
-static void test_sim_bad_config_is_einval(void **state)
+static void test_sim_bad_config_is_einval_with_the_option_named(void **state)
 {
 	static struct sim_result r;
 	struct sim_cfg c;
+	char msg[256];
 
 	small_cfg(&c);
 	c.util = 1.5;
 	assert_int_equal(sim_run(&c, &r), -EINVAL);
 	assert_int_equal(r.error, -EINVAL);
+	assert_int_equal(r.nr_events, 0);
+	assert_string_equal(r.msg, "--util 1.5: between 0 and 1, exclusive");
+	small_cfg(&c);
+	c.worker_dist = SIM_DIST_PARETO;
+	c.pareto_alpha = 1.0;  /* infinite mean */
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "--pareto-alpha 1:"));
+	small_cfg(&c);
+	c.nr_conv = c.nr_zones;
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "--conv 200:"));
+	/* in range, but no room for data once the superblocks, the reserve and
+	 * the metadata are counted: sim_run() refuses it with the numbers */
+	small_cfg(&c);
+	c.nr_zones = 8;
+	c.nr_conv = 6;
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), 0);
+	assert_int_equal(sim_run(&c, &r), -EINVAL);
+	assert_non_null(strstr(r.msg, "8 zones of 1048576 bytes leave"));
+	small_cfg(&c);
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), 0);
+}
+
+static void test_sim_names_parse_as_printed(void **state)
+{
+	assert_int_equal(sim_name_parse(sim_profile_names, "raid10"), FSC_RAID10);
+	assert_int_equal(sim_name_parse(sim_order_names, "submit-buffer"), FSC_ORDER_SUBMIT_BUFFER);
+	assert_int_equal(sim_name_parse(sim_release_names, "zeros"), FSC_RELEASE_ZEROS);
+	assert_int_equal(sim_name_parse(sim_clean_names, "greedy"), FSC_CLEAN_GREEDY);
+	assert_int_equal(sim_name_parse(sim_dist_names, "pareto"), SIM_DIST_PARETO);
+	assert_int_equal(sim_name_parse(sim_workload_names, "hotcold"), SIM_WL_HOTCOLD);
+	assert_int_equal(sim_name_parse(sim_profile_names, "raid7"), -EINVAL);
+	assert_int_equal(sim_name_parse(sim_workload_names, ""), -EINVAL);
 }
 
 int main(void)
@@ -498,7 +515,8 @@ int main(void)
 		cmocka_unit_test(test_sim_blkdev_refuses_what_is_not_a_zoned_block_device),
 		cmocka_unit_test(test_sim_occupancy_is_time_weighted_and_lifetimes_are_a_histogram),
 		cmocka_unit_test(test_sim_relocation_reads_cost_device_time),
-		cmocka_unit_test(test_sim_bad_config_is_einval),
+		cmocka_unit_test(test_sim_bad_config_is_einval_with_the_option_named),
+		cmocka_unit_test(test_sim_names_parse_as_printed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
