@@ -11,7 +11,7 @@
 #   make demo         the main job: create an emulated zoned disk, drive it, print
 #                     its zone report and statistics (DEMO_IMG=path, default /tmp)
 #   make deps         install missing Debian packages (root) or print the apt-get line
-#   make clean        remove build outputs
+#   make clean        remove build outputs (build/, build-san/ and O)
 #   make help         this text
 #
 # Knobs: SAN=1 (sanitizers, separate build dir), V=1 (verbose), O=dir (build dir),
@@ -129,9 +129,9 @@ demo: all
 
 # Fuzzing: every tests/fuzz/fuzz_*.c is a libFuzzer target linked with the
 # library built by clang with -fsanitize=fuzzer-no-link,address,undefined in
-# build-fuzz/.  `make check` builds them and runs each briefly
+# $(O)/fuzz/.  `make check` builds them and runs each briefly
 # (tests/scripts/050-fuzz-smoke.sh); `make fuzz` runs each for FUZZ_TIME s.
-FUZZ_O := build-fuzz
+FUZZ_O := $(O)/fuzz
 FUZZ_TIME ?= 300
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_O)/%,$(FUZZ_SRCS))
@@ -159,13 +159,13 @@ fuzz: fuzz-build
 		$$f -max_total_time=$(FUZZ_TIME) -print_final_stats=1 $(FUZZ_O)/corpus-$$n $$seeds || exit 1; \
 	done
 
--include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_BINS:%=%.d)
+-include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_SRCS:%.c=$(FUZZ_O)/%.d)
 
 bench: all
 	@tests/run-bench.sh "$(O)" $(BENCH_BINS)
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san $(O)
 
 help:
 	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'

@@ -21,8 +21,12 @@ int cmd_trace(int argc, char **argv) __attribute__((weak));
 int cli_parse_bytes(const char *what, const char *s, uint64_t *out);
 /* Decimal or 0x hex unsigned integer.  0 or -1 with a message. */
 int cli_parse_u64(const char *what, const char *s, uint64_t *out);
+/* The same, refusing values above @max (the message gives the range). */
+int cli_parse_u64_max(const char *what, const char *s, uint64_t max, uint64_t *out);
 /* "A-B" or "A" (inclusive) or "A+N" -> first, count. */
 int cli_parse_range(const char *what, const char *s, uint64_t *first, uint64_t *count);
+/* 0 if option argv[i] has a value after it, else -1 with a message. */
+int cli_need_value(int argc, char **argv, int i);
 
 /*
  * Geometry options shared by `disk create` and friends.  cli_geo_opt()

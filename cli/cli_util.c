@@ -12,6 +12,12 @@
 #include <string.h>
 #include <strings.h>
 
+/* Decimal, or hex after 0x; never octal (strtoull base 0 reads "010" as 8). */
+static int num_base(const char *s)
+{
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+}
+
 int cli_parse_u64(const char *what, const char *s, uint64_t *out)
 {
 	char *end;
@@ -23,13 +29,27 @@ int cli_parse_u64(const char *what, const char *s, uint64_t *out)
 		return -1;
 	}
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, num_base(s));
 	if (errno == ERANGE) {
 		fprintf(stderr, "zonelab: %s: '%s' is too large\n", what, s);
 		return -1;
 	}
 	if (*end) {
 		fprintf(stderr, "zonelab: %s: '%s' is not an integer (stray '%s')\n", what, s, end);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int cli_parse_u64_max(const char *what, const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v;
+
+	if (cli_parse_u64(what, s, &v))
+		return -1;
+	if (v > max) {
+		fprintf(stderr, "zonelab: %s: %s is out of range (0 to %" PRIu64 ")\n", what, s, max);
 		return -1;
 	}
 	*out = v;
@@ -47,7 +67,7 @@ int cli_parse_bytes(const char *what, const char *s, uint64_t *out)
 		return -1;
 	}
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, num_base(s));
 	if (errno == ERANGE || end == s) {
 		fprintf(stderr, "zonelab: %s: '%s' is not a size (e.g. 4096, 64K, 256M, 2G)\n",
 			what, s);
@@ -143,7 +163,7 @@ void cli_geo_init(struct cli_geo *g)
 	g->lba = 512;
 }
 
-static int need_val(int argc, char **argv, int i)
+int cli_need_value(int argc, char **argv, int i)
 {
 	if (i + 1 >= argc) {
 		fprintf(stderr, "zonelab: option %s needs a value\n", argv[i]);
@@ -170,7 +190,7 @@ int cli_geo_opt(struct cli_geo *g, int argc, char **argv, int i)
 	    strcmp(o, "--pblock-size") && strcmp(o, "--model") && strcmp(o, "--max-open") &&
 	    strcmp(o, "--max-active"))
 		return 0;
-	if (need_val(argc, argv, i))
+	if (cli_need_value(argc, argv, i))
 		return -1;
 	const char *val = argv[i + 1];
 
@@ -207,12 +227,8 @@ int cli_geo_opt(struct cli_geo *g, int argc, char **argv, int i)
 			(struct zdev_range){ (uint32_t)v, (uint32_t)n };
 		return 2;
 	}
-	if (cli_parse_u64(o, val, &v))
+	if (cli_parse_u64_max(o, val, UINT32_MAX, &v))
 		return -1;
-	if (v > UINT32_MAX) {
-		fprintf(stderr, "zonelab: %s: %s is too large\n", o, val);
-		return -1;
-	}
 	if (!strcmp(o, "--conv"))
 		g->cfg.nr_conv_start = (uint32_t)v;
 	else if (!strcmp(o, "--lba-size"))

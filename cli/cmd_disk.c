@@ -140,6 +140,8 @@ static void print_info(struct zdisk *z, const char *path, bool json)
 	struct zdev *d = zdisk_zdev(z);
 	uint32_t nr = zdev_nr_zones(d);
 	int64_t conv, gaps, empty, full, ro, off;
+	uint32_t nr_open, nr_closed;
+	const char *model = g->model == ZL_MODEL_HM ? "host-managed" : "host-aware";
 
 	zdisk_lock(z);
 	gaps = zdev_report_count(d, 0, ZL_RO_ALL) - zdev_report_count(d, 0, ZL_RO_ALL_BUT_GAP);
@@ -148,6 +150,8 @@ static void print_info(struct zdisk *z, const char *path, bool json)
 	full = zdev_report_count(d, 0, ZL_RO_FULL);
 	ro = zdev_report_count(d, 0, ZL_RO_READ_ONLY);
 	off = zdev_report_count(d, 0, ZL_RO_OFFLINE);
+	nr_open = zdev_nr_open(d);
+	nr_closed = zdev_nr_closed(d);
 	zdisk_unlock(z);
 	if (json) {
 		printf("{\"path\":\"%s\",\"model\":\"%s\",\"lba_size\":%u,\"pblock_size\":%u,"
@@ -156,15 +160,15 @@ static void print_info(struct zdisk *z, const char *path, bool json)
 		       "\"max_open\":%u,\"max_active\":%u,\"urswrz\":%s,"
 		       "\"conventional\":%" PRId64 ",\"gap\":%" PRId64 ",\"empty\":%" PRId64 ",\"open\":%u,\"closed\":%u,"
 		       "\"full\":%" PRId64 ",\"read_only\":%" PRId64 ",\"offline\":%" PRId64 "}\n",
-		       path, g->model == ZL_MODEL_HM ? "host-managed" : "host-aware",
+		       path, model,
 		       g->lba_size, g->pblock_size, g->capacity_lba, g->zone_size_lba,
 		       g->zone_cap_lba, g->gap_zones ? "true" : "false", nr, g->max_open,
 		       g->max_active, g->urswrz ? "true" : "false", conv, gaps, empty,
-		       zdev_nr_open(d), zdev_nr_closed(d), full, ro, off);
+		       nr_open, nr_closed, full, ro, off);
 		return;
 	}
 	printf("image:        %s\n", path);
-	printf("model:        %s\n", g->model == ZL_MODEL_HM ? "host-managed" : "host-aware");
+	printf("model:        %s\n", model);
 	printf("blocks:       %u-byte logical, %u-byte physical\n", g->lba_size, g->pblock_size);
 	printf("capacity:     %" PRIu64 " LBAs (%" PRIu64 " MiB)\n", g->capacity_lba,
 	       g->capacity_lba * g->lba_size >> 20);
@@ -175,13 +179,34 @@ static void print_info(struct zdisk *z, const char *path, bool json)
 	       g->max_active, g->urswrz ? "on" : "off");
 	printf("conditions:   %" PRId64 " conventional, %" PRId64 " gap, %" PRId64 " empty, %u open, %u closed, %" PRId64
 	       " full, %" PRId64 " read-only, %" PRId64 " offline\n",
-	       conv, gaps, empty, zdev_nr_open(d), zdev_nr_closed(d), full, ro, off);
+	       conv, gaps, empty, nr_open, nr_closed, full, ro, off);
 }
 
-static int parse_lba_count(char **argv, int i, int argc, uint64_t *lba, uint64_t *count)
+/* The zone management subcommands. */
+static const struct {
+	const char *name;
+	enum zl_zone_op op;
+} zone_cmds[] = {
+	{ "open", ZL_ZOP_OPEN }, { "close", ZL_ZOP_CLOSE },
+	{ "finish", ZL_ZOP_FINISH }, { "reset", ZL_ZOP_RESET },
+};
+
+static bool zone_cmd_find(const char *name, enum zl_zone_op *op)
+{
+	for (size_t i = 0; i < sizeof(zone_cmds) / sizeof(zone_cmds[0]); i++) {
+		if (!strcmp(name, zone_cmds[i].name)) {
+			*op = zone_cmds[i].op;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int parse_lba_count(const char *sub, char **argv, int i, int argc, uint64_t *lba,
+			   uint64_t *count)
 {
 	if (i + 1 >= argc) {
-		fprintf(stderr, "zonelab: expected LBA and COUNT\n");
+		fprintf(stderr, "zonelab disk %s: expected LBA and COUNT after IMAGE\n", sub);
 		return -1;
 	}
 	if (cli_parse_u64("LBA", argv[i], lba) || cli_parse_u64("COUNT", argv[i + 1], count))
@@ -189,12 +214,16 @@ static int parse_lba_count(char **argv, int i, int argc, uint64_t *lba, uint64_t
 	return 0;
 }
 
-/* After a refused command: the zone it hit, so the user can aim the next one. */
-static void explain_zone(struct zdisk *z, uint64_t lba)
+/*
+ * After a command refused by a zone rule: the zone it hit, so the user can
+ * aim the next one.  Nothing for other errors (I/O, LBA beyond capacity).
+ */
+static void explain_zone(struct zdisk *z, uint64_t lba, int err)
 {
 	struct zl_zone_info zi;
 
-	if (zdisk_report(z, lba, ZL_RO_ALL, &zi, 1, NULL) != 1)
+	if (!zl_is_own_error(err) || err == ZL_E_LBA_RANGE ||
+	    zdisk_report(z, lba, ZL_RO_ALL, &zi, 1, NULL) != 1)
 		return;
 	if (zi.wp_lba == ZL_WP_INVALID)
 		fprintf(stderr, "zonelab: the zone at LBA %" PRIu64 " (%" PRIu64 " LBAs, %s) is %s\n",
@@ -220,8 +249,10 @@ static int disk_rw(struct zdisk *z, bool write, uint64_t lba, uint64_t count, in
 	}
 	len = (size_t)count * lbs;
 	buf = malloc(len ? len : 1);
-	if (!buf)
+	if (!buf) {
+		fprintf(stderr, "zonelab: no memory for a %zu-byte buffer\n", len);
 		return -1;
+	}
 	if (write) {
 		memset(buf, pattern, len);
 		if (file) {
@@ -245,8 +276,7 @@ static int disk_rw(struct zdisk *z, bool write, uint64_t lba, uint64_t count, in
 	if (ret) {
 		fprintf(stderr, "zonelab: %s of %" PRIu64 " LBAs at LBA %" PRIu64 " failed: %s\n",
 			write ? "write" : "read", count, lba, zl_strerror(ret));
-		if (zl_is_own_error(ret) && ret != ZL_E_LBA_RANGE)
-			explain_zone(z, lba);
+		explain_zone(z, lba, ret);
 		free(buf);
 		return -1;
 	}
@@ -270,12 +300,23 @@ static int disk_rw(struct zdisk *z, bool write, uint64_t lba, uint64_t count, in
 	return 0;
 }
 
+/* Every step must do what the comment beside it says, or the demo fails. */
 static int disk_demo(const char *path)
 {
+	static const struct {
+		const char *name;
+		enum zl_zone_op op;
+		uint32_t zone;
+	} steps[] = {
+		{ "finish", ZL_ZOP_FINISH, 3 },   /* a written zone becomes full */
+		{ "open", ZL_ZOP_OPEN, 9 },       /* an empty zone explicitly open */
+		{ "reset", ZL_ZOP_RESET, 4 },     /* a written zone empty again */
+	};
 	struct cli_geo g;
 	struct zdisk *z;
 	uint8_t buf[4096];
-	int ret = 0;
+	uint64_t zlen, lba;
+	int ret = 0, err;
 
 	cli_geo_init(&g);
 	g.size_bytes = 64ull << 20;
@@ -284,34 +325,67 @@ static int disk_demo(const char *path)
 	g.cfg.max_open = 4;
 	if (cli_geo_finish(&g) || open_image(path, true, true, &g.cfg, true, &z))
 		return 1;
+	zlen = g.cfg.zone_size_lba;
 	printf("# created %s: 64 MiB, 16 zones of 4 MiB, 2 conventional, max open 4\n", path);
 	memset(buf, 0x5a, sizeof(buf));
-	/* a few writes, an unaligned one, zone management */
-	for (uint32_t zi = 2; zi < 8; zi++)
-		for (int k = 0; k < 4; k++)
-			if (zdisk_write(z, (uint64_t)zi * 8192 + k * 8, 8, buf, false, NULL))
+	/* 4 writes of 8 LBAs at the write pointer of zones 2-7 */
+	for (uint32_t zi = 2; zi < 8; zi++) {
+		for (uint64_t k = 0; k < 4; k++) {
+			lba = zi * zlen + k * 8;
+			if ((err = zdisk_write(z, lba, 8, buf, false, NULL))) {
+				fprintf(stderr, "zonelab: demo: write at LBA %" PRIu64 ": %s\n", lba,
+					zl_strerror(err));
 				ret = 1;
-	printf("# unaligned write at LBA %u: %s (expected)\n", 2 * 8192 + 100,
-	       zl_strerror(zdisk_write(z, 2 * 8192 + 100, 8, buf, false, NULL)));
-	zdisk_zone_op(z, ZL_ZOP_FINISH, 3 * 8192, false, NULL);
-	zdisk_zone_op(z, ZL_ZOP_OPEN, 9 * 8192, false, NULL);
-	zdisk_zone_op(z, ZL_ZOP_RESET, 4 * 8192, false, NULL);
-	zdisk_flush(z, NULL);
+			}
+		}
+	}
+	lba = 2 * zlen + 100;
+	err = zdisk_write(z, lba, 8, buf, false, NULL);
+	printf("# unaligned write at LBA %" PRIu64 ": %s (expected)\n", lba, zl_strerror(err));
+	if (err != ZL_E_UNALIGNED)
+		ret = 1;
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if ((err = zdisk_zone_op(z, steps[i].op, steps[i].zone * zlen, false, NULL))) {
+			fprintf(stderr, "zonelab: demo: %s of zone %u: %s\n", steps[i].name,
+				steps[i].zone, zl_strerror(err));
+			ret = 1;
+		}
+	}
+	if ((err = zdisk_flush(z, NULL))) {
+		fprintf(stderr, "zonelab: demo: flush: %s\n", zl_strerror(err));
+		ret = 1;
+	}
 	printf("\n");
-	do_report(z, 0, ZL_RO_ALL, UINT64_MAX);
+	if (do_report(z, 0, ZL_RO_ALL, UINT64_MAX))
+		ret = 1;
 	printf("\n# statistics\n");
 	print_stats(z);
 	zdisk_close(z);
 	return ret;
 }
 
+static const char *const disk_cmds[] = {
+	"create", "info", "report", "write", "read", "open", "close", "finish", "reset",
+	"check", "demo",
+};
+
+static bool disk_cmd_known(const char *name)
+{
+	for (size_t i = 0; i < sizeof(disk_cmds) / sizeof(disk_cmds[0]); i++)
+		if (!strcmp(name, disk_cmds[i]))
+			return true;
+	return false;
+}
+
 int cmd_disk(int argc, char **argv)
 {
 	const char *sub, *path, *input = NULL, *output = NULL;
 	bool force = false, json = false, stats = false, fua = false, all = false;
+	bool is_rw, is_zone_op, has_lba = false;
 	enum zl_report_opt opt = ZL_RO_ALL;
+	enum zl_zone_op op = ZL_ZOP_RESET;
 	uint64_t start = 0, max = UINT64_MAX, lba = 0, count = 0, v;
-	int pattern = 0xa5, wce = 1, rc = 0, first_pos = 2;
+	int pattern = 0xa5, wce = 1, rc = 0, nr_pos = 0;
 	struct cli_geo g;
 	struct zdisk *z;
 
@@ -320,29 +394,32 @@ int cmd_disk(int argc, char **argv)
 		return argc < 2 ? 2 : 0;
 	}
 	sub = argv[1];
+	if (!disk_cmd_known(sub)) {
+		fprintf(stderr, "zonelab disk: unknown command '%s' (see zonelab disk --help)\n", sub);
+		return 2;
+	}
 	if (argc < 3) {
 		fprintf(stderr, "zonelab disk %s: missing IMAGE\n", sub);
 		return 2;
 	}
 	path = argv[2];
 	cli_geo_init(&g);
+	is_rw = !strcmp(sub, "write") || !strcmp(sub, "read");
+	is_zone_op = zone_cmd_find(sub, &op);
 
 	/* Positional LBA [COUNT] after IMAGE for read/write/zone ops. */
-	int nr_pos = 0;
-
-	if (!strcmp(sub, "write") || !strcmp(sub, "read")) {
-		if (parse_lba_count(argv, 3, argc, &lba, &count))
+	if (is_rw) {
+		if (parse_lba_count(sub, argv, 3, argc, &lba, &count))
 			return 2;
 		nr_pos = 2;
-	} else if (!strcmp(sub, "open") || !strcmp(sub, "close") || !strcmp(sub, "finish") ||
-		   !strcmp(sub, "reset")) {
-		if (argc > 3 && strcmp(argv[3], "--all")) {
-			if (cli_parse_u64("LBA", argv[3], &lba))
-				return 2;
-			nr_pos = 1;
-		}
+	} else if (is_zone_op && argc > 3 && argv[3][0] != '-') {
+		if (cli_parse_u64("LBA", argv[3], &lba))
+			return 2;
+		has_lba = true;
+		nr_pos = 1;
 	}
-	for (int i = first_pos + 1 + nr_pos; i < argc; i++) {
+	for (int i = 3 + nr_pos; i < argc; i++) {
+		const char *o = argv[i];
 		int used = cli_geo_opt(&g, argc, argv, i);
 
 		if (used < 0)
@@ -350,15 +427,12 @@ int cmd_disk(int argc, char **argv)
 		if (used > 0) {
 			if (strcmp(sub, "create")) {
 				fprintf(stderr, "zonelab disk %s: %s: geometry options only apply to create "
-					"(the image records its geometry)\n", sub, argv[i]);
+					"(the image records its geometry)\n", sub, o);
 				return 2;
 			}
 			i += used - 1;
 			continue;
 		}
-		const char *o = argv[i];
-		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-
 		if (!strcmp(o, "--force")) {
 			force = true;
 		} else if (!strcmp(o, "--json")) {
@@ -369,44 +443,45 @@ int cmd_disk(int argc, char **argv)
 			fua = true;
 		} else if (!strcmp(o, "--all")) {
 			all = true;
-		} else if (!strcmp(o, "--start") && val) {
-			if (cli_parse_u64(o, val, &start))
+		} else if (!strcmp(o, "--start")) {
+			if (cli_need_value(argc, argv, i) || cli_parse_u64(o, argv[++i], &start))
 				return 2;
-			i++;
-		} else if (!strcmp(o, "--max") && val) {
-			if (cli_parse_u64(o, val, &max))
+		} else if (!strcmp(o, "--max")) {
+			if (cli_need_value(argc, argv, i) || cli_parse_u64(o, argv[++i], &max))
 				return 2;
-			i++;
-		} else if (!strcmp(o, "--option") && val) {
-			if (zl_report_opt_parse(val, &opt)) {
-				fprintf(stderr, "zonelab: --option: unknown reporting option '%s'\n", val);
+		} else if (!strcmp(o, "--option")) {
+			if (cli_need_value(argc, argv, i))
 				return 2;
-			}
-			i++;
-		} else if (!strcmp(o, "--pattern") && val) {
-			if (cli_parse_u64(o, val, &v) || v > 255) {
-				fprintf(stderr, "zonelab: --pattern: a byte value 0-255\n");
+			if (zl_report_opt_parse(argv[++i], &opt)) {
+				fprintf(stderr, "zonelab: --option: unknown reporting option '%s' "
+					"(see zonelab disk --help)\n", argv[i]);
 				return 2;
 			}
+		} else if (!strcmp(o, "--pattern")) {
+			if (cli_need_value(argc, argv, i) || cli_parse_u64_max(o, argv[++i], 255, &v))
+				return 2;
 			pattern = (int)v;
-			i++;
-		} else if (!strcmp(o, "--wce") && val) {
-			if (cli_parse_u64(o, val, &v) || v > 1) {
-				fprintf(stderr, "zonelab: --wce: 0 or 1\n");
+		} else if (!strcmp(o, "--wce")) {
+			if (cli_need_value(argc, argv, i) || cli_parse_u64_max(o, argv[++i], 1, &v))
 				return 2;
-			}
 			wce = (int)v;
-			i++;
-		} else if (!strcmp(o, "--input") && val) {
-			input = val;
-			i++;
-		} else if (!strcmp(o, "--output") && val) {
-			output = val;
-			i++;
+		} else if (!strcmp(o, "--input")) {
+			if (cli_need_value(argc, argv, i))
+				return 2;
+			input = argv[++i];
+		} else if (!strcmp(o, "--output")) {
+			if (cli_need_value(argc, argv, i))
+				return 2;
+			output = argv[++i];
 		} else {
-			fprintf(stderr, "zonelab disk %s: unknown option or missing value: %s\n", sub, o);
+			fprintf(stderr, "zonelab disk %s: unknown option '%s' (see zonelab disk --help)\n",
+				sub, o);
 			return 2;
 		}
+	}
+	if (is_zone_op && has_lba == all) {
+		fprintf(stderr, "zonelab disk %s: give either the zone's start LBA or --all\n", sub);
+		return 2;
 	}
 
 	if (!strcmp(sub, "demo"))
@@ -426,34 +501,29 @@ int cmd_disk(int argc, char **argv)
 	} else if (!strcmp(sub, "report")) {
 		if (do_report(z, start, opt, max))
 			rc = 1;
-	} else if (!strcmp(sub, "write") || !strcmp(sub, "read")) {
+	} else if (is_rw) {
 		if (disk_rw(z, sub[0] == 'w', lba, count, pattern,
 			    sub[0] == 'w' ? input : output, fua))
 			rc = 1;
-	} else if (!strcmp(sub, "open") || !strcmp(sub, "close") || !strcmp(sub, "finish") ||
-		   !strcmp(sub, "reset")) {
-		enum zl_zone_op op = sub[0] == 'o' ? ZL_ZOP_OPEN : sub[0] == 'c' ? ZL_ZOP_CLOSE :
-				     sub[0] == 'f' ? ZL_ZOP_FINISH : ZL_ZOP_RESET;
-		int ret;
+	} else if (is_zone_op) {
+		int ret = zdisk_zone_op(z, op, lba, all, NULL);
 
-		if (!all && nr_pos == 0) {
-			fprintf(stderr, "zonelab disk %s: give the zone's start LBA or --all\n", sub);
-			rc = 2;
-		} else if ((ret = zdisk_zone_op(z, op, lba, all, NULL))) {
-			fprintf(stderr, "zonelab: %s zone%s%s: %s\n", sub, all ? "s" : " at LBA ",
-				all ? "" : argv[3], zl_strerror(ret));
+		if (ret && all) {
+			fprintf(stderr, "zonelab: %s of all zones failed: %s\n", sub, zl_strerror(ret));
+			rc = 1;
+		} else if (ret) {
+			fprintf(stderr, "zonelab: %s of the zone at LBA %" PRIu64 " failed: %s\n", sub,
+				lba, zl_strerror(ret));
+			explain_zone(z, lba, ret);
 			rc = 1;
 		}
-	} else if (!strcmp(sub, "check")) {
+	} else {
 		char msg[512];
-		int ret = zdisk_check(z, msg, sizeof(msg));
+		int ret = zdisk_check(z, msg, sizeof(msg));   /* "check" */
 
 		printf("%s: %s\n", path, msg);
 		if (ret)
 			rc = 1;
-	} else {
-		fprintf(stderr, "zonelab disk: unknown command '%s'\n", sub);
-		rc = 2;
 	}
 out_close:
 	if (stats)

@@ -86,8 +86,10 @@ if [ ! -f "$base.cpio" ] || [ "$(cat "$base.key" 2>/dev/null)" != "$key" ]; then
 	echo "$key" > "$base.key"
 fi
 
-ov=$ZL_E2E_CACHE/initrd-overlay
-rm -rf "$ov"; mkdir -p "$ov/e2e/handlers" "$ov/e2e/bin" "$ov/e2e/fio"
+# The overlay is per run (runs may overlap: several build dirs, one cache).
+ov=$(mktemp -d "$ZL_E2E_CACHE/initrd-overlay.XXXXXX")
+trap 'rm -rf "$ov" "$ov.cpio"' EXIT
+mkdir -p "$ov/e2e/handlers" "$ov/e2e/bin" "$ov/e2e/fio"
 cp "$E2E_DIR/guest/init" "$ov/init"
 cp -r "$E2E_DIR/guest/run-checks.sh" "$E2E_DIR/guest/lib.sh" "$E2E_DIR"/guest/handler-*.sh "$E2E_DIR/guest/checks" "$ov/e2e/"
 cp "$ROOT"/usr/lib/x86_64-linux-gnu/tcmu-runner/handler_file_zbc.so "$ov/e2e/handlers/"

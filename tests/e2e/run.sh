@@ -24,7 +24,8 @@ t_start=$(date +%s.%N)
 
 "$E2E_DIR/host-deps.sh"
 "$E2E_DIR/fetch.sh"
-E2E_MODE=$mode E2E_HANDLER=$handler "$E2E_DIR/mkinitramfs.sh" "$ZL_E2E_CACHE/initramfs-$mode.cpio" "$O"
+initrd=$out/initramfs.cpio   # per run; removed when qemu is done
+E2E_MODE=$mode E2E_HANDLER=$handler "$E2E_DIR/mkinitramfs.sh" "$initrd" "$O"
 kver=$(cat "$ROOT/.kver")
 if [ $mode = full ]; then mem=${E2E_MEM:-6144}; tmo=${E2E_TIMEOUT:-7200}; else mem=${E2E_MEM:-2048}; tmo=${E2E_TIMEOUT:-900}; fi
 
@@ -35,7 +36,7 @@ t_boot=$(date +%s.%N)
 set +e
 timeout -k 10 "$tmo" qemu-system-x86_64 -M pc -cpu qemu64 -smp 1 -m "$mem" \
 	-nographic -no-reboot -net none \
-	-kernel "$ROOT/boot/vmlinuz-$kver" -initrd "$ZL_E2E_CACHE/initramfs-$mode.cpio" \
+	-kernel "$ROOT/boot/vmlinuz-$kver" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init" < /dev/null 2>&1 |
 while IFS= read -r l; do
 	l=${l%$'\r'}
@@ -50,6 +51,7 @@ while IFS= read -r l; do
 done
 qrc=${PIPESTATUS[0]}
 set -e
+rm -f "$initrd"
 
 # Results and the logs the guest dumped between markers.
 sed -n 's/^@@E2E RESULT //p' "$out/console.log" > "$out/results.txt"

@@ -26,9 +26,9 @@ ok  $ZL disk write "$img" 16384 16 --pattern 0x42
 has "wrote 16 LBAs"
 crc=$(awk '{print $NF}' "$dir/out")
 ok  $ZL disk read "$img" 16384 16
-has "$crc"
+has "crc32c $crc"
 ok  $ZL disk report "$img" --option closed
-has "16400"                                   # reopened: implicitly open came back closed
+has "16400 *seq-req *closed"                  # reopened: implicitly open came back closed
 bad "unaligned write" $ZL disk write "$img" 16384 8
 grep -q "is closed, write pointer at LBA 16400" "$dir/err" || { echo "FAIL: no write pointer hint"; cat "$dir/err"; fails=$((fails+1)); }
 bad "LBA out of range" $ZL disk write "$img" 131072 8
@@ -36,8 +36,11 @@ ok  $ZL disk finish "$img" 24576
 ok  $ZL disk report "$img" --option full
 has "1 zone(s) reported"
 bad "not the start of a zone" $ZL disk reset "$img" 24577
+grep -q "the zone at LBA 24576 " "$dir/err" || { echo "FAIL: no zone hint"; cat "$dir/err"; fails=$((fails+1)); }
+bad "either the zone's start LBA or --all" $ZL disk reset "$img"
+bad "either the zone's start LBA or --all" $ZL disk reset "$img" 24576 --all
 bad "conventional or gap zone" $ZL disk open "$img" 0
-ok  $ZL disk reset "$img" --all --stats
+ok  $ZL disk reset "$img" --stats --all
 has '"resets":2'
 ok  $ZL disk check "$img"
 has "consistent"
@@ -54,7 +57,13 @@ bad "unknown size suffix" $ZL disk create "$dir/b.img" --size 64Q
 bad "required" $ZL disk create "$dir/b.img"
 bad "only apply to create" $ZL disk info "$img" --size 1G
 bad "unknown reporting option" $ZL disk report "$img" --option sideways
-bad "unknown option" $ZL disk info "$img" --frobnicate
+bad "unknown option '--frobnicate'" $ZL disk info "$img" --frobnicate
+bad "unknown command 'frobnicate'" $ZL disk frobnicate "$img"
+bad "--start needs a value" $ZL disk report "$img" --start
+bad "out of range (0 to 255)" $ZL disk write "$img" 32768 8 --pattern 256
+bad "expected LBA and COUNT" $ZL disk read "$img"
+ok  $ZL disk read "$img" 010 1                # decimal, not octal
+has "at LBA 10:"
 head -c 8192 /dev/urandom > "$dir/foreign"
 bad "not a zonelab image" $ZL disk info "$dir/foreign"
 bad "no such file" $ZL disk info "$dir/missing.img"

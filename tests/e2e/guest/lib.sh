@@ -97,7 +97,6 @@ lun_detach() {
 	[ -d "$t" ] || return 0
 	rm -f "$t/lun/lun_0/$name"
 	rmdir "$t/lun/lun_0" 2>/dev/null
-	echo "" > /dev/null
 	rmdir "$t" "$CFS/loopback/$w" 2>/dev/null
 	rm -f "$STATE/$name.dev"
 	return 0
@@ -106,6 +105,33 @@ lun_detach() {
 dev_remove() { lun_detach "$1"; rmdir "$CFS/core/user_0/$1" 2>/dev/null; }
 
 devname() { cat "$STATE/$1.dev"; }
+
+# neg_attach NAME SIZE_BYTES CFGSTRING KMSG_REGEX - export a disk the kernel
+# must refuse: a kernel message matching KMSG_REGEX within 10 s, and NAME not
+# attached as a host-managed disk with a capacity (sd gives a refused zoned
+# disk capacity 0); tcmu-runner alive and zl0 still answering afterwards.
+# Removes NAME; calls fail; notes the kernel message.
+neg_attach() {
+	local name=$1 size=$2 cfg=$3 re=$4 msg="" d i
+	kmsg_mark
+	dev_create "$name" "$size" "$cfg" || fail "backstore $name (the handler itself refused?)"
+	lun_attach "$name" > /dev/null 2>&1
+	for i in $(seq 100); do
+		msg=$(kmsg_since | grep -m1 -E "$re") && break
+		sleep 0.1
+	done
+	kmsg_since
+	[ -n "$msg" ] || fail "no kernel message matching '$re'"
+	d=$(cat "$STATE/$name.dev" 2>/dev/null)
+	if [ -n "$d" ] && [ "$(cat /sys/block/$d/size)" != 0 ] &&
+	   [ "$(cat /sys/block/$d/queue/zoned)" = host-managed ]; then
+		fail "kernel attached $d as host-managed"
+	fi
+	runner_alive || fail "tcmu-runner died"
+	dev_remove "$name"
+	blkzone report -c 1 /dev/$(devname zl0) > /dev/null || fail "zl0 no longer answers"
+	note "kernel: ${msg#*] }"
+}
 
 # zones_summary DEV - blkzone report reduced to "start len wp TYPE cond"
 # lines (cond as blkzone abbreviates it: nw em oi oe cl fu ro ol).

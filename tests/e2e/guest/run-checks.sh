@@ -26,7 +26,16 @@ full=(attach:00-attach.sh::120 blkzone_report:10-blkzone-report.sh::60
 	persistence:60-persistence.sh::300
 	iscsi:70-iscsi.sh::120 load_iscsi:95-load.sh::900 load_stats:96-load-stats.sh::60)
 if [ "$E2E_MODE" = full ]; then list=("${full[@]}"); else list=("${short[@]}"); fi
-[ -n "${E2E_ONLY:-}" ] && { sel=(); for e in "${list[@]}"; do case ",$E2E_ONLY," in *",${e%%:*},"*) sel+=("$e");; esac; done; list=("${sel[@]}"); }
+# E2E_ONLY: the named checks of this mode; a name that is not one of them
+# fails the run (a typo must not leave a run with nothing but "boot").
+unknown=""
+if [ -n "${E2E_ONLY:-}" ]; then
+	sel=(); for e in "${list[@]}"; do case ",$E2E_ONLY," in *",${e%%:*},"*) sel+=("$e");; esac; done
+	for n in ${E2E_ONLY//,/ }; do
+		case " ${list[*]%%:*} " in *" $n "*) ;; *) unknown+="$n ";; esac
+	done
+	list=("${sel[@]}")
+fi
 
 emit() { # status name secs reason
 	local line="$1 $2 ${3}s${4:+ $4}"
@@ -39,6 +48,9 @@ boot_s=$(cut -d' ' -f1 /proc/uptime)
 echo "@@E2E START mode=$E2E_MODE handler=$E2E_HANDLER kernel=$(uname -r) uptime=${boot_s}s"
 emit PASS boot "$boot_s" "guest /init reached (kernel $(uname -r), uptime)"
 nfail=0
+if [ -n "$unknown" ]; then
+	emit FAIL e2e_only 0 "E2E_ONLY names no $E2E_MODE check: ${unknown% }"; nfail=1
+fi
 for e in "${list[@]}"; do
 	IFS=: read -r name script args tmo <<< "$e"
 	t0=$EPOCHREALTIME

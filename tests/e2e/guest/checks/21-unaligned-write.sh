@@ -3,8 +3,14 @@
 . /e2e/lib.sh
 dev=/dev/$(devname zl0); z=12
 base=$(zone_start_bytes $dev $z)
-wp0=$(zone_wp $dev $z); c0=$(zone_cond $dev $z)
-[ $(( wp0 )) -gt 0 ] || { dd if=/dev/urandom of=$dev bs=64K count=1 seek=$(( base / 65536 )) oflag=direct status=none; wp0=$(zone_wp $dev $z); c0=$(zone_cond $dev $z); }
+wp0=$(zone_wp $dev $z)
+if [ $(( wp0 )) = 0 ]; then   # empty (dio_at_wp did not run): give it a write pointer
+	dd if=/dev/urandom of=$dev bs=64K count=1 seek=$(( base / 65536 )) oflag=direct status=none ||
+		fail "write at the start of zone $z"
+	wp0=$(zone_wp $dev $z)
+fi
+c0=$(zone_cond $dev $z)
+[ $(( wp0 )) -gt 0 ] && [ -n "$c0" ] || fail "zone $z before the write: wp '$wp0', cond '$c0'"
 kmsg_mark
 # 64 KiB past the write pointer.
 if err=$(dd if=/dev/urandom of=$dev bs=64K count=1 seek=$(( base / 65536 + wp0 / 128 + 1 )) oflag=direct 2>&1); then

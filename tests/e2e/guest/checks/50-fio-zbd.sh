@@ -9,9 +9,9 @@ fio --name=seqw --rw=write --bs=128k --iodepth=4 --size=256M $common > $LOGS/fio
 blkzone reset $dev
 fio --name=randw --rw=randwrite --bs=16k --iodepth=8 --max_open_zones=8 --size=512M --io_size=96M --randseed=42 $common > $LOGS/fio-rand.terse || fail "fio rand write+verify"
 for f in seq rand; do
-	# terse v3: field 5 = read errors? use total_err field 5 ('err') per job.
+	# terse v3: field 5 is the job's error (errno); missing output is a failure.
 	e=$(cut -d';' -f5 $LOGS/fio-$f.terse | head -1)
-	[ "${e:-0}" = 0 ] || fail "fio $f reported error $e"
+	[ "${e:-none}" = 0 ] || fail "fio $f reported error ${e:-none (no terse output)}"
 done
 
 note "seq 256 MiB (bs 128k QD4) and rand 96 MiB (bs 16k QD8, 8 open zones) written and md5-verified"
