@@ -427,7 +427,7 @@ uint8_t sti_execv(struct sti_dev *d, const uint8_t *cdb, size_t cdb_len,
 	c->lcmd.cdb = c->cdb;
 	c->lcmd.iovec = work;
 	c->lcmd.iov_cnt = (size_t)iov_cnt;
-	/* sense_buf is clean: zeroed at creation and after every failed command */
+	/* sense_buf is clean: zeroed at creation and after every command that wrote it */
 	c->lcmd.hm_private = &c->rcmd;
 	c->rcmd.lib_cmd = &c->lcmd;
 	c->rcmd.iovec = NULL;
@@ -453,9 +453,11 @@ uint8_t sti_execv(struct sti_dev *d, const uint8_t *cdb, size_t cdb_len,
 		r->status = 0x00;
 	} else {
 		memcpy(r->sense, c->lcmd.sense_buf, STI_SENSE_LEN);
-		memset(c->lcmd.sense_buf, 0, sizeof(c->lcmd.sense_buf));
 		r->status = sti_sts_to_scsi(ret, r->sense);
 	}
+	/* any sense a handler wrote (byte 0: response code, never 0) is not the next command's */
+	if (c->lcmd.sense_buf[0])
+		memset(c->lcmd.sense_buf, 0, sizeof(c->lcmd.sense_buf));
 	left = tcmu_iovec_length(work, (size_t)iov_cnt);
 	r->data_in_len = total - left;
 	return r->status;
