@@ -16,9 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "zl_crc.h"
+#include "zl_json.h"
 
 static void disk_usage(FILE *f)
 {
@@ -50,15 +50,12 @@ static int open_image(const char *path, bool create, bool force, const struct zd
 		      bool wce, struct zdisk **out)
 {
 	struct zdisk_cfg cfg;
-	struct stat st;
 	char msg[512];
 	int ret;
 
 	zdisk_cfg_init(&cfg);
 	cfg.store.path = path;
-	cfg.store.kind = ZSTORE_FILE;
-	if (!stat(path, &st) && S_ISBLK(st.st_mode))
-		cfg.store.kind = ZSTORE_BLOCK;
+	cfg.store.kind = zstore_kind_of_path(path);
 	cfg.store.create = create;
 	cfg.store.force = force;
 	cfg.store.punch_on_reset = true;
@@ -154,14 +151,15 @@ static void print_info(struct zdisk *z, const char *path, bool json)
 	nr_closed = zdev_nr_closed(d);
 	zdisk_unlock(z);
 	if (json) {
-		printf("{\"path\":\"%s\",\"model\":\"%s\",\"lba_size\":%u,\"pblock_size\":%u,"
+		printf("{\"path\":");
+		zl_json_fprint_str(stdout, path);
+		printf(",\"model\":\"%s\",\"lba_size\":%u,\"pblock_size\":%u,"
 		       "\"capacity_lba\":%" PRIu64 ",\"zone_size_lba\":%" PRIu64
 		       ",\"zone_cap_lba\":%" PRIu64 ",\"gap_zones\":%s,\"nr_zones\":%u,"
 		       "\"max_open\":%u,\"max_active\":%u,\"urswrz\":%s,"
 		       "\"conventional\":%" PRId64 ",\"gap\":%" PRId64 ",\"empty\":%" PRId64 ",\"open\":%u,\"closed\":%u,"
 		       "\"full\":%" PRId64 ",\"read_only\":%" PRId64 ",\"offline\":%" PRId64 "}\n",
-		       path, model,
-		       g->lba_size, g->pblock_size, g->capacity_lba, g->zone_size_lba,
+		       model, g->lba_size, g->pblock_size, g->capacity_lba, g->zone_size_lba,
 		       g->zone_cap_lba, g->gap_zones ? "true" : "false", nr, g->max_open,
 		       g->max_active, g->urswrz ? "true" : "false", conv, gaps, empty,
 		       nr_open, nr_closed, full, ro, off);

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "zl_json.h"
+
 #define ZCTL_REPORT_DEFAULT 32
 
 /* ---- reply buffer ---------------------------------------------------------- */
@@ -66,21 +68,16 @@ static void jb_printf(struct jb *j, const char *fmt, ...)
 	j->len += (size_t)n;
 }
 
-/* A JSON string: quotes, backslashes, control and non-ASCII bytes escaped. */
+/* A JSON string literal (escaped by zl_json_str()). */
 static void jb_str(struct jb *j, const char *s)
 {
-	jb_printf(j, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	size_t n = zl_json_str(NULL, 0, s);
 
-		if (c == '"' || c == '\\')
-			jb_printf(j, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			jb_printf(j, "\\u%04x", c);
-		else
-			jb_printf(j, "%c", c);
-	}
-	jb_printf(j, "\"");
+	jb_grow(j, n + 1);
+	if (j->oom)
+		return;
+	zl_json_str(j->p + j->len, j->cap - j->len, s);
+	j->len += n;
 }
 
 static char *jb_done(struct jb *j)

@@ -9,6 +9,8 @@
 
 #include <pthread.h>
 
+#include "zl_le.h"
+
 #define ZL_CRC32C_POLY 0x82f63b78u
 
 static uint32_t crc_tab[8][256];
@@ -33,22 +35,15 @@ static void crc_tab_init(void)
 	}
 }
 
-/* Little-endian load, independent of host byte order and alignment. */
-static inline uint32_t load_le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
 uint32_t zl_crc32c(uint32_t crc, const void *buf, size_t len)
 {
-	const unsigned char *p = buf;
+	const uint8_t *p = buf;
 
 	pthread_once(&crc_once, crc_tab_init);
 	crc = ~crc;
 	while (len >= 8) {
-		uint32_t lo = load_le32(p) ^ crc;
-		uint32_t hi = load_le32(p + 4);
+		uint32_t lo = zl_get_le32(p) ^ crc;
+		uint32_t hi = zl_get_le32(p + 4);
 
 		crc = crc_tab[7][lo & 0xff] ^ crc_tab[6][(lo >> 8) & 0xff] ^
 		      crc_tab[5][(lo >> 16) & 0xff] ^ crc_tab[4][lo >> 24] ^

@@ -125,4 +125,12 @@ int zstore_sync_words(const struct zstore *s, uint32_t first, uint32_t last);
 const char *zstore_kind_name(enum zstore_kind k);
 int zstore_kind_parse(const char *s, enum zstore_kind *k);
 
+/**
+ * zstore_kind_of_path() - the store for an image at @path when none is named.
+ * ZSTORE_BLOCK if @path (followed through links) is a block device,
+ * ZSTORE_FILE otherwise, also when it does not exist or stat() fails: opening
+ * it then reports the error.  One stat(); opens nothing.
+ */
+enum zstore_kind zstore_kind_of_path(const char *path);
+
 #endif /* ZSTORE_H */

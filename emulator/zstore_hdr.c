@@ -8,52 +8,11 @@
 #include "zstore_int.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "zl_crc.h"
-
-void zstore_msg(char *msg, size_t msg_len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!msg || !msg_len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, msg_len, fmt, ap);
-	va_end(ap);
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	uint32_t v = 0;
-
-	for (int i = 3; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
+#include "zl_le.h"
 
 static inline uint64_t align_up(uint64_t v, uint64_t a)
 {
@@ -66,23 +25,23 @@ int zstore_layout_of(const struct zdev_cfg *geo, struct zstore_layout *l,
 	uint64_t nr_zones;
 
 	if (!geo->zone_size_lba || !geo->lba_size || !geo->capacity_lba) {
-		zstore_msg(msg, msg_len, "geometry has a zero lba_size, zone_size_lba or capacity_lba");
+		zl_msgf(msg, msg_len, "geometry has a zero lba_size, zone_size_lba or capacity_lba");
 		return ZL_E_GEOMETRY;
 	}
 	nr_zones = geo->capacity_lba / geo->zone_size_lba +
 		   !!(geo->capacity_lba % geo->zone_size_lba);
 	if (nr_zones > UINT32_MAX) {
-		zstore_msg(msg, msg_len, "geometry has %llu zones, more than %u",
-			   (unsigned long long)nr_zones, UINT32_MAX);
+		zl_msgf(msg, msg_len, "geometry has %llu zones, more than %u",
+			(unsigned long long)nr_zones, UINT32_MAX);
 		return ZL_E_GEOMETRY;
 	}
 	/* Every byte offset of the image must fit an off_t (pread, mmap). */
 	if (geo->capacity_lba > (uint64_t)INT64_MAX / geo->lba_size ||
 	    geo->capacity_lba * geo->lba_size >
 	    (uint64_t)INT64_MAX - 2 * ZSTORE_DATA_ALIGN - nr_zones * ZSTORE_WORD_SIZE) {
-		zstore_msg(msg, msg_len,
-			   "capacity_lba %llu x lba_size %u does not fit a 63-bit file offset",
-			   (unsigned long long)geo->capacity_lba, geo->lba_size);
+		zl_msgf(msg, msg_len,
+			"capacity_lba %llu x lba_size %u does not fit a 63-bit file offset",
+			(unsigned long long)geo->capacity_lba, geo->lba_size);
 		return ZL_E_GEOMETRY;
 	}
 	l->nr_zones = (uint32_t)nr_zones;
@@ -116,34 +75,34 @@ void zstore_hdr_encode(void *buf, const struct zdev_cfg *geo,
 
 	memset(h, 0, ZSTORE_HDR_SIZE);
 	memcpy(h + ZH_MAGIC, ZSTORE_MAGIC, ZSTORE_MAGIC_LEN);
-	put_le32(h + ZH_VERSION, ZSTORE_VERSION);
-	put_le32(h + ZH_HDR_SIZE, ZSTORE_HDR_SIZE);
-	put_le32(h + ZH_FLAGS, 0);
+	zl_put_le32(h + ZH_VERSION, ZSTORE_VERSION);
+	zl_put_le32(h + ZH_HDR_SIZE, ZSTORE_HDR_SIZE);
+	zl_put_le32(h + ZH_FLAGS, 0);
 	memcpy(h + ZH_IMAGE_ID, id, 16);
-	put_le32(h + ZH_NR_ZONES, l->nr_zones);
-	put_le32(h + ZH_WORD_SIZE, ZSTORE_WORD_SIZE);
-	put_le64(h + ZH_TABLE_OFF, l->table_off);
-	put_le64(h + ZH_TABLE_LEN, l->table_len);
-	put_le64(h + ZH_DATA_OFF, l->data_off);
-	put_le64(h + ZH_DATA_LEN, l->data_len);
+	zl_put_le32(h + ZH_NR_ZONES, l->nr_zones);
+	zl_put_le32(h + ZH_WORD_SIZE, ZSTORE_WORD_SIZE);
+	zl_put_le64(h + ZH_TABLE_OFF, l->table_off);
+	zl_put_le64(h + ZH_TABLE_LEN, l->table_len);
+	zl_put_le64(h + ZH_DATA_OFF, l->data_off);
+	zl_put_le64(h + ZH_DATA_LEN, l->data_len);
 
-	put_le32(h + ZH_LBA_SIZE, geo->lba_size);
-	put_le32(h + ZH_PBLOCK_SIZE, geo->pblock_size);
-	put_le64(h + ZH_CAPACITY_LBA, geo->capacity_lba);
-	put_le64(h + ZH_ZONE_SIZE_LBA, geo->zone_size_lba);
-	put_le64(h + ZH_ZONE_CAP_LBA, geo->zone_cap_lba);
+	zl_put_le32(h + ZH_LBA_SIZE, geo->lba_size);
+	zl_put_le32(h + ZH_PBLOCK_SIZE, geo->pblock_size);
+	zl_put_le64(h + ZH_CAPACITY_LBA, geo->capacity_lba);
+	zl_put_le64(h + ZH_ZONE_SIZE_LBA, geo->zone_size_lba);
+	zl_put_le64(h + ZH_ZONE_CAP_LBA, geo->zone_cap_lba);
 	h[ZH_GAP_ZONES] = geo->gap_zones;
 	h[ZH_URSWRZ] = geo->urswrz;
 	h[ZH_MODEL] = (uint8_t)geo->model;
-	put_le32(h + ZH_NR_CONV_START, geo->nr_conv_start);
-	put_le32(h + ZH_MAX_OPEN, geo->max_open);
-	put_le32(h + ZH_MAX_ACTIVE, geo->max_active);
-	put_le32(h + ZH_NR_CONV_RANGES, geo->nr_conv_ranges);
+	zl_put_le32(h + ZH_NR_CONV_START, geo->nr_conv_start);
+	zl_put_le32(h + ZH_MAX_OPEN, geo->max_open);
+	zl_put_le32(h + ZH_MAX_ACTIVE, geo->max_active);
+	zl_put_le32(h + ZH_NR_CONV_RANGES, geo->nr_conv_ranges);
 	for (uint32_t i = 0; i < geo->nr_conv_ranges && i < ZDEV_MAX_CONV_RANGES; i++) {
-		put_le32(h + ZH_CONV_RANGES + 8 * i, geo->conv_ranges[i].first);
-		put_le32(h + ZH_CONV_RANGES + 8 * i + 4, geo->conv_ranges[i].count);
+		zl_put_le32(h + ZH_CONV_RANGES + 8 * i, geo->conv_ranges[i].first);
+		zl_put_le32(h + ZH_CONV_RANGES + 8 * i + 4, geo->conv_ranges[i].count);
 	}
-	put_le32(h + ZH_CRC, hdr_crc(h));
+	zl_put_le32(h + ZH_CRC, hdr_crc(h));
 }
 
 /* Printable rendering of the first bytes of a foreign file, for messages. */
@@ -172,72 +131,72 @@ int zstore_hdr_decode(const void *buf, size_t len, const char *path,
 	int ret;
 
 	if (len == 0) {
-		zstore_msg(msg, msg_len, "not a zonelab image: %s is empty", path);
+		zl_msgf(msg, msg_len, "not a zonelab image: %s is empty", path);
 		return ZL_E_BAD_MAGIC;
 	}
 	if (!zstore_hdr_has_magic(h, len)) {
 		char seen[48];
 
 		render_magic(h, len, seen, sizeof(seen));
-		zstore_msg(msg, msg_len,
-			   "not a zonelab image: %s (magic \"%s\", expected \"ZONELAB\\x00\")",
-			   path, seen);
+		zl_msgf(msg, msg_len,
+			"not a zonelab image: %s (magic \"%s\", expected \"ZONELAB\\x00\")",
+			path, seen);
 		return ZL_E_BAD_MAGIC;
 	}
 	if (len < ZH_HDR_SIZE + 4) {
-		zstore_msg(msg, msg_len, "%s: zonelab image truncated to %zu bytes, inside its header",
-			   path, len);
+		zl_msgf(msg, msg_len, "%s: zonelab image truncated to %zu bytes, inside its header",
+			path, len);
 		return ZL_E_CORRUPT;
 	}
-	version = get_le32(h + ZH_VERSION);
+	version = zl_get_le32(h + ZH_VERSION);
 	if (version != ZSTORE_VERSION) {
-		zstore_msg(msg, msg_len,
-			   "%s: zonelab image format version %u, this build reads version %u",
-			   path, version, ZSTORE_VERSION);
+		zl_msgf(msg, msg_len,
+			"%s: zonelab image format version %u, this build reads version %u",
+			path, version, ZSTORE_VERSION);
 		return ZL_E_BAD_VERSION;
 	}
-	hdr_size = get_le32(h + ZH_HDR_SIZE);
+	hdr_size = zl_get_le32(h + ZH_HDR_SIZE);
 	if (hdr_size != ZSTORE_HDR_SIZE) {
-		zstore_msg(msg, msg_len, "%s: header size %u, format version %u has %u",
-			   path, hdr_size, version, ZSTORE_HDR_SIZE);
+		zl_msgf(msg, msg_len, "%s: header size %u, format version %u has %u",
+			path, hdr_size, version, ZSTORE_HDR_SIZE);
 		return ZL_E_CORRUPT;
 	}
 	if (len < ZSTORE_HDR_SIZE) {
-		zstore_msg(msg, msg_len,
-			   "%s: zonelab image truncated to %zu bytes, inside its %u-byte header",
-			   path, len, ZSTORE_HDR_SIZE);
+		zl_msgf(msg, msg_len,
+			"%s: zonelab image truncated to %zu bytes, inside its %u-byte header",
+			path, len, ZSTORE_HDR_SIZE);
 		return ZL_E_CORRUPT;
 	}
-	crc = get_le32(h + ZH_CRC);
+	crc = zl_get_le32(h + ZH_CRC);
 	calc = hdr_crc(h);
 	if (crc != calc) {
-		zstore_msg(msg, msg_len,
-			   "%s: header checksum mismatch (stored crc32c %08x, computed %08x): "
-			   "the header is damaged", path, crc, calc);
+		zl_msgf(msg, msg_len,
+			"%s: header checksum mismatch (stored crc32c %08x, computed %08x): "
+			"the header is damaged", path, crc, calc);
 		return ZL_E_BAD_CSUM;
 	}
 
 	memset(geo, 0, sizeof(*geo));
-	geo->lba_size = get_le32(h + ZH_LBA_SIZE);
-	geo->pblock_size = get_le32(h + ZH_PBLOCK_SIZE);
-	geo->capacity_lba = get_le64(h + ZH_CAPACITY_LBA);
-	geo->zone_size_lba = get_le64(h + ZH_ZONE_SIZE_LBA);
-	geo->zone_cap_lba = get_le64(h + ZH_ZONE_CAP_LBA);
+	geo->lba_size = zl_get_le32(h + ZH_LBA_SIZE);
+	geo->pblock_size = zl_get_le32(h + ZH_PBLOCK_SIZE);
+	geo->capacity_lba = zl_get_le64(h + ZH_CAPACITY_LBA);
+	geo->zone_size_lba = zl_get_le64(h + ZH_ZONE_SIZE_LBA);
+	geo->zone_cap_lba = zl_get_le64(h + ZH_ZONE_CAP_LBA);
 	geo->gap_zones = h[ZH_GAP_ZONES] != 0;
 	geo->urswrz = h[ZH_URSWRZ] != 0;
 	geo->model = (enum zl_model)h[ZH_MODEL];
-	geo->nr_conv_start = get_le32(h + ZH_NR_CONV_START);
-	geo->max_open = get_le32(h + ZH_MAX_OPEN);
-	geo->max_active = get_le32(h + ZH_MAX_ACTIVE);
-	geo->nr_conv_ranges = get_le32(h + ZH_NR_CONV_RANGES);
+	geo->nr_conv_start = zl_get_le32(h + ZH_NR_CONV_START);
+	geo->max_open = zl_get_le32(h + ZH_MAX_OPEN);
+	geo->max_active = zl_get_le32(h + ZH_MAX_ACTIVE);
+	geo->nr_conv_ranges = zl_get_le32(h + ZH_NR_CONV_RANGES);
 	if (geo->nr_conv_ranges > ZDEV_MAX_CONV_RANGES) {
-		zstore_msg(msg, msg_len, "%s: header has %u conventional ranges, at most %u fit",
-			   path, geo->nr_conv_ranges, ZDEV_MAX_CONV_RANGES);
+		zl_msgf(msg, msg_len, "%s: header has %u conventional ranges, at most %u fit",
+			path, geo->nr_conv_ranges, ZDEV_MAX_CONV_RANGES);
 		return ZL_E_CORRUPT;
 	}
 	for (uint32_t i = 0; i < geo->nr_conv_ranges; i++) {
-		geo->conv_ranges[i].first = get_le32(h + ZH_CONV_RANGES + 8 * i);
-		geo->conv_ranges[i].count = get_le32(h + ZH_CONV_RANGES + 8 * i + 4);
+		geo->conv_ranges[i].first = zl_get_le32(h + ZH_CONV_RANGES + 8 * i);
+		geo->conv_ranges[i].count = zl_get_le32(h + ZH_CONV_RANGES + 8 * i + 4);
 	}
 
 	why[0] = '\0';
@@ -245,29 +204,29 @@ int zstore_hdr_decode(const void *buf, size_t len, const char *path,
 	if (ret == 0)
 		ret = zstore_layout_of(geo, &want, why, sizeof(why));
 	if (ret) {
-		zstore_msg(msg, msg_len, "%s: the geometry stored in the header is invalid: %s",
-			   path, why);
+		zl_msgf(msg, msg_len, "%s: the geometry stored in the header is invalid: %s",
+			path, why);
 		return ZL_E_GEOMETRY;
 	}
 
-	l->nr_zones = get_le32(h + ZH_NR_ZONES);
-	l->table_off = get_le64(h + ZH_TABLE_OFF);
-	l->table_len = get_le64(h + ZH_TABLE_LEN);
-	l->data_off = get_le64(h + ZH_DATA_OFF);
-	l->data_len = get_le64(h + ZH_DATA_LEN);
+	l->nr_zones = zl_get_le32(h + ZH_NR_ZONES);
+	l->table_off = zl_get_le64(h + ZH_TABLE_OFF);
+	l->table_len = zl_get_le64(h + ZH_TABLE_LEN);
+	l->data_off = zl_get_le64(h + ZH_DATA_OFF);
+	l->data_len = zl_get_le64(h + ZH_DATA_LEN);
 	l->image_len = want.image_len;
 #define CHECK_LAYOUT(field, name, stored, expect)					\
 	do {										\
 		if ((uint64_t)(stored) != (uint64_t)(expect)) {				\
-			zstore_msg(msg, msg_len,					\
-				   "%s: header field %s is %llu, the geometry implies %llu",	\
-				   path, name, (unsigned long long)(stored),		\
-				   (unsigned long long)(expect));			\
+			zl_msgf(msg, msg_len,						\
+				"%s: header field %s is %llu, the geometry implies %llu",	\
+				path, name, (unsigned long long)(stored),		\
+				(unsigned long long)(expect));				\
 			return ZL_E_CORRUPT;						\
 		}									\
 	} while (0)
 	CHECK_LAYOUT(nr_zones, "nr_zones", l->nr_zones, want.nr_zones);
-	CHECK_LAYOUT(word_size, "zone word size", get_le32(h + ZH_WORD_SIZE), ZSTORE_WORD_SIZE);
+	CHECK_LAYOUT(word_size, "zone word size", zl_get_le32(h + ZH_WORD_SIZE), ZSTORE_WORD_SIZE);
 	CHECK_LAYOUT(table_off, "zone table offset", l->table_off, want.table_off);
 	CHECK_LAYOUT(table_len, "zone table length", l->table_len, want.table_len);
 	CHECK_LAYOUT(data_off, "data offset", l->data_off, want.data_off);
@@ -321,10 +280,10 @@ int zstore_geo_compare(const struct zdev_cfg *want, const struct zdev_cfg *have,
 #undef GEO_FIELD
 	if (!field)
 		return 0;
-	zstore_msg(msg, msg_len,
-		   "%s: geometry mismatch: %s is %llu in the image but %llu was requested; "
-		   "open without a geometry to use the image's, or reformat with force "
-		   "(zonelab disk create --force, cfgstring force=1), which erases the image",
-		   path, field, h, w);
+	zl_msgf(msg, msg_len,
+		"%s: geometry mismatch: %s is %llu in the image but %llu was requested; "
+		"open without a geometry to use the image's, or reformat with force "
+		"(zonelab disk create --force, cfgstring force=1), which erases the image",
+		path, field, h, w);
 	return ZL_E_GEOMETRY_MISMATCH;
 }

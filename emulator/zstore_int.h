@@ -62,10 +62,6 @@ struct zstore_layout {
 	uint64_t image_len;       /* data_off + data_len: what the file/device must hold */
 };
 
-/* snprintf into @msg when it is not NULL. */
-void zstore_msg(char *msg, size_t msg_len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /* Layout of @geo; ZL_E_GEOMETRY (with a message) if it does not fit 64 bits. */
 int zstore_layout_of(const struct zdev_cfg *geo, struct zstore_layout *l,
 		     char *msg, size_t msg_len);

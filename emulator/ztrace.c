@@ -23,6 +23,7 @@
 
 #include "zl_crc.h"
 #include "zl_err.h"
+#include "zl_le.h"
 #include "zscsi_cdbinfo.h"
 
 #define ZTRACE_BUF_RECS 1024          /* 48 KiB written at a time */
@@ -51,51 +52,18 @@ struct ztrace_reader {
 
 /* ---- codecs ---------------------------------------------------------------- */
 
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
 void ztrace_hdr_encode(const struct ztrace_hdr *h, uint8_t buf[ZTRACE_HDR_SIZE])
 {
 	memset(buf, 0, ZTRACE_HDR_SIZE);
 	memcpy(buf, ZTRACE_MAGIC, 8);
-	put16(buf + 8, h->version);
-	put16(buf + 10, h->hdr_size);
-	put16(buf + 12, h->rec_size);
-	put16(buf + 14, h->clock);
-	put32(buf + 16, h->lba_size);
-	put64(buf + 24, h->capacity_lba);
-	put64(buf + 32, h->start_ns);
-	put32(buf + 60, zl_crc32c(0, buf, 60));
+	zl_put_le16(buf + 8, h->version);
+	zl_put_le16(buf + 10, h->hdr_size);
+	zl_put_le16(buf + 12, h->rec_size);
+	zl_put_le16(buf + 14, h->clock);
+	zl_put_le32(buf + 16, h->lba_size);
+	zl_put_le64(buf + 24, h->capacity_lba);
+	zl_put_le64(buf + 32, h->start_ns);
+	zl_put_le32(buf + 60, zl_crc32c(0, buf, 60));
 }
 
 int ztrace_hdr_decode(const uint8_t *buf, size_t len, struct ztrace_hdr *h, char *msg, size_t msg_len)
@@ -113,18 +81,18 @@ int ztrace_hdr_decode(const uint8_t *buf, size_t len, struct ztrace_hdr *h, char
 		return ZL_E_BAD_MAGIC;
 	}
 	crc = zl_crc32c(0, buf, 60);
-	if (crc != get32(buf + 60)) {
+	if (crc != zl_get_le32(buf + 60)) {
 		zl_msgf(msg, msg_len, "trace header checksum mismatch (stored %08" PRIx32 ", computed %08"
-		     PRIx32 "): header corrupt", get32(buf + 60), crc);
+		     PRIx32 "): header corrupt", zl_get_le32(buf + 60), crc);
 		return ZL_E_BAD_CSUM;
 	}
-	h->version = get16(buf + 8);
-	h->hdr_size = get16(buf + 10);
-	h->rec_size = get16(buf + 12);
-	h->clock = get16(buf + 14);
-	h->lba_size = get32(buf + 16);
-	h->capacity_lba = get64(buf + 24);
-	h->start_ns = get64(buf + 32);
+	h->version = zl_get_le16(buf + 8);
+	h->hdr_size = zl_get_le16(buf + 10);
+	h->rec_size = zl_get_le16(buf + 12);
+	h->clock = zl_get_le16(buf + 14);
+	h->lba_size = zl_get_le32(buf + 16);
+	h->capacity_lba = zl_get_le64(buf + 24);
+	h->start_ns = zl_get_le64(buf + 32);
 	if (h->version != ZTRACE_VERSION || h->hdr_size != ZTRACE_HDR_SIZE ||
 	    h->rec_size != ZTRACE_REC_SIZE) {
 		zl_msgf(msg, msg_len, "trace version %u (header %u, record %u bytes) is not supported: this "
@@ -146,10 +114,10 @@ int ztrace_hdr_decode(const uint8_t *buf, size_t len, struct ztrace_hdr *h, char
 void ztrace_rec_encode(const struct ztrace_rec *r, uint8_t buf[ZTRACE_REC_SIZE])
 {
 	memset(buf, 0, ZTRACE_REC_SIZE);
-	put64(buf + 0, r->ts_ns);
-	put64(buf + 8, r->latency_ns);
-	put64(buf + 16, r->lba);
-	put32(buf + 24, r->nr_lba);
+	zl_put_le64(buf + 0, r->ts_ns);
+	zl_put_le64(buf + 8, r->latency_ns);
+	zl_put_le64(buf + 16, r->lba);
+	zl_put_le32(buf + 24, r->nr_lba);
 	buf[28] = r->opcode;
 	buf[29] = r->sa;
 	buf[30] = r->status;
@@ -158,16 +126,16 @@ void ztrace_rec_encode(const struct ztrace_rec *r, uint8_t buf[ZTRACE_REC_SIZE])
 	buf[33] = r->ascq;
 	buf[34] = r->flags;
 	buf[35] = r->cdb_len;
-	put32(buf + 36, r->seq);
+	zl_put_le32(buf + 36, r->seq);
 }
 
 void ztrace_rec_decode(const uint8_t buf[ZTRACE_REC_SIZE], struct ztrace_rec *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->ts_ns = get64(buf + 0);
-	r->latency_ns = get64(buf + 8);
-	r->lba = get64(buf + 16);
-	r->nr_lba = get32(buf + 24);
+	r->ts_ns = zl_get_le64(buf + 0);
+	r->latency_ns = zl_get_le64(buf + 8);
+	r->lba = zl_get_le64(buf + 16);
+	r->nr_lba = zl_get_le32(buf + 24);
 	r->opcode = buf[28];
 	r->sa = buf[29];
 	r->status = buf[30];
@@ -176,7 +144,7 @@ void ztrace_rec_decode(const uint8_t buf[ZTRACE_REC_SIZE], struct ztrace_rec *r)
 	r->ascq = buf[33];
 	r->flags = buf[34];
 	r->cdb_len = buf[35];
-	r->seq = get32(buf + 36);
+	r->seq = zl_get_le32(buf + 36);
 }
 
 /* ---- writer ---------------------------------------------------------------- */

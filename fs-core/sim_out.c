@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim_int.h"
+#include "zl_json.h"
 
 const char *const sim_profile_names[] = {
 	"single", "dup", "raid1", "raid0", "raid10", "raid5", "raid6", NULL,
@@ -33,25 +34,6 @@ static const char *const kind_names[] = { "data", "metadata", "redirty", "zeros"
 
 #define U(x) ((unsigned long long)(x))
 
-/* A JSON string (NULL = null): quotes, backslashes and controls escaped. */
-static void json_str(FILE *f, const char *s)
-{
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void hist_json(FILE *f, const struct sim_hist *h)
 {
 	fprintf(f, "\"count\": %llu, \"p50\": %llu, \"p90\": %llu, \"p99\": %llu, ",
@@ -70,11 +52,11 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 		r->zone_bytes ? r->nr_zones : c->nr_zones, r->zone_bytes ? r->nr_conv : c->nr_conv);
 	fprintf(f, "    \"backend\": \"%s\", \"store\": \"%s\", \"store_path\": ",
 		sim_backend_name(sim_backend_of(c)), sim_store_name(c->store));
-	json_str(f, c->store == SIM_STORE_FILE ? c->store_path : NULL);
+	zl_json_fprint_str(f, c->store == SIM_STORE_FILE ? c->store_path : NULL);
 	fprintf(f, ", \"faults\": ");
-	json_str(f, c->faults && *c->faults ? c->faults : NULL);
+	zl_json_fprint_str(f, c->faults && *c->faults ? c->faults : NULL);
 	fprintf(f, ", \"blkdev\": ");
-	json_str(f, c->blkdev);
+	zl_json_fprint_str(f, c->blkdev);
 	fprintf(f, ", \"on_dev_error\": \"%s\", \"reloc_reads\": %s,\n",
 		c->dev_error_abort ? "abort" : "continue", c->reloc_reads ? "true" : "false");
 	fprintf(f, "    \"dev_cmd_ns\": %llu, \"dev_bw_bps\": %llu, \"zone_switch_ns\": %llu,\n",
@@ -99,7 +81,7 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 		sim_clean_names[c->clean], c->reserve_zones);
 
 	fprintf(f, "  \"error\": \"%s\", \"error_text\": ", r->error ? fsc_errname(r->error) : "none");
-	json_str(f, r->error ? (r->msg[0] ? r->msg : fsc_strerror(r->error)) : "");
+	zl_json_fprint_str(f, r->error ? (r->msg[0] ? r->msg : fsc_strerror(r->error)) : "");
 	fprintf(f, ",\n");
 	fprintf(f, "  \"virtual_time_ns\": %llu, \"events\": %llu, \"file_blocks\": %llu,\n",
 		U(r->t_end_ns), U(r->nr_events), U(r->file_blocks));

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "zl_err.h"
 
@@ -480,12 +479,8 @@ int zl_cfgstr_parse(const char *s, struct zl_cfgstr *out, char *msg, size_t msg_
 			return cerr(msg, msg_len, "key 'geo' value 'image' with force=1: an image "
 				    "that records its geometry is never reformatted; drop force=");
 	}
-	if (!store_given && c->path[0]) {
-		struct stat st;
-
-		if (stat(c->path, &st) == 0 && S_ISBLK(st.st_mode))
-			c->disk.store.kind = ZSTORE_BLOCK;
-	}
+	if (!store_given && c->path[0])
+		c->disk.store.kind = zstore_kind_of_path(c->path);
 	if (c->geo_from_image && (c->disk.store.kind == ZSTORE_MEM || c->disk.store.kind == ZSTORE_NONE))
 		return cerr(msg, msg_len, "key 'geo' value 'image': store=%s keeps no image to read "
 			    "a geometry from", zstore_kind_name(c->disk.store.kind));

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 010-cli-disk.sh — `zonelab disk` end to end on a file image: create, info,
+# 010-cli-disk.sh — `zonelab disk` end to end on a file image: create, info (--json with a path that needs escaping),
 # report with options, write/read, zone management, persistence across
 # invocations, check; and the error paths (bad geometry, foreign file,
 # unaligned write, out-of-range, unknown options) fail with a message and a
@@ -46,6 +46,18 @@ ok  $ZL disk check "$img"
 has "consistent"
 ok  $ZL disk info "$img" --json
 has '"nr_zones":16'
+# the path is a JSON string: quote, backslash and control character escaped
+odd=$dir/q\"b\\c$'\x01'd.img
+ok  $ZL disk create "$odd" --size 8M --zone-size 4M
+ok  $ZL disk info "$odd" --json
+want="{\"path\":\"$dir/q\\\"b\\\\c\\u0001d.img\",\"model\":"
+grep -qF -- "$want" "$dir/out" || { echo "FAIL: info --json lacks '$want'"; cat "$dir/out"; fails=$((fails+1)); }
+if command -v python3 >/dev/null; then
+	python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["path"] != sys.argv[2])' \
+		"$dir/out" "$odd" || { echo "FAIL: info --json is not valid JSON with the path"; cat "$dir/out"; fails=$((fails+1)); }
+else
+	echo "note: python3 missing, JSON parse of info --json not run"
+fi
 # geometry is recorded in the image; create refuses to overwrite without --force
 bad "force" $ZL disk create "$img" --size 64M --zone-size 4M
 ok  $ZL disk create "$img" --size 32M --zone-size 8M --force
