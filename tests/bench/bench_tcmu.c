@@ -84,18 +84,6 @@ struct target {
 static double bench_secs = 1.0;
 static uint8_t *wbuf, *rbuf;
 
-static void put_be64(uint8_t *p, uint64_t v)
-{
-	for (int i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	for (int i = 3; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
 static int io(struct target *t, bool write, uint64_t off, size_t len, void *buf)
 {
 	struct sti_result r;
@@ -106,8 +94,8 @@ static int io(struct target *t, bool write, uint64_t off, size_t len, void *buf)
 
 		return n == (ssize_t)len ? 0 : -EIO;
 	}
-	put_be64(&cdb[2], off / LBA);
-	put_be32(&cdb[10], (uint32_t)(len / LBA));
+	zl_test_put_be(&cdb[2], off / LBA, 8);
+	zl_test_put_be(&cdb[10], len / LBA, 4);
 	if (sti_exec(t->d, cdb, 16, buf, len, &r)) {
 		fprintf(stderr, "%s: %s at %llu: status %u sense %x/%04x\n", t->name,
 			write ? "write" : "read", (unsigned long long)off, r.status,
@@ -176,11 +164,11 @@ static void row_report(struct target *t)
 	uint64_t t0, ops = 0, limit = (uint64_t)(bench_secs * 1e9);
 	struct sti_result r;
 
-	put_be32(&cdb[10], (uint32_t)len);
+	zl_test_put_be(&cdb[10], len, 4);
 	t0 = zl_test_now_ns();
 	while (buf) {
 		if (sti_exec(t->d, cdb, 16, buf, len, &r) ||
-		    (buf[0] << 24 | buf[1] << 16 | buf[2] << 8 | buf[3]) != (int)(NR_ZONES * 64)) {
+		    zl_test_get_be(buf, 4) != NR_ZONES * 64) {
 			fprintf(stderr, "%s: REPORT ZONES failed (status %u)\n", t->name, r.status);
 			ops = 0;
 			break;
@@ -363,22 +351,6 @@ static void print_ops(double v)
 		printf(" %11s", "-");
 }
 
-/* <build> from this program's path (<build>/tests/bench/bench_tcmu) + @rel. */
-static void build_path(char *out, size_t len, const char *rel)
-{
-	char so[PATH_MAX - 64];
-	ssize_t n = readlink("/proc/self/exe", so, sizeof(so) - 1);
-
-	so[n > 0 ? n : 0] = '\0';
-	for (int up = 0; up < 3; up++) {
-		char *sl = strrchr(so, '/');
-
-		if (sl)
-			*sl = '\0';
-	}
-	snprintf(out, len, "%s/%s", so, rel);
-}
-
 int main(int argc, char **argv)
 {
 	const char *e = getenv("ZL_BENCH_SECONDS");
@@ -401,11 +373,11 @@ int main(int argc, char **argv)
 	if (!fz)
 		fz = FILE_ZBC_SO;
 	if (!ours) {
-		build_path(ours_buf, sizeof(ours_buf), "handler_zonelab.so");
+		zl_test_build_path("handler_zonelab.so", ours_buf, sizeof(ours_buf));
 		ours = ours_buf;
 	}
 	if (!flo) {
-		build_path(floor_buf, sizeof(floor_buf), "tests/tcmu_standin/handler_floor.so");
+		zl_test_build_path("tests/tcmu_standin/handler_floor.so", floor_buf, sizeof(floor_buf));
 		flo = floor_buf;
 	}
 	if (!getenv("ZL_STANDIN_LOG"))

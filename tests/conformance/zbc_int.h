@@ -11,6 +11,19 @@
 #include <stdint.h>
 
 #include "zbc_cases.h"
+#include "zl_test.h"
+
+/* zbc_runner.c's names for the shared big-endian helpers (zl_test.h);
+ * zbc_steps.c calls zl_test_put_be()/zl_test_get_be() directly. */
+static inline void zr_put_be(uint8_t *p, uint64_t v, int len)
+{
+	zl_test_put_be(p, v, len);
+}
+
+static inline uint64_t zr_get_be(const uint8_t *p, int len)
+{
+	return zl_test_get_be(p, len);
+}
 
 #define MAX_TOK 40
 #define SENSE_BUF 64
@@ -33,8 +46,6 @@ int zr_eval(struct run *r, const char *s, uint64_t *out);
 int zr_split(char *s, char **tok);
 bool zr_opt_num(struct run *r, char **tok, int n, const char *key, uint64_t *v);
 bool zr_opt_flag(char **tok, int n, const char *key);
-void zr_put_be(uint8_t *p, uint64_t v, int len);
-uint64_t zr_get_be(const uint8_t *p, int len);
 void zr_pattern(const struct zbc_geom *g, uint64_t lba, uint8_t *b);
 int zr_hexbytes(struct run *r, const char *s, uint8_t *out, size_t max, size_t *n);
 void zr_sense_kcq(const uint8_t *s, uint8_t *key, uint8_t *asc, uint8_t *ascq);

@@ -117,26 +117,11 @@ bool zr_opt_flag(char **tok, int n, const char *key)
 	return false;
 }
 
-void zr_put_be(uint8_t *p, uint64_t v, int len)
-{
-	for (int i = len - 1; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-uint64_t zr_get_be(const uint8_t *p, int len)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < len; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
 void zr_pattern(const struct zbc_geom *g, uint64_t lba, uint8_t *b)
 {
 	for (uint32_t k = 0; k < g->lba_size; k++)
 		b[k] = (uint8_t)(lba * 31 + k * 7 + 1);
-	zr_put_be(b, lba, 8);
+	zl_test_put_be(b, lba, 8);
 }
 
 int zr_hexbytes(struct run *r, const char *s, uint8_t *out, size_t max, size_t *n)
@@ -255,7 +240,7 @@ int zr_do_wce(struct run *r, int on)
 	memset(cdb, 0, sizeof(cdb));
 	cdb[0] = 0x55;
 	cdb[1] = 0x10;
-	zr_put_be(cdb + 7, plen, 2);
+	zl_test_put_be(cdb + 7, plen, 2);
 	zr_exec(r, cdb, 10, pl, plen, ZBC_DIR_OUT);
 	return 0;
 }
@@ -306,25 +291,25 @@ int zr_step(struct run *r, const char *text)
 		nblk = b;
 		if (!strcmp(sz, "6")) {
 			cdb[0] = wr ? 0x0a : 0x08;
-			zr_put_be(cdb + 1, a & 0x1fffff, 3);
+			zl_test_put_be(cdb + 1, a & 0x1fffff, 3);
 			cdb[4] = (uint8_t)b;
 			if (b == 0)
 				nblk = 256;
 			clen = 6;
 		} else if (!strcmp(sz, "10")) {
 			cdb[0] = vf ? 0x2f : wr ? 0x2a : 0x28;
-			zr_put_be(cdb + 2, a, 4);
-			zr_put_be(cdb + 7, b, 2);
+			zl_test_put_be(cdb + 2, a, 4);
+			zl_test_put_be(cdb + 7, b, 2);
 			clen = 10;
 		} else if (!strcmp(sz, "12")) {
 			cdb[0] = wr ? 0xaa : 0xa8;
-			zr_put_be(cdb + 2, a, 4);
-			zr_put_be(cdb + 6, b, 4);
+			zl_test_put_be(cdb + 2, a, 4);
+			zl_test_put_be(cdb + 6, b, 4);
 			clen = 12;
 		} else {
 			cdb[0] = vf ? 0x8f : wr ? 0x8a : 0x88;
-			zr_put_be(cdb + 2, a, 8);
-			zr_put_be(cdb + 10, b, 4);
+			zl_test_put_be(cdb + 2, a, 8);
+			zl_test_put_be(cdb + 10, b, 4);
 			if (tok[0][1] == 'f')
 				cdb[1] = 0x08;
 		}
@@ -364,9 +349,9 @@ int zr_step(struct run *r, const char *text)
 		} else if (zr_eval(r, tok[1], &a)) {
 			return -1;
 		}
-		zr_put_be(cdb + 2, a, 8);
+		zl_test_put_be(cdb + 2, a, 8);
 		if (zr_opt_num(r, tok, n, "cnt", &v))
-			zr_put_be(cdb + 12, v, 2);
+			zl_test_put_be(cdb + 12, v, 2);
 		zr_exec(r, cdb, 16, NULL, 0, ZBC_DIR_NONE);
 		return 0;
 	}
@@ -378,8 +363,8 @@ int zr_step(struct run *r, const char *text)
 		zr_opt_num(r, tok, n, "opt", &opt);
 		zr_opt_num(r, tok, n, "alloc", &alloc);
 		cdb[0] = 0x95;
-		zr_put_be(cdb + 2, a, 8);
-		zr_put_be(cdb + 10, alloc, 4);
+		zl_test_put_be(cdb + 2, a, 8);
+		zl_test_put_be(cdb + 10, alloc, 4);
 		cdb[14] = (uint8_t)((opt & 0x3f) | (zr_opt_flag(tok, n, "partial") ? 0x80 : 0));
 		zr_exec_in(r, cdb, 16, alloc);
 		return 0;
@@ -393,7 +378,7 @@ int zr_step(struct run *r, const char *text)
 			cdb[1] = 0x01;
 			cdb[2] = (uint8_t)v;
 		}
-		zr_put_be(cdb + 3, alloc, 2);
+		zl_test_put_be(cdb + 3, alloc, 2);
 		zr_exec_in(r, cdb, 6, alloc);
 		return 0;
 	}
@@ -408,7 +393,7 @@ int zr_step(struct run *r, const char *text)
 		zr_opt_num(r, tok, n, "alloc", &alloc);
 		cdb[0] = 0x9e;
 		cdb[1] = 0x10;
-		zr_put_be(cdb + 10, alloc, 4);
+		zl_test_put_be(cdb + 10, alloc, 4);
 		zr_exec_in(r, cdb, 16, alloc);
 		return 0;
 	}
@@ -440,7 +425,7 @@ int zr_step(struct run *r, const char *text)
 	}
 	if (!strcmp(tok[0], "luns")) {
 		cdb[0] = 0xa0;
-		zr_put_be(cdb + 6, 256, 4);
+		zl_test_put_be(cdb + 6, 256, 4);
 		zr_exec_in(r, cdb, 12, 256);
 		return 0;
 	}
@@ -459,7 +444,7 @@ int zr_step(struct run *r, const char *text)
 		cdb[2] = (uint8_t)(pc << 6 | (a & 0x3f));
 		cdb[3] = (uint8_t)sub;
 		if (ten)
-			zr_put_be(cdb + 7, alloc, 2);
+			zl_test_put_be(cdb + 7, alloc, 2);
 		else
 			cdb[4] = (uint8_t)alloc;
 		zr_exec_in(r, cdb, ten ? 10 : 6, alloc);
@@ -479,7 +464,7 @@ int zr_step(struct run *r, const char *text)
 		cdb[1] = (uint8_t)((zr_opt_flag(tok, n, "nopf") ? 0 : 0x10) |
 				   (zr_opt_flag(tok, n, "sp") ? 0x01 : 0));
 		if (ten)
-			zr_put_be(cdb + 7, pll, 2);
+			zl_test_put_be(cdb + 7, pll, 2);
 		else
 			cdb[4] = (uint8_t)pll;
 		zr_exec(r, cdb, ten ? 10 : 6, plen ? pl : NULL, plen, plen ? ZBC_DIR_OUT : ZBC_DIR_NONE);
@@ -501,8 +486,8 @@ int zr_step(struct run *r, const char *text)
 		cdb[1] = 0x0c;
 		cdb[2] = (uint8_t)((ropt & 7) | (zr_opt_flag(tok, n, "rctd") ? 0x80 : 0));
 		cdb[3] = (uint8_t)op;
-		zr_put_be(cdb + 4, sa, 2);
-		zr_put_be(cdb + 6, alloc, 4);
+		zl_test_put_be(cdb + 4, sa, 2);
+		zl_test_put_be(cdb + 6, alloc, 4);
 		zr_exec_in(r, cdb, 12, alloc);
 		return 0;
 	}

@@ -13,16 +13,7 @@
 #include <string.h>
 
 #include "zfault.h"
-
-static int rule_eq(const struct zfault_rule *a, const struct zfault_rule *b)
-{
-	return a->action == b->action && a->ops == b->ops &&
-	       a->lba_first == b->lba_first && a->lba_last == b->lba_last &&
-	       a->zone_first == b->zone_first && a->zone_last == b->zone_last &&
-	       a->after == b->after && a->prob == b->prob && a->count == b->count &&
-	       a->torn_keep_lba == b->torn_keep_lba && a->torn_keep_pct == b->torn_keep_pct &&
-	       a->dist == b->dist && a->lat_a_ns == b->lat_a_ns && a->lat_b_ns == b->lat_b_ns;
-}
+#include "zl_test.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -49,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fprintf(stderr, "canonical \"%s\" does not parse: %s\n", buf, msg);
 			abort();
 		}
-		if (!rule_eq(&r, &back)) {
+		if (!zl_test_zfault_rule_is_equal(&r, &back)) {
 			fprintf(stderr, "canonical \"%s\" parses to a different rule\n", buf);
 			abort();
 		}

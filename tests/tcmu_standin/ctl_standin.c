@@ -19,6 +19,7 @@
 
 #include "tcmu_standin/standin.h"
 #include "zl_err.h"
+#include "zl_test.h"
 #include "ztrace.h"
 
 static int dump_trace(const char *path)
@@ -30,7 +31,7 @@ static int dump_trace(const char *path)
 
 	ret = ztrace_read_open(path, &rd, msg, sizeof(msg));
 	if (ret) {
-		fprintf(stderr, "ctl_standin: %s: %s\n", path, msg);
+		fprintf(stderr, "ctl_standin: %s\n", msg);   /* @msg names the file */
 		return 1;
 	}
 	printf("lba_size=%u capacity_lba=%" PRIu64 " clock=%u\n", ztrace_read_hdr(rd)->lba_size,
@@ -53,10 +54,8 @@ static void rw16(struct sti_dev *d, uint8_t op, uint64_t lba, uint32_t n, uint32
 	struct sti_result r;
 	void *buf = calloc(n ? n : 1, lbs);
 
-	for (int i = 0; i < 8; i++)
-		cdb[2 + i] = (uint8_t)(lba >> (56 - 8 * i));
-	for (int i = 0; i < 4; i++)
-		cdb[10 + i] = (uint8_t)(n >> (24 - 8 * i));
+	zl_test_put_be(&cdb[2], lba, 8);
+	zl_test_put_be(&cdb[10], n, 4);
 	if (op == 0x91)
 		sti_exec(d, cdb, 16, NULL, 0, &r);
 	else

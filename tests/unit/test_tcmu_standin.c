@@ -108,34 +108,13 @@ static int teardown(void **state)
 #define NEED_FIXTURE(f) NEED(f, file_zbc_path())
 #define NEED_ZL(f) NEED(f, zonelab_so_path())
 
-static void put_be64(uint8_t *p, uint64_t v)
-{
-	for (int i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	for (int i = 3; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static uint64_t get_be64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static uint8_t rw16(struct sti_dev *d, uint8_t op, uint64_t lba, uint32_t nr, void *buf,
 		    struct sti_result *r)
 {
 	uint8_t cdb[16] = { op };
 
-	put_be64(&cdb[2], lba);
-	put_be32(&cdb[10], nr);
+	zl_test_put_be(&cdb[2], lba, 8);
+	zl_test_put_be(&cdb[10], nr, 4);
 	return sti_exec(d, cdb, 16, buf, (size_t)nr * 512, r);
 }
 
@@ -162,17 +141,17 @@ static void test_standin_file_zbc_report_zones_lists_conv_then_swr(void **state)
 	struct sti_result r;
 
 	NEED_FIXTURE(f);
-	put_be32(&cdb[10], sizeof(buf));
+	zl_test_put_be(&cdb[10], sizeof(buf), 4);
 	assert_int_equal(sti_exec(f->d, cdb, 16, buf, sizeof(buf), &r), 0);
 	/* ZONE LIST LENGTH counts all 64 zones; MAXIMUM LBA */
-	assert_int_equal(buf[0] << 24 | buf[1] << 16 | buf[2] << 8 | buf[3], 64 * 64);
-	assert_int_equal(get_be64(&buf[8]), DEV_BYTES / 512 - 1);
+	assert_int_equal(zl_test_get_be(buf, 4), 64 * 64);
+	assert_int_equal(zl_test_get_be(&buf[8], 8), DEV_BYTES / 512 - 1);
 	assert_int_equal(buf[64] & 0x0f, 1);                    /* conventional */
 	assert_int_equal(buf[128] & 0x0f, 1);
 	assert_int_equal(buf[192] & 0x0f, 2);                   /* SWR */
 	assert_int_equal(buf[193] >> 4, 1);                     /* EMPTY */
-	assert_int_equal(get_be64(&buf[192 + 16]), 2 * ZONE_LBAS);
-	assert_int_equal(get_be64(&buf[192 + 24]), 2 * ZONE_LBAS);
+	assert_int_equal(zl_test_get_be(&buf[192 + 16], 8), 2 * ZONE_LBAS);
+	assert_int_equal(zl_test_get_be(&buf[192 + 24], 8), 2 * ZONE_LBAS);
 }
 
 static void test_standin_file_zbc_write_at_wp_reads_back(void **state)
@@ -253,23 +232,11 @@ static char zl_so[PATH_MAX];
 static const char *zonelab_so_path(void)
 {
 	const char *p = getenv("ZL_HANDLER_SO");
-	char exe[PATH_MAX - 32];
-	ssize_t n;
 
 	if (p)
 		return p;
 	/* <O>/tests/unit/test_tcmu_standin -> <O>/handler_zonelab.so */
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return "handler_zonelab.so";
-	exe[n] = '\0';
-	for (int up = 0; up < 3; up++) {
-		char *slash = strrchr(exe, '/');
-
-		if (slash)
-			*slash = '\0';
-	}
-	snprintf(zl_so, sizeof(zl_so), "%s/handler_zonelab.so", exe);
+	zl_test_build_path("handler_zonelab.so", zl_so, sizeof(zl_so));
 	return zl_so;
 }
 
@@ -345,11 +312,11 @@ static void test_zonelab_reopen_same_cfgstring_keeps_zones_and_data(void **state
 		fail_msg("reopen: %s", msg);
 	assert_int_equal(rw16(f->d, 0x88, 3 * ZONE_LBAS, 8, in, &r), 0);
 	assert_memory_equal(in, out, sizeof(out));
-	put_be64(&cdb[2], 3 * ZONE_LBAS);
-	put_be32(&cdb[10], sizeof(rz));
+	zl_test_put_be(&cdb[2], 3 * ZONE_LBAS, 8);
+	zl_test_put_be(&cdb[10], sizeof(rz), 4);
 	assert_int_equal(sti_exec(f->d, cdb, 16, rz, sizeof(rz), &r), 0);
 	assert_int_equal(rz[65] >> 4, 4);                       /* CLOSED after reopen */
-	assert_int_equal(get_be64(&rz[64 + 24]), 3 * ZONE_LBAS + 8);
+	assert_int_equal(zl_test_get_be(&rz[64 + 24], 8), 3 * ZONE_LBAS + 8);
 }
 
 static void test_zonelab_geometry_change_is_refused_then_forced(void **state)
@@ -370,9 +337,9 @@ static void test_zonelab_geometry_change_is_refused_then_forced(void **state)
 		fail_msg("forced reopen: %s", msg);
 	assert_int_equal(rw16(f->d, 0x88, 0, 1, in, &r), 0);
 	/* reformatted: 2 MiB zones now */
-	put_be32(&cdb[10], sizeof(rz));
+	zl_test_put_be(&cdb[10], sizeof(rz), 4);
 	assert_int_equal(sti_exec(f->d, cdb, 16, rz, sizeof(rz), &r), 0);
-	assert_int_equal(get_be64(&rz[64 + 8]), 2 * ZONE_LBAS);
+	assert_int_equal(zl_test_get_be(&rz[64 + 8], 8), 2 * ZONE_LBAS);
 }
 
 /* An image made beforehand (zonelab disk create) exported with geo=image. */

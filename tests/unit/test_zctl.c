@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -297,42 +296,15 @@ static void test_zctl_zone_report_lists_zones_in_json(void **state)
 	assert_int_equal(st.reports, 0);
 }
 
-struct writer {
-	struct zdisk *z;
-	uint64_t lba;
-	int ret;
-};
-
-static void *stalled_write(void *arg)
-{
-	struct writer *w = arg;
-	uint8_t buf[8 * LBS] = { 0 };
-
-	w->ret = zdisk_write(w->z, w->lba, 8, buf, false, NULL);
-	return NULL;
-}
-
-static void wait_fired(struct zdisk *z, uint64_t n)
-{
-	for (;;) {
-		struct zl_stats s;
-
-		zdisk_stats(z, &s);
-		if (s.faults_fired >= n)
-			return;
-		sched_yield();
-	}
-}
-
 static void test_zctl_release_lets_a_stalled_write_complete(void **state)
 {
 	struct fx *f = *state;
-	struct writer w = { f->z, 5 * ZS, -1 };
+	struct zl_test_io w = { .z = f->z, .write = true, .lba = 5 * ZS, .nr_lba = 8, .ret = -1 };
 	pthread_t t;
 
 	assert_ok(req(f, "fault add stall:op=write"));
-	assert_int_equal(pthread_create(&t, NULL, stalled_write, &w), 0);
-	wait_fired(f->z, 1);
+	assert_int_equal(pthread_create(&t, NULL, zl_test_io_thread, &w), 0);
+	zl_test_wait_faults_fired(f->z, 1);
 	assert_int_equal(w.ret, -1);
 	assert_string_equal(req(f, "release"), "{\"ok\":true}");
 	pthread_join(t, NULL);
@@ -587,13 +559,13 @@ static void test_zctl_socket_is_0600_and_live_or_foreign_paths_are_refused(void 
 static void test_zctl_stop_frees_a_request_blocked_behind_a_stall(void **state)
 {
 	struct fx *f = *state;
-	struct writer w = { f->z, 7 * ZS, -1 };
+	struct zl_test_io w = { .z = f->z, .write = true, .lba = 7 * ZS, .nr_lba = 8, .ret = -1 };
 	pthread_t t;
 	int fd;
 
 	assert_ok(req(f, "fault add stall:op=write"));
-	assert_int_equal(pthread_create(&t, NULL, stalled_write, &w), 0);
-	wait_fired(f->z, 1);
+	assert_int_equal(pthread_create(&t, NULL, zl_test_io_thread, &w), 0);
+	zl_test_wait_faults_fired(f->z, 1);
 	/* zone 7 has a write in flight: setting it offline waits for it */
 	fd = cli_connect(f->sock);
 	cli_send(fd, "zone offline 7\n", 15);
