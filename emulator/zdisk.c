@@ -278,18 +278,22 @@ static __attribute__((noinline)) int eval_faults(struct zdisk *z, enum zfault_op
 						 struct zfault_verdict *v, struct zdisk_io *io)
 {
 	const struct zdev_cfg *g = zdev_cfg(z->dev);
-	uint64_t last = nr_lba ? lba + nr_lba - 1 : lba;
+	uint64_t first = lba, last = nr_lba ? lba + nr_lba - 1 : lba;
 	uint32_t zf, zl;
 
-	if (lba >= g->capacity_lba)
-		lba = last = g->capacity_lba - 1;
+	if (first >= g->capacity_lba)
+		first = last = g->capacity_lba - 1;
 	if (last >= g->capacity_lba)
 		last = g->capacity_lba - 1;
-	zf = zdev_zone_of(z->dev, lba);
+	zf = zdev_zone_of(z->dev, first);
 	zl = zdev_zone_of(z->dev, last);
-	zfault_eval(z->faults, op, lba, nr_lba, zf, zl, v);
+	zfault_eval(z->faults, op, first, nr_lba, zf, zl, v);
 	if (v->err || v->set_cond || v->stall || v->delay_ns)
 		z->stats.faults_fired++;
+	/* The failing LBA: not before the first LBA of the zone the rule covers. */
+	if ((v->err == ZL_E_MEDIUM_READ || v->err == ZL_E_MEDIUM_WRITE) && v->err_zone > zf &&
+	    (uint64_t)v->err_zone * g->zone_size_lba > v->err_lba)
+		v->err_lba = (uint64_t)v->err_zone * g->zone_size_lba;
 	if (v->set_cond && v->set_zone < zdev_nr_zones(z->dev))
 		zdev_zone_set_cond(z->dev, v->set_zone, v->set_cond);
 	if (v->err == ZL_E_POWER_LOSS) {
@@ -316,15 +320,24 @@ static __attribute__((noinline)) int eval_faults(struct zdisk *z, enum zfault_op
 				pthread_cond_wait(&z->zone_cv, &z->lock);
 		}
 	}
-	return v->err == ZL_E_TORN_WRITE ? 0 : v->err;
+	/*
+	 * A torn write, or a medium write error past the command's first LBA,
+	 * goes on: the write stores and commits the LBAs before v->err_lba
+	 * (zdisk_writev()), then fails with v->err.
+	 */
+	if (v->err == ZL_E_TORN_WRITE ||
+	    (v->err == ZL_E_MEDIUM_WRITE && op == ZFAULT_OP_WRITE && v->err_lba > lba))
+		return 0;
+	return v->err;
 }
 
 /*
  * Evaluate the fault rules for a command and carry out what does not depend
  * on the command itself: zone condition changes, delay, stall, power loss.
  * Caller holds the lock (dropped while sleeping or stalled).  Returns the
- * verdict's error, or 0.  Without rules (the common case) only v->err is
- * set (0), the one field callers then read.
+ * verdict's error, or 0 (also for a write that stores a prefix and then
+ * fails with v->err, see eval_faults()).  Without rules (the common case)
+ * only v->err is set (0), the one field callers then read.
  */
 static inline int apply_faults(struct zdisk *z, enum zfault_op op, uint64_t lba, uint64_t nr_lba,
 			       struct zfault_verdict *v, struct zdisk_io *io)
@@ -405,12 +418,70 @@ static inline int store_io(struct zdisk *z, bool write, bool zero, uint64_t lba,
 	return store_io_sg(z, write, zero, lba, nr_lba, iov, iov_cnt, byte_off);
 }
 
+/*
+ * Transfer the checked LBAs [lba, lba + nr_lba) from the store into @iov,
+ * run by run: the first run (@run LBAs, @has_data) comes from
+ * zdev_read_prep(), the next ones from zdev_read_run().  Called without the
+ * lock.  Returns 0 or the store's error.
+ */
+static inline int read_runs(struct zdisk *z, uint64_t lba, uint64_t nr_lba, uint64_t run,
+			    bool has_data, const struct iovec *iov, int iov_cnt)
+{
+	uint64_t done = 0;
+	int ret;
+
+	for (;;) {
+		ret = store_io(z, false, !has_data, lba + done, run, iov, iov_cnt,
+			       (size_t)(done * z->lba_size));
+		if (ret)
+			return ret;
+		done += run;
+		if (done >= nr_lba)
+			return 0;
+		/* The read spans data and unwritten runs (or zones): next run. */
+		pthread_mutex_lock(&z->lock);
+		run = zdev_read_run(z->dev, lba + done, nr_lba - done, &has_data);
+		pthread_mutex_unlock(&z->lock);
+	}
+}
+
+/*
+ * A read that meets a medium error at LBA lba + nr_ok (0 < nr_ok < nr_lba):
+ * the command passes the read rules as a whole first (as the command of a
+ * drive does before any transfer; their error wins), then the LBAs before
+ * the failing one are transferred and the read fails with ZL_E_MEDIUM_READ,
+ * io->done_lba = nr_ok.  Caller holds the lock; it is released on return.
+ */
+static __attribute__((noinline)) int read_medium_prefix(struct zdisk *z, uint64_t lba,
+							uint64_t nr_lba, uint64_t nr_ok,
+							const struct iovec *iov, int iov_cnt,
+							struct zdisk_io *io)
+{
+	uint64_t run;
+	bool has_data;
+	int ret;
+
+	ret = zdev_read_prep(z->dev, lba, nr_lba, &run, &has_data);
+	if (!ret) {
+		pthread_mutex_unlock(&z->lock);
+		ret = read_runs(z, lba, nr_ok, run < nr_ok ? run : nr_ok, has_data, iov, iov_cnt);
+		pthread_mutex_lock(&z->lock);
+	}
+	if (!ret) {
+		if (io)
+			io->done_lba = nr_ok;
+		ret = ZL_E_MEDIUM_READ;
+	}
+	fail(z, ret);
+	pthread_mutex_unlock(&z->lock);
+	return ret;
+}
+
 int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
 		int iov_cnt, struct zdisk_io *io)
 {
 	struct zfault_verdict v;
-	uint32_t lbs = z->lba_size;
-	uint64_t done = 0, run;
+	uint64_t run;
 	bool has_data;
 	int ret;
 
@@ -420,13 +491,17 @@ int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iov
 		io->done_lba = 0;
 	}
 	/* (a transfer is at most 2^32 blocks of 4 KiB: no overflow below) */
-	if (nr_lba > UINT32_MAX || zl_iov_len(iov, iov_cnt) < nr_lba * lbs)
+	if (nr_lba > UINT32_MAX || zl_iov_len(iov, iov_cnt) < nr_lba * z->lba_size)
 		return -EINVAL;
 	pthread_mutex_lock(&z->lock);
 	ret = apply_faults(z, ZFAULT_OP_READ, lba, nr_lba, &v, io);
 	if (!ret)
 		ret = zdev_read_prep(z->dev, lba, nr_lba, &run, &has_data);
 	if (ret) {
+		/* (only zfault returns a medium error: v is filled then) */
+		if (ret == ZL_E_MEDIUM_READ && v.err_lba > lba && v.err_lba - lba < nr_lba)
+			return read_medium_prefix(z, lba, nr_lba, v.err_lba - lba, iov, iov_cnt,
+						  io);
 		fail(z, ret);
 		pthread_mutex_unlock(&z->lock);
 		return ret;
@@ -436,24 +511,14 @@ int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iov
 	z->stats.read_lbas += nr_lba;
 	pthread_mutex_unlock(&z->lock);
 
-	for (;;) {
-		ret = store_io(z, false, !has_data, lba + done, run, iov, iov_cnt,
-			       (size_t)(done * lbs));
-		if (ret) {
-			pthread_mutex_lock(&z->lock);
-			z->stats.reads--;
-			z->stats.read_lbas -= nr_lba;
-			fail(z, ret);
-			pthread_mutex_unlock(&z->lock);
-			return ret;
-		}
-		done += run;
-		if (done >= nr_lba)
-			break;
-		/* The read spans data and unwritten runs (or zones): next run. */
+	ret = read_runs(z, lba, nr_lba, run, has_data, iov, iov_cnt);
+	if (ret) {
 		pthread_mutex_lock(&z->lock);
-		run = zdev_read_run(z->dev, lba + done, nr_lba - done, &has_data);
+		z->stats.reads--;
+		z->stats.read_lbas -= nr_lba;
+		fail(z, ret);
 		pthread_mutex_unlock(&z->lock);
+		return ret;
 	}
 	if (io)
 		io->done_lba = nr_lba;
@@ -550,8 +615,9 @@ int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct io
 		pthread_mutex_unlock(&z->lock);
 		return ret;
 	}
-	if (v.err == ZL_E_TORN_WRITE)
-		keep = v.torn_keep_lba < nr_lba ? v.torn_keep_lba : nr_lba;
+	/* A torn write, or a medium error past the first LBA: store what precedes it. */
+	if (v.err)
+		keep = v.err_lba - lba < nr_lba ? v.err_lba - lba : nr_lba;
 	pthread_mutex_unlock(&z->lock);
 
 	if (keep)
@@ -576,7 +642,7 @@ int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct io
 	if (sret) {
 		ret = fail(z, sret);
 	} else if (keep < nr_lba) {
-		ret = fail(z, ZL_E_TORN_WRITE);
+		ret = fail(z, v.err);
 	} else {
 		z->stats.writes++;
 		z->stats.write_lbas += nr_lba;

@@ -44,7 +44,13 @@ struct zdisk_cfg {
 struct zdisk_io {
 	uint64_t delay_ns;         /* injected latency (already slept when realtime) */
 	bool stalled;              /* a stall rule matched (non-realtime: caller decides) */
-	uint64_t done_lba;         /* LBAs transferred (a torn write stores a prefix) */
+	/*
+	 * LBAs transferred: all of them on success; when a write is torn or a
+	 * command meets a medium error, the LBAs before the first one that
+	 * failed (a read transferred them, a write stored and committed them:
+	 * lba + done_lba is the failing LBA); 0 on other errors.
+	 */
+	uint64_t done_lba;
 };
 
 void zdisk_cfg_init(struct zdisk_cfg *cfg);
@@ -65,7 +71,14 @@ struct zfault *zdisk_faults(struct zdisk *z);     /* borrowed; lock with zdisk_l
 void zdisk_lock(struct zdisk *z);
 void zdisk_unlock(struct zdisk *z);
 
-/* I/O.  @io may be NULL.  Errors as zdev_*_check(), zstore, zfault. */
+/*
+ * I/O.  @io may be NULL.  Errors as zdev_*_check(), zstore, zfault.  A
+ * medium error (fault rule) at the command's first LBA fails it before the
+ * zone rules are checked; one past it (the rule's range starts inside the
+ * command) fails it after: a read transfers the LBAs before the failing
+ * one, a write stores and commits them, as a torn write its prefix
+ * (io->done_lba).
+ */
 int zdisk_read(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf, struct zdisk_io *io);
 int zdisk_write(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const void *buf, bool fua,
 		struct zdisk_io *io);

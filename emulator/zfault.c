@@ -8,15 +8,16 @@
  * zfault_parse.c.  The engine is not thread-safe; zdisk serializes calls
  * under its own lock.
  *
- * Randomness: every rule owns a xoshiro256** generator seeded (through
- * splitmix64) from the engine seed and the rule id.  A rule draws from it
- * only when it is considered past its `after` and its prob is below 1 (one
- * draw to decide whether it fires), and when a fired latency rule samples a
- * non-fixed distribution.  So the same seed and the same sequence of
- * zfault_eval() calls give the same verdicts, and adding, removing or
+ * Randomness: every rule owns a xoshiro256** generator (zl_rng.h) seeded
+ * (through splitmix64) from the engine seed and the rule id.  A rule draws
+ * from it only when it is considered past its `after` and its prob is below
+ * 1 (one draw to decide whether it fires), and when a fired latency rule
+ * samples a non-fixed distribution.  So the same seed and the same sequence
+ * of zfault_eval() calls give the same verdicts, and adding, removing or
  * changing one rule never changes the draws of another.  No rand(), no clock.
  */
 #include "zfault.h"
+#include "zl_rng.h"
 
 #include <errno.h>
 #include <math.h>
@@ -32,7 +33,7 @@ struct zfault_entry {
 	uint32_t id;
 	uint64_t nr_matched;      /* matches counted (including those skipped by after) */
 	uint64_t nr_fired;        /* times the rule fired */
-	uint64_t rng[4];          /* xoshiro256** state */
+	struct zl_rng rng;        /* this rule's stream (zl_rng.h) */
 };
 
 struct zfault {
@@ -44,50 +45,10 @@ struct zfault {
 	uint64_t release_gen;
 };
 
-static inline uint64_t splitmix64(uint64_t *state)
+/* A rule's generator: its own stream, from the engine seed and the rule id. */
+static void rng_seed(struct zl_rng *r, uint64_t seed, uint32_t id)
 {
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static inline uint64_t rotl64(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static uint64_t xoshiro_next(uint64_t s[4])
-{
-	uint64_t result = rotl64(s[1] * 5, 7) * 9;
-	uint64_t t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl64(s[3], 45);
-	return result;
-}
-
-/* Uniform in [0, 1) with 53 random bits. */
-static double rng_unit(uint64_t s[4])
-{
-	return (double)(xoshiro_next(s) >> 11) * 0x1.0p-53;
-}
-
-static void rng_seed(uint64_t s[4], uint64_t seed, uint32_t id)
-{
-	uint64_t sm = seed ^ ((uint64_t)id * 0xd1b54a32d192ed03ULL);
-	int i;
-
-	for (i = 0; i < 4; i++)
-		s[i] = splitmix64(&sm);
-	/* splitmix64 never yields four zero words in a row, but be explicit. */
-	if (!(s[0] | s[1] | s[2] | s[3]))
-		s[0] = 1;
+	zl_rng_seed(r, seed ^ ((uint64_t)id * 0xd1b54a32d192ed03ULL));
 }
 
 static inline uint64_t sat_add(uint64_t a, uint64_t b)
@@ -112,7 +73,7 @@ static uint64_t dbl_to_ns(double x)
 }
 
 /* One latency sample in ns (see enum zfault_dist and docs/FAULTS.md). */
-static uint64_t latency_sample(const struct zfault_rule *r, uint64_t s[4])
+static uint64_t latency_sample(const struct zfault_rule *r, struct zl_rng *rng)
 {
 	uint64_t a = r->lat_a_ns, b = r->lat_b_ns, span, cap;
 	double u, x;
@@ -123,17 +84,16 @@ static uint64_t latency_sample(const struct zfault_rule *r, uint64_t s[4])
 			return a;
 		span = b - a + 1;       /* 0 means the full 2^64 range */
 		if (!span)
-			return xoshiro_next(s);
-		/* Lemire's multiply-shift: unbiased enough, no division. */
-		return a + (uint64_t)(((unsigned __int128)xoshiro_next(s) * span) >> 64);
+			return zl_rng_next(rng);
+		return a + zl_rng_below(rng, span);
 	case ZFAULT_DIST_EXP:
-		u = rng_unit(s);        /* [0, 1): 1 - u in (0, 1] */
+		u = zl_rng_unit(rng);   /* [0, 1): 1 - u in (0, 1] */
 		return dbl_to_ns(-(double)a * log1p(-u));
 	case ZFAULT_DIST_PARETO:
 		if (b < 2)
 			return a;
 		cap = sat_mul(a, ZFAULT_PARETO_CAP);
-		u = 1.0 - rng_unit(s);  /* (0, 1] */
+		u = 1.0 - zl_rng_unit(rng);  /* (0, 1] */
 		x = (double)a / pow(u, 1.0 / (double)b);
 		if (!(x < (double)cap))
 			return cap;
@@ -259,7 +219,7 @@ static uint32_t append(struct zfault *f, const struct zfault_rule *r)
 	memset(e, 0, sizeof(*e));
 	e->rule = *r;
 	e->id = f->next_id++;
-	rng_seed(e->rng, f->seed, e->id);
+	rng_seed(&e->rng, f->seed, e->id);
 	return e->id;
 }
 
@@ -508,7 +468,8 @@ static uint64_t torn_keep(const struct zfault_rule *r, uint64_t nr_lba)
  * @nr_lba: LBAs touched (zone op: the zone's length; flush: 0).
  * @zone_first: first zone touched.
  * @zone_last: last zone touched (swapped with @zone_first when smaller).
- * @v: always filled; see docs/FAULTS.md for matching and combining.
+ * @v: always filled; see docs/FAULTS.md for matching and combining, and
+ *     struct zfault_verdict for err_lba / err_zone (the failing LBA).
  *
  * Advances the match and fire counters and the generators of the rules
  * considered; deterministic given the seed and the sequence of calls.
@@ -544,7 +505,7 @@ void zfault_eval(struct zfault *f, enum zfault_op op, uint64_t lba, uint64_t nr_
 		e->nr_matched++;
 		if (e->nr_matched <= r->after)
 			continue;
-		if (r->prob < 1.0 && !(rng_unit(e->rng) < r->prob))
+		if (r->prob < 1.0 && !(zl_rng_unit(&e->rng) < r->prob))
 			continue;
 		e->nr_fired++;
 
@@ -553,6 +514,9 @@ void zfault_eval(struct zfault *f, enum zfault_op op, uint64_t lba, uint64_t nr_
 			if (!err_id) {
 				err_id = e->id;
 				v->err = op == ZFAULT_OP_READ ? ZL_E_MEDIUM_READ : ZL_E_MEDIUM_WRITE;
+				/* first LBA and zone of command ∩ rule ranges */
+				v->err_lba = lba > r->lba_first ? lba : r->lba_first;
+				v->err_zone = zone_first > r->zone_first ? zone_first : r->zone_first;
 			}
 			break;
 		case ZFAULT_TORN_WRITE:
@@ -560,6 +524,7 @@ void zfault_eval(struct zfault *f, enum zfault_op op, uint64_t lba, uint64_t nr_
 				err_id = e->id;
 				v->err = ZL_E_TORN_WRITE;
 				v->torn_keep_lba = torn_keep(r, nr_lba);
+				v->err_lba = sat_add(lba, v->torn_keep_lba);
 			}
 			break;
 		case ZFAULT_READ_ONLY:
@@ -573,7 +538,7 @@ void zfault_eval(struct zfault *f, enum zfault_op op, uint64_t lba, uint64_t nr_
 			}
 			break;
 		case ZFAULT_LATENCY:
-			v->delay_ns = sat_add(v->delay_ns, latency_sample(r, e->rng));
+			v->delay_ns = sat_add(v->delay_ns, latency_sample(r, &e->rng));
 			break;
 		case ZFAULT_STALL:
 			if (!stall_id)

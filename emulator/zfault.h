@@ -67,6 +67,16 @@ struct zfault_rule {
 struct zfault_verdict {
 	int err;                  /* 0 or ZL_E_MEDIUM_READ/WRITE, ZL_E_TORN_WRITE, ZL_E_POWER_LOSS */
 	uint64_t torn_keep_lba;   /* with ZL_E_TORN_WRITE: LBAs to store */
+	/*
+	 * With a medium error: the first LBA of the command that the deciding
+	 * rule's LBA range covers (the command's first LBA when the rule has
+	 * no LBA range); with a torn write: the first LBA not stored.  A zone
+	 * range is not applied here (zfault knows no geometry): err_zone is
+	 * the first zone of the command that the rule's zone range covers,
+	 * and the caller raises err_lba to that zone's first LBA.
+	 */
+	uint64_t err_lba;
+	uint32_t err_zone;        /* with a medium error (see err_lba) */
 	uint64_t delay_ns;        /* total added latency */
 	bool stall;               /* hold until zfault_release() */
 	uint8_t set_cond;         /* 0 or ZL_COND_READ_ONLY / ZL_COND_OFFLINE for zone set_zone */

@@ -114,8 +114,12 @@ uint8_t zscsi_rw(struct zscsi_cmd *c)
 		break;
 	}
 	err = rw_transfer(c->s, &a, c->iov, c->iov_cnt, &io);
-	if (err)
+	if (err) {
+		/* a medium error transferred the blocks before the failing LBA */
+		if (!a.write)
+			c->data_len = (size_t)io.done_lba * c->s->lba_size;
 		return zscsi_fail_err(c, err, ZSCSI_CTX_IO, a.lba + io.done_lba);
+	}
 	if (!a.write)
 		c->data_len = a.bytes;
 	return ZSCSI_GOOD;
@@ -148,6 +152,8 @@ uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 		return ZSCSI_GOOD;
 	}
 	zscsi_cmd_init(&c, s, cdb, cdb_len, iov, iov_cnt);
+	if (!a.write)
+		c.data_len = (size_t)io.done_lba * s->lba_size;
 	return zscsi_finish(&c, zscsi_fail_err(&c, err, ZSCSI_CTX_IO, a.lba + io.done_lba), true,
 			    sense, data_len);
 table:

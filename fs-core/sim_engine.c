@@ -1,8 +1,9 @@
 /*
- * sim_engine.c — the simulator's deterministic pieces: xoshiro256** seeded
- * by splitmix64, service-time distributions, a binary-heap event queue
- * ordered by (time, insertion), a log-linear histogram, and the closed-form
- * write-amplification oracles of wa-models.md.  No simulation logic here.
+ * sim_engine.c — the simulator's deterministic pieces: the generator
+ * (xoshiro256** seeded by splitmix64, from emulator/zl_rng.h), service-time
+ * distributions, a binary-heap event queue ordered by (time, insertion), a
+ * log-linear histogram, and the closed-form write-amplification oracles of
+ * wa-models.md.  No simulation logic here.
  */
 #include <errno.h>
 #include <math.h>
@@ -10,48 +11,30 @@
 #include <string.h>
 
 #include "sim.h"
+#include "zl_rng.h"
 
-static uint64_t splitmix(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
+/*
+ * struct sim_rng (sim.h) is the four words of a zl_rng: the generator is
+ * emulator/zl_rng.h's, shared with zfault.
+ */
 void sim_rng_seed(struct sim_rng *r, uint64_t seed)
 {
-	for (int i = 0; i < 4; i++)
-		r->s[i] = splitmix(&seed);
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
+	zl_rng_seed_words(r->s, seed);
 }
 
 uint64_t sim_rng_next(struct sim_rng *r)
 {
-	uint64_t *s = r->s, res = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return res;
+	return zl_xoshiro256ss(r->s);
 }
 
 uint64_t sim_rng_below(struct sim_rng *r, uint64_t n)
 {
-	return (uint64_t)(((unsigned __int128)sim_rng_next(r) * n) >> 64);
+	return zl_rng_u64_below(sim_rng_next(r), n);
 }
 
 double sim_rng_unit(struct sim_rng *r)
 {
-	return (double)(sim_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+	return zl_rng_u64_to_unit(sim_rng_next(r));
 }
 
 uint64_t sim_dist_draw(struct sim_rng *r, enum sim_dist d, uint64_t mean_ns, double alpha)

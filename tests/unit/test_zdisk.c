@@ -381,12 +381,123 @@ static void test_zdisk_fault_medium_error_on_read_range(void **state)
 {
 	struct fx *f = *state;
 	uint8_t buf[8 * LBS];
+	struct zdisk_io io;
 
 	assert_int_equal(open_disk(f, ZSTORE_MEM, true, true,
 				   "medium-error:op=read,lba=100-103,repeat"), 0);
-	assert_int_equal(zdisk_read(f->z, 96, 8, buf, NULL), ZL_E_MEDIUM_READ);
-	assert_int_equal(zdisk_read(f->z, 96, 8, buf, NULL), ZL_E_MEDIUM_READ);
-	assert_int_equal(zdisk_read(f->z, 104, 8, buf, NULL), 0);
+	assert_int_equal(zdisk_read(f->z, 96, 8, buf, &io), ZL_E_MEDIUM_READ);
+	assert_int_equal(io.done_lba, 4);                      /* fails at LBA 100 */
+	assert_int_equal(zdisk_read(f->z, 100, 8, buf, &io), ZL_E_MEDIUM_READ);
+	assert_int_equal(io.done_lba, 0);
+	assert_int_equal(zdisk_read(f->z, 104, 8, buf, &io), 0);
+	assert_int_equal(io.done_lba, 8);
+}
+
+/*
+ * A medium error inside a read: the LBAs before the failing one are
+ * transferred (data and unwritten runs alike), nothing after it, and
+ * io->done_lba counts them.  A zone-only rule fails at its zone's first LBA.
+ */
+static void test_zdisk_fault_medium_read_transfers_lbas_before_the_failing_one(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[16 * LBS], want[8 * LBS];
+	struct zdisk_io io;
+	struct zl_stats s;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true,
+				   "medium-error:op=read,lba=780-783,repeat;"
+				   "medium-error:op=read,zone=5,repeat"), 0);
+	write_ok(f->z, 3 * ZS, 8, 1);                          /* 768..775, then unwritten */
+	memset(buf, 0xee, sizeof(buf));
+	assert_int_equal(zdisk_read(f->z, 3 * ZS, 16, buf, &io), ZL_E_MEDIUM_READ);
+	assert_int_equal(io.done_lba, 12);                     /* fails at 780 */
+	fill(want, 3 * ZS, 8, 1);
+	assert_memory_equal(buf, want, 8 * LBS);
+	for (size_t i = 8 * LBS; i < 12 * LBS; i++)
+		assert_int_equal(buf[i], 0);                   /* unwritten: zeros */
+	for (size_t i = 12 * LBS; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], 0xee);                /* not transferred */
+	/* zone 5 starts at 1280: a read from 1272 fails there */
+	assert_int_equal(zdisk_read(f->z, 5 * ZS - 8, 16, buf, &io), ZL_E_MEDIUM_READ);
+	assert_int_equal(io.done_lba, 8);
+	assert_int_equal(zdisk_read(f->z, 5 * ZS + 8, 8, buf, &io), ZL_E_MEDIUM_READ);
+	assert_int_equal(io.done_lba, 0);
+	zdisk_stats(f->z, &s);
+	assert_int_equal(s.err_kind[ZL_E_MEDIUM_READ - ZL_E_BASE], 3);
+	assert_int_equal(s.reads, 0);                          /* failed reads are not reads */
+}
+
+/*
+ * A medium error inside a write: the LBAs before the failing one are stored
+ * and the write pointer moves over them (the durability of a torn write's
+ * prefix: FUA or WCE off makes them durable, otherwise the next flush), and
+ * io->done_lba counts them.
+ */
+static void test_zdisk_fault_medium_write_stores_lbas_before_the_failing_one(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[16 * LBS];
+	struct zdisk_io io;
+	struct zl_stats s;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true,
+				   "medium-error:op=write,lba=772-1023;"
+				   "medium-error:op=write,lba=1284-1535;"
+				   "medium-error:op=write,zone=1"), 0);
+	/* zone 3, FUA: the prefix is durable */
+	fill(buf, 3 * ZS, 16, 1);
+	assert_int_equal(zdisk_write(f->z, 3 * ZS, 16, buf, true, &io), ZL_E_MEDIUM_WRITE);
+	assert_int_equal(io.done_lba, 4);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 4);
+	expect_data(f->z, 3 * ZS, 4, 1);
+	expect_zeros(f->z, 3 * ZS + 4, 12);
+	/* zone 5, write cache on: stored, durable at the next flush */
+	fill(buf, 5 * ZS, 16, 2);
+	assert_int_equal(zdisk_write(f->z, 5 * ZS, 16, buf, false, &io), ZL_E_MEDIUM_WRITE);
+	assert_int_equal(io.done_lba, 4);
+	assert_true(zone(f->z, 5).wp_lba == 5 * ZS + 4);
+	/* conventional zones 0-1, a zone-only rule: fails at zone 1's first LBA */
+	fill(buf, ZS - 6, 16, 3);
+	assert_int_equal(zdisk_write(f->z, ZS - 6, 16, buf, false, &io), ZL_E_MEDIUM_WRITE);
+	assert_int_equal(io.done_lba, 6);
+	expect_data(f->z, ZS - 6, 6, 3);
+	expect_zeros(f->z, ZS, 10);
+	zdisk_stats(f->z, &s);
+	assert_int_equal(s.err_kind[ZL_E_MEDIUM_WRITE - ZL_E_BASE], 3);
+	assert_int_equal(s.writes, 0);
+	assert_int_equal(zdisk_power_cycle(f->z), 0);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 4);
+	expect_data(f->z, 3 * ZS, 4, 1);
+	assert_true(zone(f->z, 5).wp_lba == 5 * ZS);         /* never flushed */
+	/* every rule fired once: the writes go through now */
+	write_ok(f->z, 3 * ZS + 4, 12, 4);
+	expect_data(f->z, 3 * ZS + 4, 12, 4);
+}
+
+/*
+ * Order of checks: a medium error at the command's first LBA fails it
+ * before the zone rules; one past it comes after them (the command is
+ * checked as a whole before anything is transferred).
+ */
+static void test_zdisk_fault_medium_error_past_first_lba_after_zone_rules(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[264 * LBS] = { 0 };
+	struct zdisk_io io;
+
+	assert_int_equal(open_disk(f, ZSTORE_MEM, true, true,
+				   "medium-error:lba=772-1023,repeat"), 0);
+	/* zone 3's write pointer is 768: both writes are unaligned */
+	assert_int_equal(zdisk_write(f->z, 3 * ZS + 2, 8, buf, false, &io), ZL_E_UNALIGNED);
+	assert_int_equal(zdisk_write(f->z, 3 * ZS + 4, 8, buf, false, &io), ZL_E_MEDIUM_WRITE);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS);
+	/* a read running into offline zone 4 */
+	assert_int_equal(zdisk_zone_set_cond(f->z, 4, ZL_COND_OFFLINE), 0);
+	assert_int_equal(zdisk_read(f->z, 3 * ZS + 2, 260, buf, &io), ZL_E_OFFLINE);
+	assert_int_equal(io.done_lba, 0);
+	assert_int_equal(zdisk_read(f->z, 3 * ZS + 4, 258, buf, &io), ZL_E_MEDIUM_READ);
+	assert_int_equal(io.done_lba, 0);
 }
 
 static void test_zdisk_fault_zone_turns_read_only_then_offline(void **state)
@@ -436,25 +547,11 @@ static void test_zdisk_fault_latency_reported_in_virtual_time(void **state)
 	assert_int_equal(s.injected_delay_ns, 6000000);
 }
 
-struct stall_arg {
-	struct zdisk *z;
-	int ret;
-};
-
-static void *stalled_reader(void *p)
-{
-	struct stall_arg *a = p;
-	uint8_t buf[8 * LBS];
-
-	a->ret = zdisk_read(a->z, 0, 8, buf, NULL);
-	return NULL;
-}
-
 static void test_zdisk_fault_stall_holds_command_until_released(void **state)
 {
 	struct fx *f = *state;
 	struct zdisk_cfg c;
-	struct stall_arg a = { NULL, -1 };
+	struct zl_test_io a = { .lba = 0, .nr_lba = 8, .ret = -1 };
 	pthread_t t;
 	uint8_t buf[8 * LBS];
 	struct zdisk_io io;
@@ -466,16 +563,8 @@ static void test_zdisk_fault_stall_holds_command_until_released(void **state)
 	c.faults = "stall:op=read,once";
 	assert_int_equal(zdisk_open(&c, &f->z, msg, sizeof(msg)), 0);
 	a.z = f->z;
-	assert_int_equal(pthread_create(&t, NULL, stalled_reader, &a), 0);
-	/* wait until the rule fired: the reader is then held */
-	for (;;) {
-		struct zl_stats s;
-
-		zdisk_stats(f->z, &s);
-		if (s.faults_fired)
-			break;
-		sched_yield();
-	}
+	assert_int_equal(pthread_create(&t, NULL, zl_test_io_thread, &a), 0);
+	zl_test_wait_faults_fired(f->z, 1);   /* the rule fired: the reader is held */
 	assert_int_equal(a.ret, -1);
 	zdisk_release_stalls(f->z);
 	pthread_join(t, NULL);
@@ -755,6 +844,9 @@ int main(void)
 		T(test_zdisk_reset_without_wce_punches_every_zone_including_the_runt),
 		T(test_zdisk_fault_medium_error_on_write_moves_nothing),
 		T(test_zdisk_fault_medium_error_on_read_range),
+		T(test_zdisk_fault_medium_read_transfers_lbas_before_the_failing_one),
+		T(test_zdisk_fault_medium_write_stores_lbas_before_the_failing_one),
+		T(test_zdisk_fault_medium_error_past_first_lba_after_zone_rules),
 		T(test_zdisk_fault_zone_turns_read_only_then_offline),
 		T(test_zdisk_fault_torn_write_stores_and_commits_a_prefix),
 		T(test_zdisk_fault_latency_reported_in_virtual_time),

@@ -22,16 +22,6 @@
 #include "zfault.h"
 #include "zl_test.h"
 
-static bool rule_eq(const struct zfault_rule *a, const struct zfault_rule *b)
-{
-	return a->action == b->action && a->ops == b->ops &&
-	       a->lba_first == b->lba_first && a->lba_last == b->lba_last &&
-	       a->zone_first == b->zone_first && a->zone_last == b->zone_last &&
-	       a->after == b->after && a->prob == b->prob && a->count == b->count &&
-	       a->torn_keep_lba == b->torn_keep_lba && a->torn_keep_pct == b->torn_keep_pct &&
-	       a->dist == b->dist && a->lat_a_ns == b->lat_a_ns && a->lat_b_ns == b->lat_b_ns;
-}
-
 /* Fresh engine per test. */
 static int setup_engine(void **state)
 {
@@ -120,7 +110,7 @@ static void test_zfault_parse_good_inputs_give_canonical_text(void **state)
 				 good[i].canon);
 		if (zfault_parse(buf, &r2, msg, sizeof(msg)))
 			fail_msg("canonical \"%s\" of \"%s\": %s", buf, good[i].text, msg);
-		assert_true(rule_eq(&r, &r2));
+		assert_true(zl_test_zfault_rule_is_equal(&r, &r2));
 	}
 }
 
@@ -372,7 +362,7 @@ static void test_zfault_format_round_trips_many_rules(void **state)
 		assert_true(n > 0 && (size_t)n == strlen(buf));
 		if (zfault_parse(buf, &back, msg, sizeof(msg)))
 			fail_msg("rule %d: \"%s\" does not parse: %s", i, buf, msg);
-		if (!rule_eq(&r, &back))
+		if (!zl_test_zfault_rule_is_equal(&r, &back))
 			fail_msg("rule %d: \"%s\" parses to a different rule", i, buf);
 		assert_int_equal(zfault_format(&back, buf2, sizeof(buf2)), n);
 		assert_string_equal(buf, buf2);
@@ -518,6 +508,75 @@ static void test_zfault_medium_error_code_follows_the_operation(void **state)
 	assert_int_equal(v.err, ZL_E_MEDIUM_WRITE);
 	zfault_eval(f, ZFAULT_OP_FLUSH, 0, 0, 0, UINT32_MAX, &v);
 	assert_int_equal(v.err, ZL_E_MEDIUM_WRITE);
+}
+
+/*
+ * The failing LBA a medium error reports: the first LBA of the command that
+ * the deciding rule covers.  Zone ranges come back as err_zone (zdisk turns
+ * it into an LBA); a torn write fails at its first LBA not stored.
+ */
+static const struct {
+	const char *rules;
+	enum zfault_op op;
+	uint64_t lba, nr;
+	uint32_t zone_first, zone_last;
+	int err;
+	uint64_t err_lba;
+	uint32_t err_zone;
+} err_lba_cases[] = {
+	/* LBA range starting inside the command: its start */
+	{ "medium-error:lba=100-199", ZFAULT_OP_READ, 96, 8, 0, 0, ZL_E_MEDIUM_READ, 100, 0 },
+	{ "medium-error:lba=100-199", ZFAULT_OP_WRITE, 96, 8, 0, 0, ZL_E_MEDIUM_WRITE, 100, 0 },
+	{ "medium-error:lba=100-199", ZFAULT_OP_READ, 0, 1000, 0, 3, ZL_E_MEDIUM_READ, 100, 0 },
+	/* the command starts inside the range: the command's start */
+	{ "medium-error:lba=100-199", ZFAULT_OP_READ, 150, 100, 0, 0, ZL_E_MEDIUM_READ, 150, 0 },
+	{ "medium-error:lba=100-199", ZFAULT_OP_READ, 100, 1, 0, 0, ZL_E_MEDIUM_READ, 100, 0 },
+	/* the range's last LBA is the command's first */
+	{ "medium-error:lba=100-199", ZFAULT_OP_READ, 199, 8, 0, 0, ZL_E_MEDIUM_READ, 199, 0 },
+	/* no LBA range: the command's start */
+	{ "medium-error", ZFAULT_OP_READ, 96, 8, 2, 3, ZL_E_MEDIUM_READ, 96, 2 },
+	{ "medium-error", ZFAULT_OP_ZONE, 512, 256, 2, 2, ZL_E_MEDIUM_WRITE, 512, 2 },
+	/* zone range only: the command's start, and the first covered zone */
+	{ "medium-error:zone=4-6", ZFAULT_OP_READ, 1000, 100, 3, 4, ZL_E_MEDIUM_READ, 1000, 4 },
+	{ "medium-error:zone=4-6", ZFAULT_OP_READ, 1300, 8, 5, 5, ZL_E_MEDIUM_READ, 1300, 5 },
+	/* both ranges: the LBA one here, the zone one applied by the caller */
+	{ "medium-error:lba=1100-1199,zone=4", ZFAULT_OP_READ, 1000, 200, 3, 4,
+	  ZL_E_MEDIUM_READ, 1100, 4 },
+	/* two firing rules: the lower id decides, with its range */
+	{ "medium-error:lba=200-299;medium-error:lba=100-199", ZFAULT_OP_READ, 150, 100, 0, 0,
+	  ZL_E_MEDIUM_READ, 200, 0 },
+	/* a torn write: its first LBA not stored */
+	{ "torn-write:keep=3", ZFAULT_OP_WRITE, 96, 8, 0, 0, ZL_E_TORN_WRITE, 99, 0 },
+	/* no error: no failing LBA */
+	{ "medium-error:lba=100-199", ZFAULT_OP_READ, 0, 100, 0, 0, 0, 0, 0 },
+	{ "latency:ns=5", ZFAULT_OP_READ, 96, 8, 0, 0, 0, 0, 0 },
+};
+
+static void test_zfault_verdict_names_the_first_covered_lba(void **state)
+{
+	struct zfault_verdict v;
+	struct zfault *f;
+	char msg[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(err_lba_cases) / sizeof(err_lba_cases[0]); i++) {
+		assert_int_equal(zfault_create(42, &f), 0);
+		if (zfault_add_text(f, err_lba_cases[i].rules, msg, sizeof(msg)))
+			fail_msg("%s", msg);
+		zfault_eval(f, err_lba_cases[i].op, err_lba_cases[i].lba, err_lba_cases[i].nr,
+			    err_lba_cases[i].zone_first, err_lba_cases[i].zone_last, &v);
+		if (v.err != err_lba_cases[i].err || v.err_lba != err_lba_cases[i].err_lba ||
+		    v.err_zone != err_lba_cases[i].err_zone)
+			fail_msg("case %zu \"%s\" lba %llu nr %llu: err %d lba %llu zone %u, "
+				 "want err %d lba %llu zone %u", i, err_lba_cases[i].rules,
+				 (unsigned long long)err_lba_cases[i].lba,
+				 (unsigned long long)err_lba_cases[i].nr, v.err,
+				 (unsigned long long)v.err_lba, v.err_zone, err_lba_cases[i].err,
+				 (unsigned long long)err_lba_cases[i].err_lba,
+				 err_lba_cases[i].err_zone);
+		zfault_destroy(f);
+	}
 }
 
 static const struct {
@@ -948,6 +1007,7 @@ int main(void)
 						setup_engine, teardown_engine),
 		cmocka_unit_test_setup_teardown(test_zfault_medium_error_code_follows_the_operation,
 						setup_engine, teardown_engine),
+		cmocka_unit_test(test_zfault_verdict_names_the_first_covered_lba),
 		cmocka_unit_test_setup_teardown(test_zfault_lba_range_overlap,
 						setup_engine, teardown_engine),
 		cmocka_unit_test_setup_teardown(test_zfault_zone_range_overlap,

@@ -75,21 +75,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void put_be(uint8_t *p, uint64_t v, int len)
-{
-	for (int i = len - 1; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static uint64_t get_be(const uint8_t *p, int len)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < len; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static uint8_t run(struct fx *f, const uint8_t *cdb, size_t len, void *buf, size_t buflen)
 {
 	struct iovec iov = { buf, buflen };
@@ -102,8 +87,8 @@ static uint8_t rw16(struct fx *f, uint8_t op, uint64_t lba, uint32_t n, void *bu
 {
 	uint8_t cdb[16] = { op };
 
-	put_be(cdb + 2, lba, 8);
-	put_be(cdb + 10, n, 4);
+	zl_test_put_be(cdb + 2, lba, 8);
+	zl_test_put_be(cdb + 10, n, 4);
 	return run(f, cdb, 16, buf, (size_t)n * 512);
 }
 
@@ -111,7 +96,7 @@ static uint8_t zone_op(struct fx *f, uint8_t sa, uint64_t lba, bool all)
 {
 	uint8_t cdb[16] = { 0x94, sa };
 
-	put_be(cdb + 2, lba, 8);
+	zl_test_put_be(cdb + 2, lba, 8);
 	cdb[14] = all ? 1 : 0;
 	return run(f, cdb, 16, NULL, 0);
 }
@@ -138,8 +123,8 @@ static void test_zscsi_write_read_scattered_iov(void **state)
 
 	for (int i = 0; i < 8 * 512; i++)
 		src[i] = (uint8_t)(i * 13 + 5);
-	put_be(cdb + 2, 2 * ZS, 8);
-	put_be(cdb + 10, 8, 4);
+	zl_test_put_be(cdb + 2, 2 * ZS, 8);
+	zl_test_put_be(cdb + 10, 8, 4);
 	assert_int_equal(zscsi_execute(f->s, cdb, 16, out, 3, f->sense, NULL), ZSCSI_GOOD);
 	cdb[0] = 0x88;
 	assert_int_equal(zscsi_execute(f->s, cdb, 16, in, 2, f->sense, &f->dlen), ZSCSI_GOOD);
@@ -159,8 +144,8 @@ static void test_zscsi_contiguous_iov_used_flat(void **state)
 	uint8_t cdb[16] = { 0x8a };
 
 	memset(buf, 0x5a, 4 * 512);
-	put_be(cdb + 2, 100, 8);
-	put_be(cdb + 10, 4, 4);
+	zl_test_put_be(cdb + 2, 100, 8);
+	zl_test_put_be(cdb + 10, 4, 4);
 	assert_int_equal(zscsi_execute(f->s, cdb, 16, iov, 2, NULL, NULL), ZSCSI_GOOD);
 	memset(buf, 0, 4 * 512);
 	cdb[0] = 0x88;
@@ -193,11 +178,11 @@ static void test_zscsi_read_beyond_buffer_is_refused(void **state)
 	struct fx *f = *state;
 	uint8_t cdb[16] = { 0x88 }, buf[512];
 
-	put_be(cdb + 10, 2, 4);
+	zl_test_put_be(cdb + 10, 2, 4);
 	assert_int_equal(run(f, cdb, 16, buf, sizeof(buf)), ZSCSI_CHECK_CONDITION);
 	assert_sense(f, 5, 0x24, 0);
 	assert_int_equal(f->sense[15], 0xc0 | 0x08 | 7);
-	assert_int_equal(get_be(f->sense + 16, 2), 10);
+	assert_int_equal(zl_test_get_be(f->sense + 16, 2), 10);
 	assert_int_equal(f->dlen, 0);
 }
 
@@ -210,7 +195,7 @@ static void test_zscsi_transfer_over_max_is_refused(void **state)
 	assert_non_null(buf);
 	assert_int_equal(rw16(f, 0x88, 2 * ZS, n, buf), ZSCSI_CHECK_CONDITION);
 	assert_sense(f, 5, 0x24, 0);
-	assert_int_equal(get_be(f->sense + 16, 2), 10);
+	assert_int_equal(zl_test_get_be(f->sense + 16, 2), 10);
 	assert_int_equal(f->dlen, 0);
 	free(buf);
 }
@@ -228,16 +213,16 @@ static uint8_t rw_form(struct fx *f, int form, bool write, uint64_t lba, uint32_
 
 	if (form == 10) {
 		cdb[0] = write ? 0x2a : 0x28;
-		put_be(cdb + 2, lba, 4);
-		put_be(cdb + 7, n, 2);
+		zl_test_put_be(cdb + 2, lba, 4);
+		zl_test_put_be(cdb + 7, n, 2);
 	} else if (form == 12) {
 		cdb[0] = write ? 0xaa : 0xa8;
-		put_be(cdb + 2, lba, 4);
-		put_be(cdb + 6, n, 4);
+		zl_test_put_be(cdb + 2, lba, 4);
+		zl_test_put_be(cdb + 6, n, 4);
 	} else {
 		cdb[0] = write ? 0x8a : 0x88;
-		put_be(cdb + 2, lba, 8);
-		put_be(cdb + 10, n, 4);
+		zl_test_put_be(cdb + 2, lba, 8);
+		zl_test_put_be(cdb + 10, n, 4);
 	}
 	cdb[1] = byte1;
 	cdb[form - 1] = control;
@@ -334,7 +319,7 @@ static void test_zscsi_unaligned_write_info_is_lba(void **state)
 	assert_int_equal(rw16(f, 0x8a, 3 * ZS + 8, 8, buf), ZSCSI_CHECK_CONDITION);
 	assert_sense(f, 5, 0x21, 0x04);
 	assert_int_equal(f->sense[0], 0xf0);     /* VALID */
-	assert_int_equal(get_be(f->sense + 3, 4), 3 * ZS + 8);
+	assert_int_equal(zl_test_get_be(f->sense + 3, 4), 3 * ZS + 8);
 }
 
 static void test_zscsi_lba_range_info_not_valid_beyond_32_bits(void **state)
@@ -347,17 +332,42 @@ static void test_zscsi_lba_range_info_not_valid_beyond_32_bits(void **state)
 	assert_int_equal(f->sense[0] & 0x80, 0);
 }
 
+/*
+ * A READ whose range starts before the rule's: INFORMATION is the first LBA
+ * that failed (the rule's first), and the blocks before it were transferred
+ * (data-in length).  READ(16) takes the fast path, READ(12) the table.
+ */
 static void test_zscsi_medium_read_error(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
-	uint8_t buf[8 * 512];
+	uint8_t buf[8 * 512], data[4 * 512], cdb[12] = { 0xa8 };
+	size_t i;
 
-	assert_int_equal(open_fx(f, ZSCSI_PROFILE_ZBC2, "medium-error:op=read,lba=100-107", 0), 0);
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 7 + 1);
+	assert_int_equal(open_fx(f, ZSCSI_PROFILE_ZBC2, "medium-error:op=read,lba=100-107,repeat",
+				 0), 0);
+	assert_int_equal(rw16(f, 0x8a, 96, 4, data), ZSCSI_GOOD);      /* conventional */
+	memset(buf, 0xee, sizeof(buf));
 	assert_int_equal(rw16(f, 0x88, 96, 8, buf), ZSCSI_CHECK_CONDITION);
 	assert_sense(f, 3, 0x11, 0x00);
-	/* VALID; a rule fires for the whole command, so INFORMATION is its LBA */
-	assert_int_equal(f->sense[0], 0xf0);
-	assert_int_equal(get_be(f->sense + 3, 4), 96);
+	assert_int_equal(f->sense[0], 0xf0);                           /* VALID */
+	assert_int_equal(zl_test_get_be(f->sense + 3, 4), 100);
+	assert_int_equal(f->dlen, 4 * 512);
+	assert_memory_equal(buf, data, sizeof(data));
+	for (i = sizeof(data); i < sizeof(buf); i++)
+		assert_int_equal(buf[i], 0xee);
+	/* the table path: READ(12) */
+	zl_test_put_be(cdb + 2, 98, 4);
+	zl_test_put_be(cdb + 6, 8, 4);
+	assert_int_equal(run(f, cdb, 12, buf, sizeof(buf)), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 3, 0x11, 0x00);
+	assert_int_equal(zl_test_get_be(f->sense + 3, 4), 100);
+	assert_int_equal(f->dlen, 2 * 512);
+	/* a READ starting inside the range fails at its first LBA */
+	assert_int_equal(rw16(f, 0x88, 102, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_int_equal(zl_test_get_be(f->sense + 3, 4), 102);
+	assert_int_equal(f->dlen, 0);
 	*state = f;
 	teardown(state);
 }
@@ -370,6 +380,33 @@ static void test_zscsi_medium_write_error(void **state)
 	assert_int_equal(open_fx(f, ZSCSI_PROFILE_ZBC2, "medium-error:op=write", 0), 0);
 	assert_int_equal(rw16(f, 0x8a, 2 * ZS, 8, buf), ZSCSI_CHECK_CONDITION);
 	assert_sense(f, 3, 0x0c, 0x00);
+	assert_int_equal(zl_test_get_be(f->sense + 3, 4), 2 * ZS);    /* no range: the first LBA */
+	*state = f;
+	teardown(state);
+}
+
+/*
+ * A WRITE whose range starts before the rule's: INFORMATION is the first
+ * LBA that failed, and the blocks before it were written (the write pointer
+ * moved over them), as the initiator will assume from INFORMATION.
+ */
+static void test_zscsi_medium_write_error_reports_first_failed_lba(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	uint8_t buf[8 * 512] = { 0 }, rz[128];
+	uint8_t cdb[16] = { 0x95 };
+
+	/* zone 2 is LBAs 4096-6143 */
+	assert_int_equal(open_fx(f, ZSCSI_PROFILE_ZBC2, "medium-error:op=write,lba=4101-6143", 0),
+			 0);
+	assert_int_equal(rw16(f, 0x8a, 2 * ZS, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 3, 0x0c, 0x00);
+	assert_int_equal(f->sense[0], 0xf0);
+	assert_int_equal(zl_test_get_be(f->sense + 3, 4), 2 * ZS + 5);
+	zl_test_put_be(cdb + 2, 2 * ZS, 8);
+	zl_test_put_be(cdb + 10, sizeof(rz), 4);
+	assert_int_equal(run(f, cdb, 16, rz, sizeof(rz)), ZSCSI_GOOD);
+	assert_int_equal(zl_test_get_be(rz + 64 + 24, 8), 2 * ZS + 5);
 	*state = f;
 	teardown(state);
 }
@@ -383,12 +420,12 @@ static void test_zscsi_torn_write_is_medium_error_at_first_lost_lba(void **state
 	assert_int_equal(open_fx(f, ZSCSI_PROFILE_ZBC2, "torn-write:op=write,keep=3", 0), 0);
 	assert_int_equal(rw16(f, 0x8a, 2 * ZS, 8, buf), ZSCSI_CHECK_CONDITION);
 	assert_sense(f, 3, 0x0c, 0x00);
-	assert_int_equal(get_be(f->sense + 3, 4), 2 * ZS + 3);
+	assert_int_equal(zl_test_get_be(f->sense + 3, 4), 2 * ZS + 3);
 	/* the write pointer moved over the stored prefix only */
-	put_be(cdb + 2, 2 * ZS, 8);
-	put_be(cdb + 10, sizeof(rz), 4);
+	zl_test_put_be(cdb + 2, 2 * ZS, 8);
+	zl_test_put_be(cdb + 10, sizeof(rz), 4);
 	assert_int_equal(run(f, cdb, 16, rz, sizeof(rz)), ZSCSI_GOOD);
-	assert_int_equal(get_be(rz + 64 + 24, 8), 2 * ZS + 3);
+	assert_int_equal(zl_test_get_be(rz + 64 + 24, 8), 2 * ZS + 3);
 	*state = f;
 	teardown(state);
 }
@@ -467,7 +504,7 @@ static void test_zscsi_zone_op_conventional_points_at_zone_id(void **state)
 	assert_int_equal(zone_op(f, 0x04, 0, false), ZSCSI_CHECK_CONDITION);
 	assert_sense(f, 5, 0x24, 0x00);
 	assert_int_equal(f->sense[15], 0xcf);
-	assert_int_equal(get_be(f->sense + 16, 2), 2);
+	assert_int_equal(zl_test_get_be(f->sense + 16, 2), 2);
 }
 
 static void test_zscsi_create_rejects_bad_args(void **state)
@@ -571,14 +608,14 @@ static void test_zscsi_report_zones_partial0_counts_all(void **state)
 	struct fx *f = *state;
 	uint8_t cdb[16] = { 0x95 }, buf[64 + 3 * 64];
 
-	put_be(cdb + 10, sizeof(buf), 4);
+	zl_test_put_be(cdb + 10, sizeof(buf), 4);
 	assert_int_equal(run(f, cdb, 16, buf, sizeof(buf)), ZSCSI_GOOD);
 	assert_int_equal(f->dlen, sizeof(buf));
-	assert_int_equal(get_be(buf, 4), NZ * 64);
+	assert_int_equal(zl_test_get_be(buf, 4), NZ * 64);
 	cdb[14] = 0x80;
 	assert_int_equal(run(f, cdb, 16, buf, sizeof(buf)), ZSCSI_GOOD);
-	assert_int_equal(get_be(buf, 4), 3 * 64);
-	assert_int_equal(get_be(buf + 64 + 2 * 64 + 16, 8), 2 * ZS);
+	assert_int_equal(zl_test_get_be(buf, 4), 3 * 64);
+	assert_int_equal(zl_test_get_be(buf + 64 + 2 * 64 + 16, 8), 2 * ZS);
 }
 
 static void test_zscsi_report_zones_alloc_below_header(void **state)
@@ -586,11 +623,11 @@ static void test_zscsi_report_zones_alloc_below_header(void **state)
 	struct fx *f = *state;
 	uint8_t cdb[16] = { 0x95 }, buf[16];
 
-	put_be(cdb + 10, sizeof(buf), 4);
+	zl_test_put_be(cdb + 10, sizeof(buf), 4);
 	assert_int_equal(run(f, cdb, 16, buf, sizeof(buf)), ZSCSI_GOOD);
 	assert_int_equal(f->dlen, 16);
-	assert_int_equal(get_be(buf, 4), NZ * 64);
-	assert_int_equal(get_be(buf + 8, 8), CAP - 1);
+	assert_int_equal(zl_test_get_be(buf, 4), NZ * 64);
+	assert_int_equal(zl_test_get_be(buf + 8, 8), CAP - 1);
 }
 
 static void test_zscsi_report_zones_scattered_buffer(void **state)
@@ -600,13 +637,13 @@ static void test_zscsi_report_zones_scattered_buffer(void **state)
 	struct iovec iov[2] = { { a, sizeof(a) }, { b, sizeof(b) } };
 	uint8_t all[64 * 17];
 
-	put_be(cdb + 10, sizeof(all), 4);
+	zl_test_put_be(cdb + 10, sizeof(all), 4);
 	assert_int_equal(zscsi_execute(f->s, cdb, 16, iov, 2, f->sense, &f->dlen), ZSCSI_GOOD);
 	assert_int_equal(f->dlen, sizeof(all));
 	memcpy(all, a, sizeof(a));
 	memcpy(all + sizeof(a), b, sizeof(b));
 	for (uint32_t i = 0; i < NZ; i++)
-		assert_int_equal(get_be(all + 64 + i * 64 + 16, 8), (uint64_t)i * ZS);
+		assert_int_equal(zl_test_get_be(all + 64 + i * 64 + 16, 8), (uint64_t)i * ZS);
 }
 
 /* ---- concurrency ---- */
@@ -625,8 +662,8 @@ static void *writer(void *arg)
 
 	memset(buf, (int)t->zone, sizeof(buf));
 	for (uint32_t i = 0; i < ZS / 8; i++) {
-		put_be(cdb + 2, (uint64_t)t->zone * ZS + i * 8, 8);
-		put_be(cdb + 10, 8, 4);
+		zl_test_put_be(cdb + 2, (uint64_t)t->zone * ZS + i * 8, 8);
+		zl_test_put_be(cdb + 10, 8, 4);
 		if (zscsi_execute(t->f->s, cdb, 16, &iov, 1, sense, NULL) != ZSCSI_GOOD)
 			t->fails++;
 	}
@@ -648,10 +685,10 @@ static void test_zscsi_concurrent_writers_fill_their_zones(void **state)
 		pthread_join(th[i], NULL);
 		assert_int_equal(t[i].fails, 0);
 	}
-	put_be(cdb + 10, sizeof(buf), 4);
+	zl_test_put_be(cdb + 10, sizeof(buf), 4);
 	cdb[14] = 0x05;   /* FULL */
 	assert_int_equal(run(f, cdb, 16, buf, sizeof(buf)), ZSCSI_GOOD);
-	assert_int_equal(get_be(buf, 4), 4 * 64);
+	assert_int_equal(zl_test_get_be(buf, 4), 4 * 64);
 }
 
 int main(void)
@@ -670,6 +707,7 @@ int main(void)
 		T(test_zscsi_lba_range_info_not_valid_beyond_32_bits),
 		cmocka_unit_test(test_zscsi_medium_read_error),
 		cmocka_unit_test(test_zscsi_medium_write_error),
+		cmocka_unit_test(test_zscsi_medium_write_error_reports_first_failed_lba),
 		cmocka_unit_test(test_zscsi_torn_write_is_medium_error_at_first_lost_lba),
 		cmocka_unit_test(test_zscsi_power_loss_is_unit_attention_once),
 		T(test_zscsi_power_cycle_unit_attention_then_clear),
