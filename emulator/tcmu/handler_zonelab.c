@@ -277,10 +277,11 @@ static int zl_handle_cmd(struct tcmu_device *dev, struct tcmur_cmd *rcmd)
 	size_t cdb_len = zscsi_cdb_len_of(cmd->cdb[0]);
 	bool tracing = ztrace_is_active(zd->trace);
 	uint64_t t0 = tracing ? ztrace_clock_ns() : 0;
+	size_t data_in = 0;
 	uint8_t status;
 
 	status = zscsi_execute(zd->scsi, cmd->cdb, cdb_len, cmd->iovec, (int)cmd->iov_cnt,
-			       sense, NULL);
+			       sense, &data_in);
 	if (tracing)
 		ztrace_record_cmd(zd->trace, cmd->cdb, cdb_len, status, sense, t0,
 				  ztrace_clock_ns() - t0);
@@ -288,9 +289,20 @@ static int zl_handle_cmd(struct tcmu_device *dev, struct tcmur_cmd *rcmd)
 	case ZSCSI_GOOD:
 		return TCMU_STS_OK;
 	case ZSCSI_CHECK_CONDITION:
-		/* the one translation: zscsi's sense goes out as is */
+		/*
+		 * zscsi's sense goes out as is, but for one case: a READ that
+		 * failed part-way (a medium error inside it) has its first
+		 * blocks in the buffer and INFORMATION naming the failing LBA,
+		 * and Linux counts the blocks before it as read.  tcmu-runner
+		 * 1.5.4 never passes data with a CHECK CONDITION
+		 * (TCMU_UFLAG_READ_LEN), so those blocks would reach the
+		 * initiator as whatever its buffer held: clear VALID, and the
+		 * whole command counts as failed.
+		 */
 		memset(cmd->sense_buf, 0, SENSE_BUFFERSIZE);
 		memcpy(cmd->sense_buf, sense, ZSCSI_SENSE_LEN);
+		if (data_in)
+			cmd->sense_buf[0] &= 0x7f;
 		return TCMU_STS_PASSTHROUGH_ERR;
 	case ZSCSI_BUSY:
 		return TCMU_STS_BUSY;

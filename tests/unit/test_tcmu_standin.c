@@ -295,6 +295,35 @@ static void test_zonelab_write_not_at_wp_is_unaligned(void **state)
 	assert_int_equal(sti_sense_asc_ascq(&r), 0x2104);
 }
 
+/*
+ * A medium error inside a READ: zscsi reports the failing LBA (VALID=1) and
+ * has the blocks before it in the buffer, but tcmu-runner returns no data
+ * with a CHECK CONDITION, so the plugin clears VALID (Linux would otherwise
+ * count those blocks as read).  One failing at the first LBA keeps VALID.
+ */
+static void test_zonelab_partial_read_error_clears_valid(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t in[4096];
+	struct sti_result r;
+	char msg[256];
+
+	NEED_ZL(f);
+	sti_dev_close(f->d);
+	/* LBAs 100-107 of conventional zone 0 fail to read */
+	if (zl_open_cfg(f, "zsize=1M&conv=2&max_open=4&faults=medium-error:op=read/lba=100-107/repeat",
+			true, msg, sizeof(msg)))
+		fail_msg("reopen with a fault rule: %s", msg);
+	assert_int_equal(rw16(f->d, 0x88, 96, 8, in, &r), 2);
+	assert_int_equal(sti_sense_key(&r), 0x3);
+	assert_int_equal(sti_sense_asc_ascq(&r), 0x1100);
+	assert_int_equal(r.sense[0], 0x70);             /* VALID cleared: nothing counts as read */
+	assert_int_equal(rw16(f->d, 0x88, 100, 8, in, &r), 2);
+	assert_int_equal(r.sense[0], 0xf0);             /* failed at its first LBA: VALID kept */
+	assert_int_equal(zl_test_get_be(&r.sense[3], 4), 100);
+	assert_int_equal(rw16(f->d, 0x88, 88, 8, in, &r), 0);   /* outside the rule */
+}
+
 static void test_zonelab_reopen_same_cfgstring_keeps_zones_and_data(void **state)
 {
 	struct fixture *f = *state;
@@ -409,6 +438,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_standin_refuses_wrong_subtype, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_inquiry_and_capacity, zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_write_not_at_wp_is_unaligned, zl_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zonelab_partial_read_error_clears_valid, zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_reopen_same_cfgstring_keeps_zones_and_data, zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_geometry_change_is_refused_then_forced, zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_geo_image_takes_the_recorded_geometry,
