@@ -13,18 +13,6 @@
 #include "zbc_cases.h"
 #include "zl_test.h"
 
-/* zbc_runner.c's names for the shared big-endian helpers (zl_test.h);
- * zbc_steps.c calls zl_test_put_be()/zl_test_get_be() directly. */
-static inline void zr_put_be(uint8_t *p, uint64_t v, int len)
-{
-	zl_test_put_be(p, v, len);
-}
-
-static inline uint64_t zr_get_be(const uint8_t *p, int len)
-{
-	return zl_test_get_be(p, len);
-}
-
 #define MAX_TOK 40
 #define SENSE_BUF 64
 

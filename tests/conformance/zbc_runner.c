@@ -72,9 +72,9 @@ static int check_desc(struct run *r, char **tok, int n)
 	switch (tok[0][1]) {
 	case 't': got = d[0] & 0x0f; break;
 	case 'c': got = d[1] >> 4; break;
-	case 's': got = zr_get_be(d + 16, 8); break;
-	case 'l': got = zr_get_be(d + 8, 8); break;
-	default:  got = zr_get_be(d + 24, 8); break;
+	case 's': got = zl_test_get_be(d + 16, 8); break;
+	case 'l': got = zl_test_get_be(d + 8, 8); break;
+	default:  got = zl_test_get_be(d + 24, 8); break;
 	}
 	if (got != v)
 		return zr_failf(r, "descriptor %llu %s: got 0x%llx, want 0x%llx",
@@ -89,8 +89,8 @@ static int report_one(struct run *r, uint64_t lba, uint8_t *d, uint64_t opt, uin
 	uint8_t buf[128];
 
 	memset(buf, 0, sizeof(buf));
-	zr_put_be(cdb + 2, lba, 8);
-	zr_put_be(cdb + 10, sizeof(buf), 4);
+	zl_test_put_be(cdb + 2, lba, 8);
+	zl_test_put_be(cdb + 10, sizeof(buf), 4);
 	cdb[14] = (uint8_t)opt;
 	if (zr_exec(r, cdb, 16, buf, sizeof(buf), ZBC_DIR_IN)) {
 		char o[48];
@@ -101,7 +101,7 @@ static int report_one(struct run *r, uint64_t lba, uint8_t *d, uint64_t opt, uin
 	if (d)
 		memcpy(d, buf + 64, 64);
 	if (zll)
-		*zll = (uint32_t)zr_get_be(buf, 4);
+		*zll = (uint32_t)zl_test_get_be(buf, 4);
 	return 0;
 }
 
@@ -124,9 +124,9 @@ static int check(struct run *r, const char *text)
 			return zr_failf(r, "check '%s': zone LBA COND [WP]", text);
 		if (report_one(r, a, d, 0, NULL))
 			return -1;
-		if (zr_get_be(d + 16, 8) != a)
+		if (zl_test_get_be(d + 16, 8) != a)
 			return zr_failf(r, "zone %llu: report starts at %llu", (unsigned long long)a,
-				     (unsigned long long)zr_get_be(d + 16, 8));
+				     (unsigned long long)zl_test_get_be(d + 16, 8));
 		if ((d[1] >> 4) != cond)
 			return zr_failf(r, "zone %llu: condition %xh, want %s (%xh)",
 				     (unsigned long long)a, d[1] >> 4, tok[2], cond);
@@ -135,10 +135,10 @@ static int check(struct run *r, const char *text)
 				v = ~0ull;
 			else if (zr_eval(r, tok[3], &v))
 				return -1;
-			if (zr_get_be(d + 24, 8) != v)
+			if (zl_test_get_be(d + 24, 8) != v)
 				return zr_failf(r, "zone %llu: WP 0x%llx, want 0x%llx",
 					     (unsigned long long)a,
-					     (unsigned long long)zr_get_be(d + 24, 8),
+					     (unsigned long long)zl_test_get_be(d + 24, 8),
 					     (unsigned long long)v);
 		}
 		return 0;
@@ -180,7 +180,7 @@ static int check(struct run *r, const char *text)
 			return zr_failf(r, "check '%s': be OFF LEN VAL", text);
 		if (need_data(r, a, b))
 			return -1;
-		got = zr_get_be(r->data + a, (int)b);
+		got = zl_test_get_be(r->data + a, (int)b);
 		if (tok[0][0] == 'b' ? got != v : got < v)
 			return zr_failf(r, "bytes %llu..+%llu: 0x%llx, want %s0x%llx",
 				     (unsigned long long)a, (unsigned long long)b,
@@ -202,7 +202,7 @@ static int check(struct run *r, const char *text)
 			return zr_failf(r, "zll N");
 		if (need_data(r, 0, 4))
 			return -1;
-		got = zr_get_be(r->data, 4);
+		got = zl_test_get_be(r->data, 4);
 		if (got != v * 64)
 			return zr_failf(r, "ZONE LIST LENGTH %llu (%llu zones), want %llu zones",
 				     (unsigned long long)got, (unsigned long long)got / 64,
@@ -263,14 +263,14 @@ static int check(struct run *r, const char *text)
 			return zr_failf(r, "info VAL");
 		if ((r->sense[0] & 0x7f) >= 0x72) {
 			for (size_t off = 8; off + 12 <= sizeof(r->sense); off += 2 + r->sense[off + 1])
-				if (r->sense[off] == 0x00 && zr_get_be(r->sense + off + 4, 8) == v)
+				if (r->sense[off] == 0x00 && zl_test_get_be(r->sense + off + 4, 8) == v)
 					return 0;
 			return zr_failf(r, "no INFORMATION descriptor = %llu", (unsigned long long)v);
 		}
-		if (!(r->sense[0] & 0x80) || zr_get_be(r->sense + 3, 4) != v)
+		if (!(r->sense[0] & 0x80) || zl_test_get_be(r->sense + 3, 4) != v)
 			return zr_failf(r, "INFORMATION %svalid 0x%llx, want 0x%llx",
 				     (r->sense[0] & 0x80) ? "" : "not ",
-				     (unsigned long long)zr_get_be(r->sense + 3, 4), (unsigned long long)v);
+				     (unsigned long long)zl_test_get_be(r->sense + 3, 4), (unsigned long long)v);
 		return 0;
 	}
 	if (!strcmp(tok[0], "sks")) {
@@ -290,9 +290,9 @@ static int check(struct run *r, const char *text)
 		}
 		if (!(k[0] & 0x80))
 			return zr_failf(r, "SKSV not set");
-		if (zr_get_be(k + 1, 2) != a)
+		if (zl_test_get_be(k + 1, 2) != a)
 			return zr_failf(r, "field pointer byte %llu, want %llu",
-				     (unsigned long long)zr_get_be(k + 1, 2), (unsigned long long)a);
+				     (unsigned long long)zl_test_get_be(k + 1, 2), (unsigned long long)a);
 		if (n >= 3) {
 			if (zr_eval(r, tok[2], &b))
 				return -1;
