@@ -118,11 +118,18 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_ZONE_SIZE: case O_BW: case O_COMMIT_BYTES:
 		r = cli_parse_bytes(opts[o - O_SEED].name, a, &v);
 		break;
-	case O_SEED: case O_DEVICES: case O_ZONES: case O_CONV: case O_CMD: case O_SWITCH:
-	case O_EXPIRE: case O_FANOUT: case O_LEAF: case O_COMMIT_MS: case O_WORKERS:
-	case O_WMEAN: case O_BIO: case O_QD: case O_WARMUP: case O_WRITES: case O_RESERVE:
-	case O_SAMPLE:
+	case O_SEED: case O_WARMUP: case O_WRITES:
 		r = cli_parse_u64(opts[o - O_SEED].name, a, &v);
+		break;
+	case O_DEVICES: case O_ZONES: case O_CONV: case O_FANOUT: case O_LEAF: case O_WORKERS:
+	case O_BIO: case O_QD: case O_RESERVE:           /* 32-bit fields: no silent wrap */
+		r = cli_parse_u64_max(opts[o - O_SEED].name, a, UINT32_MAX, &v);
+		break;
+	case O_CMD: case O_SWITCH: case O_WMEAN:         /* microseconds, kept in ns */
+		r = cli_parse_u64_max(opts[o - O_SEED].name, a, UINT64_MAX / 1000, &v);
+		break;
+	case O_EXPIRE: case O_COMMIT_MS: case O_SAMPLE:  /* milliseconds, kept in ns */
+		r = cli_parse_u64_max(opts[o - O_SEED].name, a, UINT64_MAX / 1000000, &v);
 		break;
 	}
 	if (r)
