@@ -24,7 +24,7 @@ struct sim {
 	const struct sim_cfg *cfg;         /* = &eff */
 	struct sim_cfg eff;                /* the caller's, with the device's geometry */
 	struct sim_result *res;
-	struct sim_rng rng;
+	struct zl_rng rng;
 	struct sim_heap heap;
 	uint64_t now;
 	struct sim_devs devs;
@@ -356,11 +356,11 @@ static uint64_t pick_lbn(struct sim *s, uint32_t nr)
 		hot = (uint64_t)(c->hot_f * (double)span);
 		if (hot < 1)
 			hot = 1;
-		if (sim_rng_unit(&s->rng) < c->hot_r)
-			return sim_rng_below(&s->rng, hot);
-		return hot + sim_rng_below(&s->rng, span - hot > 0 ? span - hot : 1);
+		if (zl_rng_unit(&s->rng) < c->hot_r)
+			return zl_rng_below(&s->rng, hot);
+		return hot + zl_rng_below(&s->rng, span - hot > 0 ? span - hot : 1);
 	}
-	return sim_rng_below(&s->rng, span);
+	return zl_rng_below(&s->rng, span);
 }
 
 static void snapshot(struct sim *s)
@@ -407,7 +407,7 @@ static void issue_user(struct sim *s)
 		}
 		s->issued++;
 		s->inflight_user++;
-		if (c->metadata && c->release_prob > 0 && sim_rng_unit(&s->rng) < c->release_prob) {
+		if (c->metadata && c->release_prob > 0 && zl_rng_unit(&s->rng) < c->release_prob) {
 			ret = fsc_tree_release(s->fs, lbn, s->now);
 			if (ret) {
 				s->err = ret;
@@ -669,7 +669,7 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 	s->eff = *cfg;
 	s->cfg = c = &s->eff;
 	s->res = res;
-	sim_rng_seed(&s->rng, c->seed);
+	zl_rng_seed(&s->rng, c->seed);
 	for (i = 0; i < FSC_MAX_DEVS; i++)
 		s->last_zone[i] = UINT64_MAX;
 	ret = sim_devs_open(&s->eff, &s->devs, res->msg, sizeof(res->msg));

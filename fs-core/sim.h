@@ -15,23 +15,15 @@
 #include <stdio.h>
 
 #include "fsc.h"
+#include "zl_rng.h"
 
 /* ---- engine pieces (sim_engine.c) ---- */
 
-/* xoshiro256** seeded through splitmix64. */
-struct sim_rng {
-	uint64_t s[4];
-};
-void sim_rng_seed(struct sim_rng *r, uint64_t seed);
-uint64_t sim_rng_next(struct sim_rng *r);
-/* Uniform in [0, n). */
-uint64_t sim_rng_below(struct sim_rng *r, uint64_t n);
-/* Uniform in [0, 1). */
-double sim_rng_unit(struct sim_rng *r);
+/* Random numbers: emulator/zl_rng.h (xoshiro256**, shared with zfault). */
 
 enum sim_dist { SIM_DIST_CONST = 0, SIM_DIST_EXP, SIM_DIST_PARETO };
 /* A service time in ns with mean @mean_ns (Pareto: shape @alpha > 1). */
-uint64_t sim_dist_draw(struct sim_rng *r, enum sim_dist d, uint64_t mean_ns, double alpha);
+uint64_t sim_dist_draw(struct zl_rng *r, enum sim_dist d, uint64_t mean_ns, double alpha);
 
 struct sim_event {
 	uint64_t t_ns;

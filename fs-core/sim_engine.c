@@ -13,41 +13,17 @@
 #include "sim.h"
 #include "zl_rng.h"
 
-/*
- * struct sim_rng (sim.h) is the four words of a zl_rng: the generator is
- * emulator/zl_rng.h's, shared with zfault.
- */
-void sim_rng_seed(struct sim_rng *r, uint64_t seed)
-{
-	zl_rng_seed_words(r->s, seed);
-}
-
-uint64_t sim_rng_next(struct sim_rng *r)
-{
-	return zl_xoshiro256ss(r->s);
-}
-
-uint64_t sim_rng_below(struct sim_rng *r, uint64_t n)
-{
-	return zl_rng_u64_below(sim_rng_next(r), n);
-}
-
-double sim_rng_unit(struct sim_rng *r)
-{
-	return zl_rng_u64_to_unit(sim_rng_next(r));
-}
-
-uint64_t sim_dist_draw(struct sim_rng *r, enum sim_dist d, uint64_t mean_ns, double alpha)
+uint64_t sim_dist_draw(struct zl_rng *r, enum sim_dist d, uint64_t mean_ns, double alpha)
 {
 	double u;
 
 	switch (d) {
 	case SIM_DIST_EXP:
-		u = sim_rng_unit(r);
+		u = zl_rng_unit(r);
 		return (uint64_t)(-log(1.0 - u) * (double)mean_ns);
 	case SIM_DIST_PARETO:
 		/* scale xm so that the mean is mean_ns: xm * alpha / (alpha - 1) */
-		u = sim_rng_unit(r);
+		u = zl_rng_unit(r);
 		return (uint64_t)((double)mean_ns * (alpha - 1) / alpha / pow(1.0 - u, 1.0 / alpha));
 	default:
 		return mean_ns;

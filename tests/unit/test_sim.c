@@ -26,15 +26,15 @@
 
 static void test_sim_rng_is_deterministic_and_uniformish(void **state)
 {
-	struct sim_rng a, b;
+	struct zl_rng a, b;
 	uint64_t i, hits = 0;
 
-	sim_rng_seed(&a, 42);
-	sim_rng_seed(&b, 42);
+	zl_rng_seed(&a, 42);
+	zl_rng_seed(&b, 42);
 	for (i = 0; i < 1000; i++)
-		assert_int_equal(sim_rng_next(&a), sim_rng_next(&b));
+		assert_int_equal(zl_rng_next(&a), zl_rng_next(&b));
 	for (i = 0; i < 100000; i++)
-		hits += sim_rng_below(&a, 10) == 3;
+		hits += zl_rng_below(&a, 10) == 3;
 	assert_in_range(hits, 9500, 10500);
 }
 
