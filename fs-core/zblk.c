@@ -20,10 +20,9 @@ void zblk_destroy(struct zblk *b)
 		b->ops->destroy(b);
 }
 
-int zblk_write(struct zblk *b, uint64_t pos_bytes, const void *buf, uint64_t len_bytes)
+/* Count a write or append that returned @ret; returns @ret. */
+static int count_write(struct zblk *b, int ret, uint64_t len_bytes)
 {
-	int ret = b->ops->write(b, pos_bytes, buf, len_bytes);
-
 	if (ret) {
 		b->nr_write_errors++;
 		b->last_write_err = ret;
@@ -32,6 +31,11 @@ int zblk_write(struct zblk *b, uint64_t pos_bytes, const void *buf, uint64_t len
 	b->nr_writes++;
 	b->write_bytes += len_bytes;
 	return 0;
+}
+
+int zblk_write(struct zblk *b, uint64_t pos_bytes, const void *buf, uint64_t len_bytes)
+{
+	return count_write(b, b->ops->write(b, pos_bytes, buf, len_bytes), len_bytes);
 }
 
 int zblk_append(struct zblk *b, uint64_t zone_bytes, const void *buf, uint64_t len_bytes,
@@ -44,14 +48,7 @@ int zblk_append(struct zblk *b, uint64_t zone_bytes, const void *buf, uint64_t l
 	ret = b->ops->append(b, zone_bytes, buf, len_bytes, pos_bytes);
 	if (ret == -EOPNOTSUPP)
 		return ret;  /* not a refusal: the device has no zone append */
-	if (ret) {
-		b->nr_write_errors++;
-		b->last_write_err = ret;
-		return ret;
-	}
-	b->nr_writes++;
-	b->write_bytes += len_bytes;
-	return 0;
+	return count_write(b, ret, len_bytes);
 }
 
 int zblk_zone_get(struct zblk *b, uint64_t pos_bytes, struct zblk_zone *z)
