@@ -589,39 +589,60 @@ int zdev_read_check(const struct zdev *d, uint64_t lba, uint64_t nr_lba)
 	}
 }
 
+bool zdev_read_common(const struct zdev *d, uint64_t lba, uint64_t nr_lba, uint64_t *run,
+		      bool *has_data)
+{
+	struct zdev_zone z;
+	uint64_t start, wp, w;
+	uint32_t idx;
+
+	/* The common read: inside one zone, no gap, unrestricted reads. */
+	if (!nr_lba || lba >= d->cfg.capacity_lba || nr_lba > d->cfg.capacity_lba - lba)
+		return false;
+	idx = zdev_zone_of(d, lba);
+	/*
+	 * One load of the whole 8-byte slot: a reader without the lock (a
+	 * seqcount reader, zdisk.c) sees one consistent slot or a torn set it
+	 * discards, and never reads a field twice.  Everything else read here
+	 * is geometry, fixed at zdev_create().
+	 */
+	w = __atomic_load_n((const zdev_zone_word *)&d->zones[idx], __ATOMIC_RELAXED);
+	memcpy(&z, &w, sizeof(z));
+	start = zdev_zone_start(d, idx);
+	wp = start + z.wp_off;
+	/* all written data, or reads past the WP allowed (conv, URSWRZ, HA) */
+	if (lba + nr_lba > start + zdev_zone_len(d, idx) || z.cond == ZL_COND_OFFLINE)
+		return false;
+	if (z.type == ZL_ZONE_TYPE_CONV) {
+		*has_data = true;
+		*run = nr_lba;
+		return true;
+	}
+	if ((lba + nr_lba > wp && !d->cfg.urswrz && d->cfg.model != ZL_MODEL_HA) ||
+	    (d->cfg.gap_zones && d->cap_lba < zdev_zone_len(d, idx)))
+		return false;
+	/* zdev_read_run()'s answer, inlined: kept equal by
+	 * test_zdev_read_prep_agrees_with_read_check_and_read_run. */
+	if (lba + nr_lba <= wp) {
+		*has_data = true;
+		*run = nr_lba;
+	} else if (lba < wp) {
+		*has_data = true;
+		*run = wp - lba;
+	} else {
+		*has_data = false;
+		*run = nr_lba;
+	}
+	return true;
+}
+
 int zdev_read_prep(const struct zdev *d, uint64_t lba, uint64_t nr_lba, uint64_t *run,
 		   bool *has_data)
 {
 	int ret;
 
-	/* The common read: inside one zone, no gap, unrestricted reads. */
-	if (nr_lba && lba < d->cfg.capacity_lba && nr_lba <= d->cfg.capacity_lba - lba) {
-		uint32_t idx = zdev_zone_of(d, lba);
-		const struct zdev_zone *z = &d->zones[idx];
-		uint64_t start = zdev_zone_start(d, idx);
-		uint64_t wp = start + z->wp_off;
-
-		/* all written data, or reads past the WP allowed (conv, URSWRZ, HA) */
-		if (lba + nr_lba <= start + zdev_zone_len(d, idx) && z->cond != ZL_COND_OFFLINE &&
-		    (lba + nr_lba <= wp || z->type == ZL_ZONE_TYPE_CONV || d->cfg.urswrz ||
-		     d->cfg.model == ZL_MODEL_HA) &&
-		    !zdev_zone_has_gap(d, idx)) {
-			/* zdev_read_run()'s answer, inlined: a shared helper cost this
-			 * per-read path 12% more instructions.  Kept equal by
-			 * test_zdev_read_prep_agrees_with_read_check_and_read_run. */
-			if (z->type == ZL_ZONE_TYPE_CONV || lba + nr_lba <= wp) {
-				*has_data = true;
-				*run = nr_lba;
-			} else if (lba < wp) {
-				*has_data = true;
-				*run = wp - lba;
-			} else {
-				*has_data = false;
-				*run = nr_lba;
-			}
-			return 0;
-		}
-	}
+	if (zdev_read_common(d, lba, nr_lba, run, has_data))
+		return 0;
 	ret = zdev_read_check(d, lba, nr_lba);
 	if (ret)
 		return ret;

@@ -133,6 +133,18 @@ void zdev_write_commit(struct zdev *d, uint64_t lba, uint64_t nr_done_lba);
 int zdev_read_check(const struct zdev *d, uint64_t lba, uint64_t nr_lba);
 
 /*
+ * The common read only: true, with zdev_read_prep()'s *@run and *@has_data,
+ * if [lba, lba + nr_lba) lies inside one zone that is not offline and has
+ * no gap, and is all written data, conventional, or readable past the write
+ * pointer (URSWRZ, host-aware); false for anything else (zdev_read_prep()
+ * decides those).  It reads the zone slot with one atomic load and nothing
+ * else that changes, so a lock-free reader may call it if it discards the
+ * answer when a writer ran meanwhile (zdisk's sequence count).
+ */
+bool zdev_read_common(const struct zdev *d, uint64_t lba, uint64_t nr_lba, uint64_t *run,
+		      bool *has_data);
+
+/*
  * zdev_read_check() and the first zdev_read_run() in one call, with a fast
  * path for the common read inside one zone.  Same errors as
  * zdev_read_check().

@@ -9,13 +9,19 @@
 #include "zbitmap.h"
 
 /* Per-zone state: 8 bytes.  Zone start and length derive from the index. */
+/* 8 bytes, 8-aligned: zdev_read_common() loads a slot in one atomic load. */
 struct zdev_zone {
-	uint32_t wp_off;   /* write pointer, LBAs from the zone start (<= cap) */
+	_Alignas(8) uint32_t wp_off;   /* write pointer, LBAs from the zone start (<= cap) */
 	uint8_t type;      /* enum zl_zone_type: CONV, SWR or SWP */
 	uint8_t cond;      /* enum zl_zone_cond */
 	uint8_t flags;     /* ZDEV_ZF_* */
 	uint8_t pad;
 };
+
+_Static_assert(sizeof(struct zdev_zone) == 8, "a zone slot is one 64-bit word");
+
+/* A slot read as one word (zdev_read_common()). */
+typedef uint64_t __attribute__((may_alias)) zdev_zone_word;
 
 #define ZDEV_ZF_NON_SEQ   0x01
 #define ZDEV_ZF_RESET_REC 0x02

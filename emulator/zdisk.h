@@ -4,6 +4,10 @@
  * handle.  This is what zscsi, zblk and the CLI use.
  *
  * Locking: one mutex guards the zone model; data transfers run outside it.
+ * The common read (no fault rules, one zone, all of it written data, one
+ * flat buffer on a file or block store) takes no lock: it decides from one
+ * atomic load of the zone slot and keeps the decision only if a sequence
+ * count, odd while anyone holds the mutex, was even and did not move.
  * Writes to one sequential zone are serialized by a per-zone write lock (as
  * the kernel's zone write locking does), so the write pointer only moves
  * after the bytes were stored, and a failed store never moves it.

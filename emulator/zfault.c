@@ -214,12 +214,13 @@ static int reserve(struct zfault *f, uint32_t nr_more)
 /* Append a valid rule; capacity must have been reserved. */
 static uint32_t append(struct zfault *f, const struct zfault_rule *r)
 {
-	struct zfault_entry *e = &f->rules[f->nr_rules++];
+	struct zfault_entry *e = &f->rules[f->nr_rules];
 
 	memset(e, 0, sizeof(*e));
 	e->rule = *r;
 	e->id = f->next_id++;
 	rng_seed(&e->rng, f->seed, e->id);
+	__atomic_store_n(&f->nr_rules, f->nr_rules + 1, __ATOMIC_RELAXED);   /* zfault_nr_rules() */
 	return e->id;
 }
 
@@ -337,7 +338,7 @@ int zfault_remove(struct zfault *f, uint32_t id)
 			continue;
 		memmove(&f->rules[i], &f->rules[i + 1],
 			(size_t)(f->nr_rules - i - 1) * sizeof(f->rules[0]));
-		f->nr_rules--;
+		__atomic_store_n(&f->nr_rules, f->nr_rules - 1, __ATOMIC_RELAXED);
 		return 0;
 	}
 	return -ENOENT;
@@ -350,7 +351,7 @@ int zfault_remove(struct zfault *f, uint32_t id)
 void zfault_clear(struct zfault *f)
 {
 	if (f)
-		f->nr_rules = 0;
+		__atomic_store_n(&f->nr_rules, 0, __ATOMIC_RELAXED);
 }
 
 /**
@@ -359,7 +360,9 @@ void zfault_clear(struct zfault *f)
  */
 uint32_t zfault_nr_rules(const struct zfault *f)
 {
-	return f ? f->nr_rules : 0;
+	/* atomic: zdisk's lock-free read path asks without the lock (and
+	 * discards the answer if a locked section ran meanwhile) */
+	return f ? __atomic_load_n(&f->nr_rules, __ATOMIC_RELAXED) : 0;
 }
 
 /**

@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <cmocka.h>
 
@@ -824,6 +827,126 @@ static void test_zdisk_concurrent_writers_on_distinct_zones(void **state)
 	}
 }
 
+/*
+ * Reads run without the lock when nothing else is going on (a snapshot
+ * checked by a sequence count).  Readers racing a writer of the same zone
+ * must see exactly the data below the write pointer the writer published,
+ * never an error; readers racing a zone going OFFLINE must fail every read
+ * that starts after the change returned; and the read count must add up.
+ */
+struct race {
+	struct zdisk *z;
+	uint64_t wp;           /* published by the writer: data below it is complete */
+	bool offline;          /* set after zdisk_zone_set_cond(OFFLINE) returned */
+	bool stop;
+	uint64_t ok, stale_ok, offline_errs, bad;
+	char what[160];
+};
+
+static void *race_writer(void *p)
+{
+	struct race *r = p;
+	uint8_t buf[8 * LBS];
+
+	for (uint64_t lba = 4 * ZS; lba < 5 * ZS; lba += 8) {
+		fill(buf, lba, 8, 5);
+		if (zdisk_write(r->z, lba, 8, buf, false, NULL)) {
+			__atomic_store_n(&r->bad, 1, __ATOMIC_RELAXED);
+			break;
+		}
+		__atomic_store_n(&r->wp, lba + 8, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+static void *race_reader(void *p)
+{
+	struct race *r = p;
+	uint8_t buf[8 * LBS], want[8 * LBS];
+	uint64_t seed = (uint64_t)(uintptr_t)p ^ 0x9e3779b97f4a7c15ull, i = 0;
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
+		uint64_t wp = __atomic_load_n(&r->wp, __ATOMIC_ACQUIRE), lba, n;
+		bool off = __atomic_load_n(&r->offline, __ATOMIC_ACQUIRE);
+		int ret;
+
+		if (wp <= 4 * ZS)
+			continue;
+		lba = 4 * ZS + zl_test_rand(&seed) % (wp - 4 * ZS);
+		n = wp - lba < 8 ? wp - lba : 8;
+		ret = zdisk_read(r->z, lba, n, buf, NULL);
+		i++;
+		if (ret == 0 && !off) {
+			fill(want, lba, n, 5);
+			if (memcmp(buf, want, n * LBS)) {
+				snprintf(r->what, sizeof(r->what), "read %" PRIu64 "+%" PRIu64
+					 " below wp %" PRIu64 ": wrong data", lba, n, wp);
+				r->bad++;
+			}
+			r->ok++;
+		} else if (ret == 0) {
+			r->stale_ok++;             /* after OFFLINE: must never happen */
+		} else if (ret == ZL_E_OFFLINE) {
+			r->offline_errs++;         /* (may race the change: any time after it began) */
+		} else {
+			snprintf(r->what, sizeof(r->what), "read %" PRIu64 "+%" PRIu64 ": %d", lba, n,
+				 ret);
+			r->bad++;
+		}
+	}
+	return NULL;
+}
+
+static void test_zdisk_lock_free_reads_race_writes_and_offline_exactly(void **state)
+{
+	struct fx *f = *state;
+	struct race rd[2] = { { 0 } }, w = { 0 };
+	pthread_t tw, tr[2];
+	struct zl_stats st;
+	uint64_t ok = 0, offline_errs = 0;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true, NULL), 0);
+	w.z = f->z;
+	for (int i = 0; i < 2; i++) {
+		rd[i].z = f->z;
+		assert_int_equal(pthread_create(&tr[i], NULL, race_reader, &rd[i]), 0);
+	}
+	assert_int_equal(pthread_create(&tw, NULL, race_writer, &w), 0);
+	/* the readers follow the writer's published write pointer */
+	for (;;) {
+		uint64_t wp = __atomic_load_n(&w.wp, __ATOMIC_ACQUIRE);
+
+		for (int i = 0; i < 2; i++)
+			__atomic_store_n(&rd[i].wp, wp, __ATOMIC_RELEASE);
+		if (wp == 5 * ZS || __atomic_load_n(&w.bad, __ATOMIC_RELAXED))
+			break;
+		sched_yield();
+	}
+	pthread_join(tw, NULL);
+	assert_int_equal(w.bad, 0);
+	usleep(20000);                      /* reads of the full zone */
+	assert_int_equal(zdisk_zone_set_cond(f->z, 4, ZL_COND_OFFLINE), 0);
+	for (int i = 0; i < 2; i++)
+		__atomic_store_n(&rd[i].offline, true, __ATOMIC_RELEASE);
+	usleep(20000);                      /* reads after OFFLINE */
+	for (int i = 0; i < 2; i++) {
+		__atomic_store_n(&rd[i].stop, true, __ATOMIC_RELEASE);
+		pthread_join(tr[i], NULL);
+		if (rd[i].bad)
+			fail_msg("reader %d: %s", i, rd[i].what);
+		assert_int_equal(rd[i].stale_ok, 0);
+		assert_true(rd[i].ok > 0);
+		ok += rd[i].ok;
+		offline_errs += rd[i].offline_errs;
+	}
+	assert_true(offline_errs > 0);
+	zdisk_stats(f->z, &st);
+	/* every read counted once, the lock-free ones too, and the refused ones as errors */
+	assert_int_equal(st.reads, ok);
+	assert_int_equal(st.err_kind[ZL_E_OFFLINE - ZL_E_BASE], offline_errs);
+	assert_int_equal(st.errors, offline_errs);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -861,6 +984,7 @@ int main(void)
 		T(test_zdisk_scatter_gather_none),
 		T(test_zdisk_scatter_gather_many_pieces),
 		T(test_zdisk_concurrent_writers_on_distinct_zones),
+		T(test_zdisk_lock_free_reads_race_writes_and_offline_exactly),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
