@@ -18,21 +18,6 @@ static uint64_t be(const uint8_t *p, unsigned n)
 	return v;
 }
 
-size_t zscsi_cdb_len_of(uint8_t opcode)
-{
-	switch (opcode >> 5) {
-	case 1:
-	case 2:
-		return 10;
-	case 4:
-		return 16;
-	case 5:
-		return 12;
-	default:
-		return 6;
-	}
-}
-
 int zscsi_cdb_info(const uint8_t *cdb, size_t cdb_len, struct zscsi_cdb_info *out)
 {
 	const uint8_t *c = cdb;

@@ -45,6 +45,19 @@ struct zscsi_cdb_info {
 int zscsi_cdb_info(const uint8_t *cdb, size_t cdb_len, struct zscsi_cdb_info *out);
 
 /* CDB length from the opcode's group code (SPC-4 4.2.5.1); 6 for reserved groups. */
-size_t zscsi_cdb_len_of(uint8_t opcode);
+static inline size_t zscsi_cdb_len_of(uint8_t opcode)
+{
+	switch (opcode >> 5) {
+	case 1:
+	case 2:
+		return 10;
+	case 4:
+		return 16;
+	case 5:
+		return 12;
+	default:
+		return 6;
+	}
+}
 
 #endif /* ZSCSI_CDBINFO_H */

@@ -24,36 +24,53 @@ struct rw_args {
 	size_t bytes;          /* nr_lba in bytes (set by rw_check()) */
 };
 
+/* READ/WRITE(10) and (16): the fast path's two forms, and rw_parse()'s. */
+static inline void rw_parse_10(const uint8_t *cdb, struct rw_args *a)
+{
+	a->lba = zs_be32(cdb + 2);
+	a->nr_lba = zs_be16(cdb + 7);
+	a->tl_byte = 7;
+	a->has_flags = true;
+	a->write = cdb[0] == 0x2a;
+	a->fua = cdb[1] & 0x08;
+}
+
+static inline void rw_parse_16(const uint8_t *cdb, struct rw_args *a)
+{
+	a->lba = zs_be64(cdb + 2);
+	a->nr_lba = zs_be32(cdb + 10);
+	a->tl_byte = 10;
+	a->has_flags = true;
+	a->write = cdb[0] == 0x8a;
+	a->fua = cdb[1] & 0x08;
+}
+
 static void rw_parse(const uint8_t *cdb, struct rw_args *a)
 {
-	a->has_flags = false;
 	switch (cdb[0]) {
 	case 0x08: case 0x0a:
 		a->lba = zs_be24(cdb + 1) & 0x1fffff;
 		a->nr_lba = cdb[4] ? cdb[4] : 256;      /* 0 means 256 (SBC-4 5.10) */
 		a->tl_byte = 4;
-		break;
+		a->has_flags = false;
+		a->write = cdb[0] == 0x0a;
+		a->fua = false;
+		return;
 	case 0x28: case 0x2a: case 0x2f: case 0x35:
-		a->lba = zs_be32(cdb + 2);
-		a->nr_lba = zs_be16(cdb + 7);
-		a->tl_byte = 7;
-		a->has_flags = true;
-		break;
+		rw_parse_10(cdb, a);
+		return;
 	case 0xa8: case 0xaa:
 		a->lba = zs_be32(cdb + 2);
 		a->nr_lba = zs_be32(cdb + 6);
 		a->tl_byte = 6;
 		a->has_flags = true;
-		break;
+		a->write = cdb[0] == 0xaa;
+		a->fua = cdb[1] & 0x08;
+		return;
 	default: /* 16-byte forms */
-		a->lba = zs_be64(cdb + 2);
-		a->nr_lba = zs_be32(cdb + 10);
-		a->tl_byte = 10;
-		a->has_flags = true;
-		break;
+		rw_parse_16(cdb, a);
+		return;
 	}
-	a->write = cdb[0] == 0x0a || cdb[0] == 0x2a || cdb[0] == 0xaa || cdb[0] == 0x8a;
-	a->fua = a->has_flags && (cdb[1] & 0x08);
 }
 
 static bool lba_in_range(const struct zscsi *s, uint64_t lba, uint64_t nr)
@@ -65,14 +82,13 @@ static bool lba_in_range(const struct zscsi *s, uint64_t lba, uint64_t nr)
 enum rw_bad { RW_OK, RW_BAD_PROTECT, RW_BAD_RANGE, RW_BAD_LENGTH };
 
 /*
- * Parse a READ/WRITE CDB into @a and check it against the device and a
- * buffer of @buf_len bytes.  The one list of these checks: zscsi_rw() turns
- * a failure into sense, zscsi_rw_fast() hands the command to the table.
+ * Check a parsed READ/WRITE CDB against the device and a buffer of
+ * @buf_len bytes.  The one list of these checks: zscsi_rw() turns a
+ * failure into sense, zscsi_rw_fast() hands the command to the table.
  */
-static inline enum rw_bad rw_check(const struct zscsi *s, const uint8_t *cdb, size_t buf_len,
-				   struct rw_args *a)
+static inline enum rw_bad rw_check_parsed(const struct zscsi *s, const uint8_t *cdb,
+					  size_t buf_len, struct rw_args *a)
 {
-	rw_parse(cdb, a);
 	if (a->has_flags && (cdb[1] & 0xe0))           /* RDPROTECT / WRPROTECT */
 		return RW_BAD_PROTECT;
 	if (!lba_in_range(s, a->lba, a->nr_lba))
@@ -81,6 +97,13 @@ static inline enum rw_bad rw_check(const struct zscsi *s, const uint8_t *cdb, si
 	if (a->bytes > ZSCSI_MAX_XFER_BYTES || a->bytes > buf_len)
 		return RW_BAD_LENGTH;                   /* too long, or the buffer cannot hold it */
 	return RW_OK;
+}
+
+static inline enum rw_bad rw_check(const struct zscsi *s, const uint8_t *cdb, size_t buf_len,
+				   struct rw_args *a)
+{
+	rw_parse(cdb, a);
+	return rw_check_parsed(s, cdb, buf_len, a);
 }
 
 /*
@@ -128,7 +151,6 @@ uint8_t zscsi_rw(struct zscsi_cmd *c)
 uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len)
 {
-	size_t len = cdb[0] & 0x80 ? 16 : 10;   /* 88h/8Ah or 28h/2Ah */
 	struct zscsi_cmd c;
 	struct zdisk_io io;
 	struct rw_args a;
@@ -139,11 +161,24 @@ uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 	 * zscsi_execute_table()'s checks (CDB length, NACA, unit attention),
 	 * then kept sense, which only zscsi_finish() may drop, then zscsi_rw()'s.
 	 */
-	if (cdb_len < len || (cdb[len - 1] & 0x04) || zscsi_ua_pending(s) ||
-	    __atomic_load_n(&s->have_sense, __ATOMIC_RELAXED))
+	if (cdb[0] & 0x80) {                    /* 88h/8Ah */
+		if (cdb_len < 16 || (cdb[15] & 0x04))
+			goto table;
+		rw_parse_16(cdb, &a);
+	} else {                                /* 28h/2Ah */
+		if (cdb_len < 10 || (cdb[9] & 0x04))
+			goto table;
+		rw_parse_10(cdb, &a);
+	}
+	if (zscsi_ua_pending(s) || __atomic_load_n(&s->have_sense, __ATOMIC_RELAXED))
 		goto table;
-	n = zscsi_iov_usable(iov, iov_cnt, &buf_len);
-	if (rw_check(s, cdb, buf_len, &a) != RW_OK)
+	if (iov_cnt == 1 && iov && iov[0].iov_base) {   /* (zscsi_iov_usable()'s answer) */
+		n = 1;
+		buf_len = iov[0].iov_len;
+	} else {
+		n = zscsi_iov_usable(iov, iov_cnt, &buf_len);
+	}
+	if (rw_check_parsed(s, cdb, buf_len, &a) != RW_OK)
 		goto table;
 	err = rw_transfer(s, &a, iov, n, &io);
 	if (!err) {

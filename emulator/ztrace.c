@@ -29,9 +29,9 @@
 #define ZTRACE_BUF_RECS 1024          /* 48 KiB written at a time */
 
 struct ztrace {
+	struct ztrace_head head;      /* first: ztrace_is_active() reads it through ztrace.h */
 	struct ztrace_cfg cfg;
 	pthread_mutex_t lock;
-	atomic_bool active;           /* read without the lock by ztrace_is_active() */
 	int fd;                       /* -1 when not recording */
 	char path[4096];
 	uint8_t *buf;                 /* ZTRACE_BUF_RECS records */
@@ -174,7 +174,7 @@ int ztrace_create(const struct ztrace_cfg *cfg, struct ztrace **out)
 	}
 	tr->cfg = *cfg;
 	tr->fd = -1;
-	atomic_init(&tr->active, false);
+	atomic_init(&tr->head.active, false);
 	pthread_mutex_init(&tr->lock, NULL);
 	*out = tr;
 	return 0;
@@ -301,7 +301,7 @@ int ztrace_start(struct ztrace *tr, const char *path, uint64_t start_ns, char *m
 	tr->nr_dropped = 0;
 	tr->nr_buffered = 0;
 	tr->err = 0;
-	atomic_store(&tr->active, true);
+	atomic_store(&tr->head.active, true);
 	pthread_mutex_unlock(&tr->lock);
 	return 0;
 
@@ -321,7 +321,7 @@ int ztrace_stop(struct ztrace *tr)
 		pthread_mutex_unlock(&tr->lock);
 		return -ENOENT;
 	}
-	atomic_store(&tr->active, false);
+	atomic_store(&tr->head.active, false);
 	flush_locked(tr);
 	if (close(tr->fd) && !tr->err)
 		tr->err = -errno;
@@ -339,11 +339,6 @@ void ztrace_destroy(struct ztrace *tr)
 	pthread_mutex_destroy(&tr->lock);
 	free(tr->buf);
 	free(tr);
-}
-
-bool ztrace_is_active(struct ztrace *tr)
-{
-	return tr && atomic_load_explicit(&tr->active, memory_order_relaxed);
 }
 
 void ztrace_get_status(struct ztrace *tr, struct ztrace_status *st)

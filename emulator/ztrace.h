@@ -16,6 +16,7 @@
 #ifndef ZTRACE_H
 #define ZTRACE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -86,6 +87,11 @@ struct ztrace_status {
 
 struct ztrace;
 
+/* The part of struct ztrace a command path reads: its first member. */
+struct ztrace_head {
+	atomic_bool active;           /* read without the lock by ztrace_is_active() */
+};
+
 /**
  * ztrace_create() - a trace object for a device, not recording yet.
  * @cfg: geometry and clock put in every file header (copied).
@@ -113,7 +119,11 @@ int ztrace_start(struct ztrace *tr, const char *path, uint64_t start_ns, char *m
  */
 int ztrace_stop(struct ztrace *tr);
 /* Recording now?  Cheap (an atomic load); call before taking timestamps. */
-bool ztrace_is_active(struct ztrace *tr);
+static inline bool ztrace_is_active(struct ztrace *tr)
+{
+	return tr && atomic_load_explicit(&((struct ztrace_head *)(void *)tr)->active,
+					  memory_order_relaxed);
+}
 void ztrace_get_status(struct ztrace *tr, struct ztrace_status *st);
 
 /**
