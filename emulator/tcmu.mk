@@ -30,7 +30,7 @@ TCMU_SO_LIBS := $(shell pkg-config --libs glib-2.0 2>/dev/null) -lpthread -lm
 
 $(O)/handler_zonelab.so: $(O)/emulator/tcmu/handler_zonelab.o $(TCMU_LIBA) emulator/tcmu/handler_zonelab.map
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared $(LDFLAGS) -Wl,--version-script=emulator/tcmu/handler_zonelab.map \
+	$(Q)$(CC) -shared $(LDFLAGS) $(LTO_FLAGS) -Wl,--version-script=emulator/tcmu/handler_zonelab.map \
 		-o $@ $(O)/emulator/tcmu/handler_zonelab.o $(TCMU_LIBA) $(TCMU_SO_LIBS)
 
 -include $(O)/emulator/tcmu/handler_zonelab.d
