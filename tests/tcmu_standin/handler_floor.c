@@ -48,13 +48,20 @@ static void floor_close(struct tcmu_device *dev)
 	free(f);
 }
 
-static uint64_t be(const uint8_t *p, int n)
+static inline uint64_t be64(const uint8_t *p)
 {
-	uint64_t v = 0;
+	uint64_t v;
 
-	while (n--)
-		v = v << 8 | *p++;
-	return v;
+	memcpy(&v, p, 8);
+	return __builtin_bswap64(v);
+}
+
+static inline uint32_t be32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return __builtin_bswap32(v);
 }
 
 static int floor_handle_cmd(struct tcmu_device *dev, struct tcmur_cmd *rcmd)
@@ -68,10 +75,10 @@ static int floor_handle_cmd(struct tcmu_device *dev, struct tcmur_cmd *rcmd)
 
 	if ((cdb[0] != 0x88 && cdb[0] != 0x8a) || cmd->iov_cnt != 1)
 		return TCMU_STS_NOT_HANDLED;
-	len = (size_t)be(cdb + 10, 4) * f->lba;
+	len = (size_t)be32(cdb + 10) * f->lba;
 	if (len > cmd->iovec[0].iov_len)
 		return TCMU_STS_INVALID_CDB;
-	off = (off_t)(be(cdb + 2, 8) * f->lba);
+	off = (off_t)(be64(cdb + 2) * f->lba);
 	if (cdb[0] == 0x88)
 		r = pread(f->fd, cmd->iovec[0].iov_base, len, off);
 	else

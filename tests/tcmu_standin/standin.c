@@ -46,7 +46,6 @@ struct tcmu_device {
 	char wwn[64];
 	void *tcmur_priv;              /* tcmur_dev_set_private() */
 	void *tcmu_priv;               /* tcmu_dev_set_private() */
-	atomic_uint next_cmd_id;
 };
 
 struct sti_dev {
@@ -68,7 +67,10 @@ struct sti_cmd {
 	pthread_cond_t cond;
 	bool done;
 	int rc;
+	uint16_t next_id;          /* this slot's command ids (sti_execv()) */
 };
+
+static atomic_uint sti_nr_slots;           /* slots made so far: each gets its own ids */
 
 static pthread_key_t sti_slot_key;         /* only to free the slot at thread exit */
 static pthread_once_t sti_slot_once = PTHREAD_ONCE_INIT;
@@ -104,6 +106,8 @@ static struct sti_cmd *sti_slot_get(void)
 		return NULL;
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->cond, NULL);
+	/* ids slot << 8 | n: unique among commands in flight (one per slot) for 256 threads */
+	c->next_id = (uint16_t)(atomic_fetch_add(&sti_nr_slots, 1) << 8);
 	pthread_setspecific(sti_slot_key, c);   /* freed when the thread exits */
 	sti_slot = c;
 	return c;
@@ -414,16 +418,23 @@ uint8_t sti_execv(struct sti_dev *d, const uint8_t *cdb, size_t cdb_len,
 		r->status = sti_sts_to_scsi(r->tcmu_sts, r->sense);
 		return r->status;
 	}
-	memset(c->cdb, 0, sizeof(c->cdb));     /* a short CDB reads as zero-padded */
-	memcpy(c->cdb, cdb, cdb_len);
+	/* a short CDB reads as zero-padded; the common 16-byte one in two fixed-size moves */
+	if (cdb_len == 16) {
+		memcpy(c->cdb, cdb, 16);
+		memset(c->cdb + 16, 0, sizeof(c->cdb) - 16);
+	} else {
+		memset(c->cdb, 0, sizeof(c->cdb));
+		memcpy(c->cdb, cdb, cdb_len);
+	}
 	/* (field by field: a struct copy in a loop becomes a slow rep movs) */
 	for (int i = 0; i < iov_cnt; i++) {
 		work[i].iov_base = iov[i].iov_base;
 		work[i].iov_len = iov[i].iov_len;
 		total += iov[i].iov_len;
 	}
-	c->lcmd.cmd_id = (uint16_t)atomic_fetch_add_explicit(&d->dev.next_cmd_id, 1,
-							     memory_order_relaxed);
+	/* tcmu-runner's ids come from the ring, unique among commands in flight */
+	c->lcmd.cmd_id = (uint16_t)(c->next_id & 0xff00) | (uint8_t)(c->next_id + 1);
+	c->next_id = c->lcmd.cmd_id;
 	c->lcmd.cdb = c->cdb;
 	c->lcmd.iovec = work;
 	c->lcmd.iov_cnt = (size_t)iov_cnt;
@@ -461,14 +472,6 @@ uint8_t sti_execv(struct sti_dev *d, const uint8_t *cdb, size_t cdb_len,
 	left = tcmu_iovec_length(work, (size_t)iov_cnt);
 	r->data_in_len = total - left;
 	return r->status;
-}
-
-uint8_t sti_exec(struct sti_dev *d, const uint8_t *cdb, size_t cdb_len,
-		 void *buf, size_t len, struct sti_result *r)
-{
-	struct iovec iov = { .iov_base = buf, .iov_len = len };
-
-	return sti_execv(d, cdb, cdb_len, &iov, len ? 1 : 0, r);
 }
 
 const char *sti_sts_name(int sts)

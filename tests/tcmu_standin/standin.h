@@ -95,9 +95,14 @@ uint32_t sti_dev_block_size(const struct sti_dev *d);
  */
 uint8_t sti_execv(struct sti_dev *d, const uint8_t *cdb, size_t cdb_len,
 		  const struct iovec *iov, int iov_cnt, struct sti_result *r);
-/* One contiguous buffer (may be NULL with @len 0). */
-uint8_t sti_exec(struct sti_dev *d, const uint8_t *cdb, size_t cdb_len,
-		 void *buf, size_t len, struct sti_result *r);
+/* One contiguous buffer (may be NULL with @len 0); inline: no extra frame per command. */
+static inline uint8_t sti_exec(struct sti_dev *d, const uint8_t *cdb, size_t cdb_len,
+			       void *buf, size_t len, struct sti_result *r)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+
+	return sti_execv(d, cdb, cdb_len, &iov, len ? 1 : 0, r);
+}
 
 /*
  * Handler log messages at or below @level go to stderr (syslog levels:
