@@ -519,7 +519,8 @@ static __attribute__((noinline)) int read_medium_prefix(struct zdisk *z, uint64_
 
 /*
  * The common read without the lock: no fault rules, one zone, all of it
- * data (or readable zeros), one flat buffer on a file or block store.  The
+ * written data (or conventional), one flat buffer on a file or block store
+ * (reads that meet unwritten LBAs take the locked path: zeros, runs).  The
  * decision is taken from a snapshot that is kept only if no critical section
  * ran meanwhile (seq even and unchanged); the transfer then runs outside the
  * lock as every read's does.  False: take the locked path.
