@@ -49,6 +49,7 @@
  * ZONES), so host-aware implicit opens never fail.
  */
 #include "zdev_int.h"
+#include "zl_hot.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -589,14 +590,13 @@ int zdev_read_check(const struct zdev *d, uint64_t lba, uint64_t nr_lba)
 	}
 }
 
-bool zdev_read_common(const struct zdev *d, uint64_t lba, uint64_t nr_lba, uint64_t *run,
-		      bool *has_data)
+/* On the READ path: inlined into zdisk's lock-free read (zl_hot.h). */
+ZL_HOT_INLINE bool zdev_read_common(const struct zdev *d, uint64_t lba, uint64_t nr_lba)
 {
 	struct zdev_zone z;
-	uint64_t start, wp, w;
+	uint64_t start, w;
 	uint32_t idx;
 
-	/* The common read: inside one zone, no gap, unrestricted reads. */
 	if (!nr_lba || lba >= d->cfg.capacity_lba || nr_lba > d->cfg.capacity_lba - lba)
 		return false;
 	idx = zdev_zone_of(d, lba);
@@ -609,31 +609,16 @@ bool zdev_read_common(const struct zdev *d, uint64_t lba, uint64_t nr_lba, uint6
 	w = __atomic_load_n((const zdev_zone_word *)&d->zones[idx], __ATOMIC_RELAXED);
 	memcpy(&z, &w, sizeof(z));
 	start = zdev_zone_start(d, idx);
-	wp = start + z.wp_off;
-	/* all written data, or reads past the WP allowed (conv, URSWRZ, HA) */
-	if (lba + nr_lba > start + zdev_zone_len(d, idx) || z.cond == ZL_COND_OFFLINE)
+	if (z.cond == ZL_COND_OFFLINE)
 		return false;
-	if (z.type == ZL_ZONE_TYPE_CONV) {
-		*has_data = true;
-		*run = nr_lba;
-		return true;
-	}
-	if ((lba + nr_lba > wp && !d->cfg.urswrz && d->cfg.model != ZL_MODEL_HA) ||
-	    (d->cfg.gap_zones && d->cap_lba < zdev_zone_len(d, idx)))
-		return false;
-	/* zdev_read_run()'s answer, inlined: kept equal by
-	 * test_zdev_read_prep_agrees_with_read_check_and_read_run. */
-	if (lba + nr_lba <= wp) {
-		*has_data = true;
-		*run = nr_lba;
-	} else if (lba < wp) {
-		*has_data = true;
-		*run = wp - lba;
-	} else {
-		*has_data = false;
-		*run = nr_lba;
-	}
-	return true;
+	/*
+	 * Below the write pointer of a sequential zone is written data, inside
+	 * the zone and its capacity (so never in the gap past the capacity).
+	 * A conventional slot is data to its end.
+	 */
+	if (z.type != ZL_ZONE_TYPE_CONV)
+		return lba + nr_lba <= start + z.wp_off;
+	return lba + nr_lba <= start + zdev_zone_len(d, idx);
 }
 
 int zdev_read_prep(const struct zdev *d, uint64_t lba, uint64_t nr_lba, uint64_t *run,
@@ -641,8 +626,11 @@ int zdev_read_prep(const struct zdev *d, uint64_t lba, uint64_t nr_lba, uint64_t
 {
 	int ret;
 
-	if (zdev_read_common(d, lba, nr_lba, run, has_data))
+	if (zdev_read_common(d, lba, nr_lba)) {
+		*has_data = true;
+		*run = nr_lba;
 		return 0;
+	}
 	ret = zdev_read_check(d, lba, nr_lba);
 	if (ret)
 		return ret;

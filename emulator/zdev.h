@@ -133,16 +133,16 @@ void zdev_write_commit(struct zdev *d, uint64_t lba, uint64_t nr_done_lba);
 int zdev_read_check(const struct zdev *d, uint64_t lba, uint64_t nr_lba);
 
 /*
- * The common read only: true, with zdev_read_prep()'s *@run and *@has_data,
- * if [lba, lba + nr_lba) lies inside one zone that is not offline and has
- * no gap, and is all written data, conventional, or readable past the write
- * pointer (URSWRZ, host-aware); false for anything else (zdev_read_prep()
+ * The common read only: true if every LBA of [lba, lba + nr_lba) is data
+ * inside one zone that is not offline: below the write pointer of a
+ * sequential zone, or in a conventional one.  zdev_read_prep() then answers
+ * 0 with *run = nr_lba and *has_data = true.  False for anything else,
+ * including reads that are allowed but meet unwritten LBAs (zdev_read_prep()
  * decides those).  It reads the zone slot with one atomic load and nothing
  * else that changes, so a lock-free reader may call it if it discards the
  * answer when a writer ran meanwhile (zdisk's sequence count).
  */
-bool zdev_read_common(const struct zdev *d, uint64_t lba, uint64_t nr_lba, uint64_t *run,
-		      bool *has_data);
+bool zdev_read_common(const struct zdev *d, uint64_t lba, uint64_t nr_lba);
 
 /*
  * zdev_read_check() and the first zdev_read_run() in one call, with a fast

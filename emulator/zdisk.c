@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "zbitmap.h"
+#include "zl_hot.h"
 #include "zl_iov.h"
 
 enum zdisk_ctx {
@@ -46,7 +47,7 @@ struct zdisk {
 	 * holds the lock (and may be changing zones or fault rules), bumped
 	 * again before it lets go.  A read takes a snapshot without the lock
 	 * and keeps it only if the count was even and did not move
-	 * (read_fast()).  Written only with the lock held.
+	 * (zdisk_read_try()).  Written only with the lock held.
 	 */
 	unsigned seq;
 	pthread_cond_t zone_cv;       /* per-zone write locks and stalls */
@@ -518,32 +519,26 @@ static __attribute__((noinline)) int read_medium_prefix(struct zdisk *z, uint64_
 }
 
 /*
- * The common read without the lock: no fault rules, one zone, all of it
- * written data (or conventional), one flat buffer on a file or block store
- * (reads that meet unwritten LBAs take the locked path: zeros, runs).  The
- * decision is taken from a snapshot that is kept only if no critical section
- * ran meanwhile (seq even and unchanged); the transfer then runs outside the
- * lock as every read's does.  False: take the locked path.
+ * The common read without the lock (zdisk.h): the decision is taken from a
+ * snapshot that is kept only if no critical section ran meanwhile (seq even
+ * and unchanged); the transfer then runs outside the lock as every read's
+ * does.  Counted once the data is in the buffer, so a false answer has
+ * changed nothing and the locked path can do the whole read again.
  */
-static inline bool read_fast(struct zdisk *z, uint64_t lba, uint64_t nr_lba,
-			     const struct iovec *iov, int iov_cnt, int *ret)
+ZL_HOT_INLINE bool zdisk_read_try(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf)
 {
 	unsigned seq = __atomic_load_n(&z->seq, __ATOMIC_ACQUIRE);
-	uint64_t run;
-	bool has_data;
 
-	if ((seq & 1) || iov_cnt != 1 || z->data_fd < 0 ||
-	    zfault_nr_rules(z->faults) ||
-	    !zdev_read_common(z->dev, lba, nr_lba, &run, &has_data) || run != nr_lba || !has_data)
+	if ((seq & 1) || z->data_fd < 0 || nr_lba > UINT32_MAX || zfault_nr_rules(z->faults) ||
+	    !zdev_read_common(z->dev, lba, nr_lba))
 		return false;
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&z->seq, __ATOMIC_RELAXED) != seq)
+	if (__atomic_load_n(&z->seq, __ATOMIC_RELAXED) != seq ||
+	    zstore_prw(z->data_fd, false, buf, nr_lba * z->lba_size,
+		       z->data_off + lba * z->lba_size))
 		return false;
-	/* Counted as done now; a store failure takes it back (read_failed()). */
 	__atomic_fetch_add(&z->stats.reads, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&z->stats.read_lbas, nr_lba, __ATOMIC_RELAXED);
-	*ret = zstore_prw(z->data_fd, false, iov[0].iov_base, nr_lba * z->lba_size,
-			  z->data_off + lba * z->lba_size);
 	return true;
 }
 
@@ -558,7 +553,7 @@ static __attribute__((noinline)) int read_failed(struct zdisk *z, uint64_t nr_lb
 	return err;
 }
 
-/* Every read read_fast() does not take: with the lock, faults, all rules. */
+/* Every read zdisk_read_try() does not take: with the lock, faults, all rules. */
 static __attribute__((noinline)) int readv_locked(struct zdisk *z, uint64_t lba, uint64_t nr_lba,
 						  const struct iovec *iov, int iov_cnt,
 						  struct zdisk_io *io)
@@ -595,8 +590,6 @@ static __attribute__((noinline)) int readv_locked(struct zdisk *z, uint64_t lba,
 int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
 		int iov_cnt, struct zdisk_io *io)
 {
-	int ret;
-
 	if (io) {
 		io->delay_ns = 0;
 		io->stalled = false;
@@ -606,10 +599,8 @@ int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iov
 	if (nr_lba > UINT32_MAX ||
 	    (iov_cnt == 1 ? iov[0].iov_len : zl_iov_len(iov, iov_cnt)) < nr_lba * z->lba_size)
 		return -EINVAL;
-	if (!read_fast(z, lba, nr_lba, iov, iov_cnt, &ret))
+	if (iov_cnt != 1 || !zdisk_read_try(z, lba, nr_lba, iov[0].iov_base))
 		return readv_locked(z, lba, nr_lba, iov, iov_cnt, io);
-	if (ret)
-		return read_failed(z, nr_lba, ret);
 	if (io)
 		io->done_lba = nr_lba;
 	return 0;
@@ -988,7 +979,7 @@ void zdisk_stats(struct zdisk *z, struct zl_stats *out)
 {
 	lock(z);
 	*out = z->stats;
-	/* (counted without the lock by read_fast()) */
+	/* (counted without the lock by zdisk_read_try()) */
 	out->reads = __atomic_load_n(&z->stats.reads, __ATOMIC_RELAXED);
 	out->read_lbas = __atomic_load_n(&z->stats.read_lbas, __ATOMIC_RELAXED);
 	unlock(z);

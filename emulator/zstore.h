@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "zdev.h"
+#include "zl_hot.h"
 
 enum zstore_kind {
 	ZSTORE_FILE = 0,   /* sparse regular file (created if missing) */
@@ -89,7 +90,7 @@ int zstore_writev(struct zstore *s, uint64_t lba, uint64_t nr_lba, const struct 
 int zstore_data_fd(const struct zstore *s, uint64_t *data_off);
 int zstore_prw_rest(int fd, bool write, void *buf, uint64_t len, uint64_t off, ssize_t done);
 
-static inline int zstore_prw(int fd, bool write, void *buf, uint64_t len, uint64_t off)
+static ZL_HOT_INLINE int zstore_prw(int fd, bool write, void *buf, uint64_t len, uint64_t off)
 {
 	ssize_t r = write ? pwrite(fd, buf, (size_t)len, (off_t)off)
 			  : pread(fd, buf, (size_t)len, (off_t)off);

@@ -843,6 +843,86 @@ struct race {
 	char what[160];
 };
 
+/* zdisk_read_try() on [lba, lba + n): false must leave @buf and the counts as they were. */
+static bool try_read(struct zdisk *z, uint64_t lba, uint64_t n, uint8_t *buf)
+{
+	struct zl_stats before, after;
+	bool took;
+
+	zdisk_stats(z, &before);
+	memset(buf, 0xee, 16 * LBS);
+	took = zdisk_read_try(z, lba, n, buf);
+	zdisk_stats(z, &after);
+	if (took) {
+		assert_int_equal(after.reads, before.reads + 1);
+		assert_int_equal(after.read_lbas, before.read_lbas + n);
+	} else {
+		for (size_t i = 0; i < 16 * LBS; i++)
+			assert_int_equal(buf[i], 0xee);
+		assert_int_equal(after.reads, before.reads);
+		assert_int_equal(after.read_lbas, before.read_lbas);
+		assert_int_equal(after.errors, before.errors);
+	}
+	return took;
+}
+
+static void test_zdisk_read_try_takes_only_written_data_and_otherwise_changes_nothing(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[16 * LBS], want[16 * LBS];
+	uint64_t cap = (uint64_t)ZS * NZ;
+	struct zl_stats st;
+	char msg[256];
+	struct stat sb;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true, NULL), 0);
+	write_ok(f->z, 2 * ZS, 16, 3);
+	write_ok(f->z, 5 * ZS, 8, 4);
+	write_ok(f->z, ZS + 8, 4, 6);                          /* conventional zone 1 */
+	assert_true(try_read(f->z, 2 * ZS + 3, 13, buf));
+	fill(want, 2 * ZS + 3, 13, 3);
+	assert_memory_equal(buf, want, 13 * LBS);
+	assert_true(try_read(f->z, ZS + 8, 4, buf));          /* conventional: all data */
+	fill(want, ZS + 8, 4, 6);
+	assert_memory_equal(buf, want, 4 * LBS);
+	assert_true(try_read(f->z, ZS - 4, 4, buf));
+	/* not the common read: the locked path decides these */
+	assert_false(try_read(f->z, 2 * ZS, 17, buf));        /* past the write pointer */
+	assert_false(try_read(f->z, 2 * ZS + 16, 1, buf));
+	assert_false(try_read(f->z, 3 * ZS, 1, buf));         /* empty zone */
+	assert_false(try_read(f->z, ZS - 4, 8, buf));         /* two zones */
+	assert_false(try_read(f->z, 2 * ZS, 0, buf));
+	assert_false(try_read(f->z, cap, 1, buf));
+	assert_false(try_read(f->z, cap - 1, 2, buf));
+	assert_int_equal(zdisk_fault_add(f->z, "latency:op=write,ms=1", msg, sizeof(msg)), 0);
+	assert_false(try_read(f->z, 2 * ZS, 8, buf));         /* any fault rule */
+	assert_int_equal(zdisk_fault_remove(f->z, 1), 0);
+	assert_true(try_read(f->z, 2 * ZS, 8, buf));
+	assert_int_equal(zdisk_zone_set_cond(f->z, 5, ZL_COND_OFFLINE), 0);
+	assert_false(try_read(f->z, 5 * ZS, 8, buf));
+	assert_int_equal(zdisk_read(f->z, 5 * ZS, 8, buf, NULL), ZL_E_OFFLINE);
+	/* a store failure: nothing counted; zdisk_read() then fails and counts it once */
+	assert_int_equal(stat(f->path, &sb), 0);
+	assert_int_equal(truncate(f->path, sb.st_size - (off_t)(NZ - 2) * ZS * LBS), 0);
+	assert_false(try_read(f->z, 2 * ZS, 8, buf));
+	assert_int_equal(zdisk_read(f->z, 2 * ZS, 8, buf, NULL), -EIO);
+	zdisk_stats(f->z, &st);
+	assert_int_equal(st.reads, 4);
+	assert_int_equal(st.errors, 2);                        /* OFFLINE, EIO */
+	assert_true(try_read(f->z, ZS + 8, 4, buf));          /* what the file still holds */
+}
+
+static void test_zdisk_read_try_leaves_memory_stores_to_the_locked_path(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[16 * LBS];
+
+	assert_int_equal(open_disk(f, ZSTORE_MEM, true, true, NULL), 0);
+	write_ok(f->z, 2 * ZS, 8, 3);
+	assert_false(try_read(f->z, 2 * ZS, 8, buf));
+	expect_data(f->z, 2 * ZS, 8, 3);
+}
+
 static void *race_writer(void *p)
 {
 	struct race *r = p;
@@ -985,6 +1065,8 @@ int main(void)
 		T(test_zdisk_scatter_gather_many_pieces),
 		T(test_zdisk_concurrent_writers_on_distinct_zones),
 		T(test_zdisk_lock_free_reads_race_writes_and_offline_exactly),
+		T(test_zdisk_read_try_takes_only_written_data_and_otherwise_changes_nothing),
+		T(test_zdisk_read_try_leaves_memory_stores_to_the_locked_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
