@@ -384,11 +384,20 @@ uint8_t zscsi_execute(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len)
 {
 	/*
-	 * READ and WRITE (10/16) go to zscsi_rw_fast(), which hands every
-	 * command it does not simply carry out back to the table.  Both are
-	 * tail calls: nothing runs here after the data transfer.
+	 * READ and WRITE (10/16): the common READ first, all or nothing; then
+	 * zscsi_rw_fast(), which hands every command it does not simply carry
+	 * out back to the table (a tail call).
 	 */
-	if (cdb && cdb_len >= 10 && ((cdb[0] | 0x02) == 0x2a || (cdb[0] | 0x02) == 0x8a))
+	size_t n;
+
+	if (cdb && cdb_len >= 10 && ((cdb[0] | 0x02) == 0x2a || (cdb[0] | 0x02) == 0x8a)) {
+		n = zscsi_read_fast(s, cdb, cdb_len, iov, iov_cnt);
+		if (n) {
+			if (data_len)
+				*data_len = n;
+			return ZSCSI_GOOD;
+		}
 		return zscsi_rw_fast(s, cdb, cdb_len, iov, iov_cnt, sense, data_len);
+	}
 	return zscsi_execute_table(s, cdb, cdb_len, iov, iov_cnt, sense, data_len);
 }

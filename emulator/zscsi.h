@@ -59,4 +59,16 @@ void zscsi_destroy(struct zscsi *s);
 uint8_t zscsi_execute(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len);
 
+/*
+ * The common READ, all or nothing: a READ(10) or (16) of data into one
+ * buffer, with no unit attention or kept sense pending, that
+ * zdisk_read_try() carries out.  Returns the bytes read, or 0 if nothing
+ * was done: the command then goes to zscsi_execute(), which decides and
+ * reports everything (zscsi_execute() tries this first itself).  For a
+ * caller that wants the common READ in its own frame (the tcmu handler);
+ * GOOD status, no sense.
+ */
+size_t zscsi_read_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
+		       const struct iovec *iov, int iov_cnt);
+
 #endif /* ZSCSI_H */

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "zl_hot.h"
 #include "zscsi.h"
 
 /* Sense keys used by the target. */

@@ -148,6 +148,27 @@ uint8_t zscsi_rw(struct zscsi_cmd *c)
 	return ZSCSI_GOOD;
 }
 
+/* On the READ path (zl_hot.h). */
+ZL_HOT_INLINE size_t zscsi_read_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
+				     const struct iovec *iov, int iov_cnt)
+{
+	struct rw_args a;
+
+	/* zscsi_execute_table()'s checks (CDB length, NACA), then zscsi_rw()'s */
+	if (cdb[0] == 0x88 && cdb_len >= 16 && !(cdb[15] & 0x04))
+		rw_parse_16(cdb, &a);
+	else if (cdb[0] == 0x28 && cdb_len >= 10 && !(cdb[9] & 0x04))
+		rw_parse_10(cdb, &a);
+	else
+		return 0;
+	if (iov_cnt != 1 || !iov[0].iov_base || !a.nr_lba || zscsi_ua_pending(s) ||
+	    __atomic_load_n(&s->have_sense, __ATOMIC_RELAXED) ||
+	    rw_check_parsed(s, cdb, iov[0].iov_len, &a) != RW_OK ||
+	    !zdisk_read_try(s->disk, a.lba, a.nr_lba, iov[0].iov_base))
+		return 0;
+	return a.bytes;
+}
+
 uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len)
 {

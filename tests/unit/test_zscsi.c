@@ -12,6 +12,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,8 @@ struct fx {
 	struct zscsi *s;
 	uint8_t sense[ZSCSI_SENSE_LEN];
 	size_t dlen;
+	char *dir;                 /* set: a FILE store in it (setup_file()), else MEM */
+	char path[512];
 };
 
 static int open_fx(struct fx *f, enum zscsi_profile prof, const char *faults, uint32_t max_open)
@@ -42,7 +45,9 @@ static int open_fx(struct fx *f, enum zscsi_profile prof, const char *faults, ui
 	cfg.geo.zone_size_lba = ZS;
 	cfg.geo.nr_conv_start = 2;
 	cfg.geo.max_open = max_open;
-	cfg.store.kind = ZSTORE_MEM;
+	cfg.store.kind = f->dir ? ZSTORE_FILE : ZSTORE_MEM;
+	cfg.store.path = f->dir ? f->path : NULL;
+	cfg.store.create = true;
 	cfg.wce = true;
 	cfg.faults = faults;
 	cfg.seed = 1;
@@ -65,12 +70,30 @@ static int setup(void **state)
 	return 0;
 }
 
+/* The same device on a FILE store: the one zdisk_read_try() reads without the lock. */
+static int setup_file(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (!f || !(f->dir = zl_test_mkdtemp("zscsi")))
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/d.img", f->dir);
+	if (open_fx(f, ZSCSI_PROFILE_ZBC2, NULL, 4))
+		return -1;
+	*state = f;
+	return 0;
+}
+
 static int teardown(void **state)
 {
 	struct fx *f = *state;
 
 	zscsi_destroy(f->s);
 	zdisk_close(f->disk);
+	if (f->dir) {
+		zl_test_rmdir(f->dir);
+		free(f->dir);
+	}
 	free(f);
 	return 0;
 }
@@ -283,6 +306,92 @@ static void test_zscsi_rw_fast_path_answers_as_the_table(void **state)
 				assert_memory_equal(kept[0], kept[1], 15);
 		}
 	}
+}
+
+/*
+ * zscsi_read_fast() does the common READ or nothing: every command it
+ * declines leaves the buffer, the kept sense and the unit attention alone
+ * for zscsi_execute() to report.
+ */
+static uint8_t rf_buf[17 * 512];
+
+static size_t read_fast(struct fx *f, const uint8_t *cdb, size_t cdb_len, size_t len,
+			int iov_cnt)
+{
+	struct iovec iov[2] = { { rf_buf, len }, { rf_buf + len, 512 } };
+
+	memset(rf_buf, 0xee, sizeof(rf_buf));
+	return zscsi_read_fast(f->s, cdb, cdb_len, iov, iov_cnt);
+}
+
+/* Declined: 0, and not a byte of the buffer written. */
+static void declined(struct fx *f, const uint8_t *cdb, size_t cdb_len, size_t len, int iov_cnt)
+{
+	assert_int_equal(read_fast(f, cdb, cdb_len, len, iov_cnt), 0);
+	for (size_t i = 0; i < sizeof(rf_buf); i++)
+		assert_int_equal(rf_buf[i], 0xee);
+}
+
+static void test_zscsi_read_fast_does_the_common_read_or_nothing(void **state)
+{
+	struct fx *f = *state;
+	static uint8_t data[8 * 512], rsd[18];
+	uint8_t r16[16] = { 0x88 }, r10[10] = { 0x28 }, bad[16], rs[6] = { 0x03, 0, 0, 0, 18, 0 };
+	uint8_t tur[6] = { 0 }, w16[16], r12[12] = { 0xa8 }, sync10[10] = { 0x35 };
+
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 31 + 7);
+	assert_int_equal(rw16(f, 0x8a, 2 * ZS, 8, data), ZSCSI_GOOD);
+	zl_test_put_be(r16 + 2, 2 * ZS + 2, 8);
+	zl_test_put_be(r16 + 10, 6, 4);
+	assert_int_equal(read_fast(f, r16, 16, 6 * 512, 1), 6 * 512);
+	assert_memory_equal(rf_buf, data + 2 * 512, 6 * 512);
+	assert_int_equal(rf_buf[6 * 512], 0xee);
+	zl_test_put_be(r10 + 2, 2 * ZS, 4);
+	zl_test_put_be(r10 + 7, 8, 2);
+	assert_int_equal(read_fast(f, r10, 10, 16 * 512, 1), 8 * 512);  /* a bigger buffer */
+	assert_memory_equal(rf_buf, data, 8 * 512);
+
+	/* declined: each is zscsi_execute()'s to decide */
+	declined(f, r16, 10, 6 * 512, 1);                 /* CDB too short for READ(16) */
+	declined(f, r16, 16, 5 * 512, 1);                 /* buffer too small */
+	declined(f, r16, 16, 3 * 512, 2);                 /* two pieces */
+	declined(f, r12, 12, 6 * 512, 1);                 /* READ(12): the table */
+	memcpy(w16, r16, 16);
+	w16[0] = 0x8a;
+	declined(f, w16, 16, 6 * 512, 1);                 /* a WRITE */
+	memcpy(bad, r16, 16);
+	bad[1] = 0x20;                                    /* RDPROTECT */
+	declined(f, bad, 16, 6 * 512, 1);
+	memcpy(bad, r16, 16);
+	bad[15] = 0x04;                                   /* NACA */
+	declined(f, bad, 16, 6 * 512, 1);
+	memcpy(bad, r16, 16);
+	zl_test_put_be(bad + 10, 0, 4);                   /* nothing to read */
+	declined(f, bad, 16, 6 * 512, 1);
+	zl_test_put_be(bad + 2, 2 * ZS + 4, 8);           /* past the write pointer */
+	zl_test_put_be(bad + 10, 5, 4);
+	declined(f, bad, 16, 5 * 512, 1);
+	zl_test_put_be(bad + 2, CAP - 1, 8);              /* past the capacity */
+	zl_test_put_be(bad + 10, 2, 4);
+	declined(f, bad, 16, 2 * 512, 1);
+	assert_int_equal(run(f, bad, 16, rf_buf, 2 * 512), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 5, 0x21, 0x00);
+
+	/* kept sense: declined, and REQUEST SENSE still reports it */
+	declined(f, r16, 16, 6 * 512, 1);
+	assert_int_equal(run(f, rs, 6, rsd, sizeof(rsd)), ZSCSI_GOOD);
+	assert_int_equal(rsd[12], 0x21);
+	assert_int_equal(read_fast(f, r16, 16, 6 * 512, 1), 6 * 512);
+	/* a unit attention waits for its command (the data made durable first) */
+	assert_int_equal(run(f, sync10, 10, NULL, 0), ZSCSI_GOOD);
+	assert_int_equal(zdisk_power_cycle(f->disk), 0);
+	declined(f, r16, 16, 6 * 512, 1);
+	assert_int_equal(run(f, tur, 6, NULL, 0), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 6, 0x29, 0x00);
+	assert_int_equal(run(f, tur, 6, NULL, 0), ZSCSI_GOOD);
+	assert_int_equal(read_fast(f, r16, 16, 6 * 512, 1), 6 * 512);
+	assert_memory_equal(rf_buf, data + 2 * 512, 6 * 512);
 }
 
 /* ---- malformed CDBs ---- */
@@ -695,12 +804,15 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+#define TF(fn) cmocka_unit_test_setup_teardown(fn, setup_file, teardown)
 		T(test_zscsi_write_read_scattered_iov),
 		T(test_zscsi_contiguous_iov_used_flat),
 		T(test_zscsi_inquiry_data_len_bounded_by_alloc_and_buffer),
 		T(test_zscsi_read_beyond_buffer_is_refused),
 		T(test_zscsi_transfer_over_max_is_refused),
 		T(test_zscsi_rw_fast_path_answers_as_the_table),
+		TF(test_zscsi_rw_fast_path_answers_as_the_table),
+		TF(test_zscsi_read_fast_does_the_common_read_or_nothing),
 		T(test_zscsi_empty_and_short_cdbs),
 		T(test_zscsi_unknown_opcode_has_no_field_pointer),
 		T(test_zscsi_unaligned_write_info_is_lba),
