@@ -590,7 +590,7 @@ int zdev_read_check(const struct zdev *d, uint64_t lba, uint64_t nr_lba)
 	}
 }
 
-/* On the READ path: inlined into zdisk's lock-free read (zl_hot.h). */
+/* On the READ path: inlined into zdisk_read_try() (zl_hot.h; zdev.h declares it without inline). */
 ZL_HOT_INLINE bool zdev_read_common(const struct zdev *d, uint64_t lba, uint64_t nr_lba)
 {
 	struct zdev_zone z;

@@ -518,28 +518,43 @@ static __attribute__((noinline)) int read_medium_prefix(struct zdisk *z, uint64_
 	return ret;
 }
 
+/* A read whose transfer failed: count the error. */
+static __attribute__((noinline)) int read_error(struct zdisk *z, int err)
+{
+	lock(z);
+	fail(z, err);
+	unlock(z);
+	return err;
+}
+
 /*
  * The common read without the lock (zdisk.h): the decision is taken from a
  * snapshot that is kept only if no critical section ran meanwhile (seq even
  * and unchanged); the transfer then runs outside the lock as every read's
- * does.  Counted once the data is in the buffer, so a false answer has
- * changed nothing and the locked path can do the whole read again.
+ * does, once (a failing store is not asked twice), and the read is counted
+ * once the data is in the buffer.
+ *
+ * ZL_HOT_INLINE on an external definition: zdisk.h declares it without
+ * inline (zl_hot.h).
  */
-ZL_HOT_INLINE bool zdisk_read_try(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf)
+ZL_HOT_INLINE int zdisk_read_try(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf)
 {
 	unsigned seq = __atomic_load_n(&z->seq, __ATOMIC_ACQUIRE);
+	int ret;
 
 	if ((seq & 1) || z->data_fd < 0 || nr_lba > UINT32_MAX || zfault_nr_rules(z->faults) ||
 	    !zdev_read_common(z->dev, lba, nr_lba))
-		return false;
+		return 0;
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&z->seq, __ATOMIC_RELAXED) != seq ||
-	    zstore_prw(z->data_fd, false, buf, nr_lba * z->lba_size,
-		       z->data_off + lba * z->lba_size))
-		return false;
+	if (__atomic_load_n(&z->seq, __ATOMIC_RELAXED) != seq)
+		return 0;
+	ret = zstore_prw(z->data_fd, false, buf, nr_lba * z->lba_size,
+			 z->data_off + lba * z->lba_size);
+	if (ret)
+		return read_error(z, ret);
 	__atomic_fetch_add(&z->stats.reads, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&z->stats.read_lbas, nr_lba, __ATOMIC_RELAXED);
-	return true;
+	return 1;
 }
 
 /* A read counted as done whose transfer failed: uncount it, count the error. */
@@ -547,13 +562,10 @@ static __attribute__((noinline)) int read_failed(struct zdisk *z, uint64_t nr_lb
 {
 	__atomic_fetch_sub(&z->stats.reads, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_sub(&z->stats.read_lbas, nr_lba, __ATOMIC_RELAXED);
-	lock(z);
-	fail(z, err);
-	unlock(z);
-	return err;
+	return read_error(z, err);
 }
 
-/* Every read zdisk_read_try() does not take: with the lock, faults, all rules. */
+/* Every read zdisk_read_try() declines: with the lock, faults, all rules. */
 static __attribute__((noinline)) int readv_locked(struct zdisk *z, uint64_t lba, uint64_t nr_lba,
 						  const struct iovec *iov, int iov_cnt,
 						  struct zdisk_io *io)
@@ -590,6 +602,8 @@ static __attribute__((noinline)) int readv_locked(struct zdisk *z, uint64_t lba,
 int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
 		int iov_cnt, struct zdisk_io *io)
 {
+	int ret;
+
 	if (io) {
 		io->delay_ns = 0;
 		io->stalled = false;
@@ -599,8 +613,11 @@ int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iov
 	if (nr_lba > UINT32_MAX ||
 	    (iov_cnt == 1 ? iov[0].iov_len : zl_iov_len(iov, iov_cnt)) < nr_lba * z->lba_size)
 		return -EINVAL;
-	if (iov_cnt != 1 || !zdisk_read_try(z, lba, nr_lba, iov[0].iov_base))
+	ret = iov_cnt == 1 ? zdisk_read_try(z, lba, nr_lba, iov[0].iov_base) : 0;
+	if (!ret)
 		return readv_locked(z, lba, nr_lba, iov, iov_cnt, io);
+	if (ret < 0)
+		return ret;
 	if (io)
 		io->done_lba = nr_lba;
 	return 0;

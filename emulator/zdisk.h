@@ -93,14 +93,16 @@ int zdisk_write(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const void *buf,
 int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
 		int iov_cnt, struct zdisk_io *io);
 /*
- * The common read, all or nothing, without the lock: true if [lba, lba +
- * nr_lba) was all data in one zone (zdev_read_common()), no fault rule was
- * set, the store is a file or block device, and all of it is now in @buf
- * (nr_lba blocks) and counted; false if anything else holds, the store
- * failed included, and then nothing was changed: call zdisk_readv(), which
- * decides and reports every case.  zdisk_readv() tries it first itself.
+ * The common read without the lock, into @buf (nr_lba blocks).  If
+ * [lba, lba + nr_lba) is all data in one zone (zdev_read_common()), no
+ * fault rule is set and the store is a file or block device, it reads it
+ * once: 1 if all of it is now in @buf (counted as a read), or the store's
+ * error (-errno, counted as an error; @buf's contents are undefined).
+ * Otherwise 0: declined before any I/O, nothing read or changed; call
+ * zdisk_readv(), which decides and reports every case.  zdisk_readv()
+ * tries it first itself.
  */
-bool zdisk_read_try(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf);
+int zdisk_read_try(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf);
 int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
 		 int iov_cnt, bool fua, struct zdisk_io *io);
 int zdisk_flush(struct zdisk *z, struct zdisk_io *io);

@@ -388,15 +388,12 @@ uint8_t zscsi_execute(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 	 * zscsi_rw_fast(), which hands every command it does not simply carry
 	 * out back to the table (a tail call).
 	 */
-	size_t n;
+	int st;
 
 	if (cdb && cdb_len >= 10 && ((cdb[0] | 0x02) == 0x2a || (cdb[0] | 0x02) == 0x8a)) {
-		n = zscsi_read_fast(s, cdb, cdb_len, iov, iov_cnt);
-		if (n) {
-			if (data_len)
-				*data_len = n;
-			return ZSCSI_GOOD;
-		}
+		st = zscsi_read_fast(s, cdb, cdb_len, iov, iov_cnt, sense, data_len);
+		if (st >= 0)
+			return (uint8_t)st;
 		return zscsi_rw_fast(s, cdb, cdb_len, iov, iov_cnt, sense, data_len);
 	}
 	return zscsi_execute_table(s, cdb, cdb_len, iov, iov_cnt, sense, data_len);

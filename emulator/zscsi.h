@@ -60,15 +60,16 @@ uint8_t zscsi_execute(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len);
 
 /*
- * The common READ, all or nothing: a READ(10) or (16) of data into one
- * buffer, with no unit attention or kept sense pending, that
- * zdisk_read_try() carries out.  Returns the bytes read, or 0 if nothing
- * was done: the command then goes to zscsi_execute(), which decides and
- * reports everything (zscsi_execute() tries this first itself).  For a
- * caller that wants the common READ in its own frame (the tcmu handler);
- * GOOD status, no sense.
+ * The common READ: a READ(10) or (16) of data into one buffer, with no
+ * unit attention or kept sense pending, that zdisk_read_try() takes.
+ * Returns -1 if it declined before any I/O (nothing read, nothing
+ * changed: give the command to zscsi_execute(), which decides and reports
+ * everything), else the SCSI status, exactly as zscsi_execute() would give
+ * it: GOOD with *@data_len bytes read, or CHECK CONDITION for a store
+ * error, with sense as for any command.  zscsi_execute() tries this first
+ * itself; the tcmu handler calls it to run the common READ in its own frame.
  */
-size_t zscsi_read_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
-		       const struct iovec *iov, int iov_cnt);
+int zscsi_read_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
+		    const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len);
 
 #endif /* ZSCSI_H */

@@ -148,11 +148,36 @@ uint8_t zscsi_rw(struct zscsi_cmd *c)
 	return ZSCSI_GOOD;
 }
 
-/* On the READ path (zl_hot.h). */
-ZL_HOT_INLINE size_t zscsi_read_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
-				     const struct iovec *iov, int iov_cnt)
+/*
+ * A READ/WRITE the fast paths sent to zdisk that failed with @err after
+ * @done_lba blocks: the table path's sense (zscsi_rw()), kept as any
+ * command's is.
+ */
+static __attribute__((noinline)) uint8_t rw_fast_failed(struct zscsi *s, const uint8_t *cdb,
+							size_t cdb_len, const struct iovec *iov,
+							int iov_cnt, const struct rw_args *a,
+							int err, uint64_t done_lba,
+							uint8_t *sense, size_t *data_len)
+{
+	struct zscsi_cmd c;
+
+	zscsi_cmd_init(&c, s, cdb, cdb_len, iov, iov_cnt);
+	if (!a->write)
+		c.data_len = (size_t)done_lba * s->lba_size;
+	return zscsi_finish(&c, zscsi_fail_err(&c, err, ZSCSI_CTX_IO, a->lba + done_lba), true,
+			    sense, data_len);
+}
+
+/*
+ * On the READ path (zl_hot.h; an external definition: zscsi.h declares it
+ * without inline).
+ */
+ZL_HOT_INLINE int zscsi_read_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
+				  const struct iovec *iov, int iov_cnt, uint8_t *sense,
+				  size_t *data_len)
 {
 	struct rw_args a;
+	int ret;
 
 	/* zscsi_execute_table()'s checks (CDB length, NACA), then zscsi_rw()'s */
 	if (cdb[0] == 0x88 && cdb_len >= 16 && !(cdb[15] & 0x04))
@@ -160,19 +185,24 @@ ZL_HOT_INLINE size_t zscsi_read_fast(struct zscsi *s, const uint8_t *cdb, size_t
 	else if (cdb[0] == 0x28 && cdb_len >= 10 && !(cdb[9] & 0x04))
 		rw_parse_10(cdb, &a);
 	else
-		return 0;
-	if (iov_cnt != 1 || !iov[0].iov_base || !a.nr_lba || zscsi_ua_pending(s) ||
+		return -1;
+	if (iov_cnt != 1 || !iov || !iov[0].iov_base || !a.nr_lba || zscsi_ua_pending(s) ||
 	    __atomic_load_n(&s->have_sense, __ATOMIC_RELAXED) ||
-	    rw_check_parsed(s, cdb, iov[0].iov_len, &a) != RW_OK ||
-	    !zdisk_read_try(s->disk, a.lba, a.nr_lba, iov[0].iov_base))
-		return 0;
-	return a.bytes;
+	    rw_check_parsed(s, cdb, iov[0].iov_len, &a) != RW_OK)
+		return -1;
+	ret = zdisk_read_try(s->disk, a.lba, a.nr_lba, iov[0].iov_base);
+	if (!ret)
+		return -1;
+	if (ret < 0)
+		return rw_fast_failed(s, cdb, cdb_len, iov, iov_cnt, &a, ret, 0, sense, data_len);
+	if (data_len)
+		*data_len = a.bytes;
+	return ZSCSI_GOOD;
 }
 
 uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len)
 {
-	struct zscsi_cmd c;
 	struct zdisk_io io;
 	struct rw_args a;
 	size_t buf_len;
@@ -207,11 +237,7 @@ uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 			*data_len = a.write ? 0 : a.bytes;
 		return ZSCSI_GOOD;
 	}
-	zscsi_cmd_init(&c, s, cdb, cdb_len, iov, iov_cnt);
-	if (!a.write)
-		c.data_len = (size_t)io.done_lba * s->lba_size;
-	return zscsi_finish(&c, zscsi_fail_err(&c, err, ZSCSI_CTX_IO, a.lba + io.done_lba), true,
-			    sense, data_len);
+	return rw_fast_failed(s, cdb, cdb_len, iov, iov_cnt, &a, err, io.done_lba, sense, data_len);
 table:
 	return zscsi_execute_table(s, cdb, cdb_len, iov, iov_cnt, sense, data_len);
 }

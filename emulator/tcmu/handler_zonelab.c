@@ -270,22 +270,11 @@ static void zl_close(struct tcmu_device *dev)
 	free(zd);
 }
 
-/* Every command but the common READ: zscsi_execute(), the trace, the status. */
-static __attribute__((noinline)) int zl_execute(struct tcmu_device *dev, struct zl_tcmu_dev *zd,
-						struct tcmulib_cmd *cmd)
+/* zscsi's status and sense as a TCMU status (@data_in: bytes zscsi read). */
+static __attribute__((noinline)) int zl_status(struct tcmu_device *dev, struct tcmulib_cmd *cmd,
+					       uint8_t status, const uint8_t *sense,
+					       size_t data_in)
 {
-	uint8_t sense[ZSCSI_SENSE_LEN];
-	size_t cdb_len = zscsi_cdb_len_of(cmd->cdb[0]);
-	bool tracing = ztrace_is_active(zd->trace);
-	uint64_t t0 = tracing ? ztrace_clock_ns() : 0;
-	size_t data_in = 0;
-	uint8_t status;
-
-	status = zscsi_execute(zd->scsi, cmd->cdb, cdb_len, cmd->iovec, (int)cmd->iov_cnt,
-			       sense, &data_in);
-	if (tracing)
-		ztrace_record_cmd(zd->trace, cmd->cdb, cdb_len, status, sense, t0,
-				  ztrace_clock_ns() - t0);
 	switch (status) {
 	case ZSCSI_GOOD:
 		return TCMU_STS_OK;
@@ -313,22 +302,48 @@ static __attribute__((noinline)) int zl_execute(struct tcmu_device *dev, struct 
 	}
 }
 
+/* Every command but the common READ: zscsi_execute(), the trace, the status. */
+static __attribute__((noinline)) int zl_execute(struct tcmu_device *dev, struct zl_tcmu_dev *zd,
+						struct tcmulib_cmd *cmd)
+{
+	uint8_t sense[ZSCSI_SENSE_LEN];
+	size_t cdb_len = zscsi_cdb_len_of(cmd->cdb[0]);
+	bool tracing = ztrace_is_active(zd->trace);
+	uint64_t t0 = tracing ? ztrace_clock_ns() : 0;
+	size_t data_in = 0;
+	uint8_t status;
+
+	status = zscsi_execute(zd->scsi, cmd->cdb, cdb_len, cmd->iovec, (int)cmd->iov_cnt,
+			       sense, &data_in);
+	if (tracing)
+		ztrace_record_cmd(zd->trace, cmd->cdb, cdb_len, status, sense, t0,
+				  ztrace_clock_ns() - t0);
+	return zl_status(dev, cmd, status, sense, data_in);
+}
+
 /*
  * The common READ (no trace running) runs to pread() and back in this
  * frame, which is small: the 4 KiB read rate counts every instruction and
  * every frame that returns after the system call (docs/TCMU.md).  Anything
- * else, or a READ zscsi_read_fast() did not do, goes to zl_execute() (a
- * tail call).
+ * else, or a READ zscsi_read_fast() declined, goes to zl_execute() (a tail
+ * call).
  */
 static int zl_handle_cmd(struct tcmu_device *dev, struct tcmur_cmd *rcmd)
 {
 	struct zl_tcmu_dev *zd = tcmur_dev_get_private(dev);
 	struct tcmulib_cmd *cmd = rcmd->lib_cmd;
+	uint8_t sense[ZSCSI_SENSE_LEN];
+	size_t data_in = 0;
+	int st;
 
-	if (!ztrace_is_active(zd->trace) &&
-	    zscsi_read_fast(zd->scsi, cmd->cdb, zscsi_cdb_len_of(cmd->cdb[0]), cmd->iovec,
-			    (int)cmd->iov_cnt))
-		return TCMU_STS_OK;
+	if (!ztrace_is_active(zd->trace)) {
+		st = zscsi_read_fast(zd->scsi, cmd->cdb, zscsi_cdb_len_of(cmd->cdb[0]), cmd->iovec,
+				     (int)cmd->iov_cnt, sense, &data_in);
+		if (st == ZSCSI_GOOD)
+			return TCMU_STS_OK;
+		if (st >= 0)
+			return zl_status(dev, cmd, (uint8_t)st, sense, data_in);
+	}
 	return zl_execute(dev, zd, cmd);
 }
 

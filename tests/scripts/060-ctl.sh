@@ -73,6 +73,7 @@ scsi "read 4096 8" "status=0x02 sense=7/2c/0e"
 expect "zone report shows it offline" 0 '"cond":"offline"' -- --json "$sock" zone report 4096 all 1
 expect "zone clear" 0 '"cond": "closed"' -- "$sock" zone clear 2
 scsi "write 4104 8" "status=0x00"
+scsi "read 4096 16" "status=0x00"
 expect "zone read-only by start LBA" 0 '"zone": 3' -- "$sock" zone read-only lba=6144
 scsi "write 6144 8" "status=0x02 sense=7/27/08"
 scsi "read 6144 8" "status=0x00"
@@ -116,8 +117,10 @@ grep -q "op=0x8a sa=0x00 lba=4104 n=8 status=0x02 sense=7/2c/0e" "$d/trace.txt" 
 	ok "trace has the write refused by the offline zone" || bad "trace lacks the offline write"
 grep -q "op=0x88 sa=0x00 lba=0 n=8 status=0x02 sense=3/11/00" "$d/trace.txt" &&
 	ok "trace has the injected medium error" || bad "trace lacks the medium error"
+grep -q "op=0x88 sa=0x00 lba=4096 n=16 status=0x00" "$d/trace.txt" &&
+	ok "trace has a plain read of written data" || bad "trace lacks the read of written data"
 n=$(grep -c '^seq=' "$d/trace.txt")
-[ "$n" = 10 ] && ok "trace has every command (10)" || bad "trace has $n records, want 10"
+[ "$n" = 11 ] && ok "trace has every command (11)" || bad "trace has $n records, want 11"
 
 # a client that never gets an answer times out (a listener that does not reply)
 if command -v python3 >/dev/null; then

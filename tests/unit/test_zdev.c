@@ -570,10 +570,10 @@ static void test_zdev_read_without_urswrz_checks_wp_and_zone_boundary(void **sta
 /* zdev_read_prep() (fast path for one zone) answers as read_check + read_run. */
 static void check_read_prep(struct zdev *d)
 {
-	uint64_t cap = (uint64_t)zdev_nr_zones(d) * ZS;
+	uint64_t cap = zdev_cfg(d)->capacity_lba, zs = zdev_cfg(d)->zone_size_lba;
 
 	for (uint64_t lba = 0; lba <= cap; lba++)
-		for (uint64_t n = 0; n <= 2 * ZS + 1 && lba + n <= cap + 1; n++) {
+		for (uint64_t n = 0; n <= 2 * zs + 1 && lba + n <= cap + 1; n++) {
 			uint64_t run = 7777, want_run;
 			bool data = false, want_data = false;
 			int ret = zdev_read_prep(d, lba, n, &run, &data);
@@ -602,11 +602,11 @@ static void check_read_prep(struct zdev *d)
  */
 static void check_read_common(struct zdev *d)
 {
-	uint64_t cap = (uint64_t)zdev_nr_zones(d) * ZS;
+	uint64_t cap = zdev_cfg(d)->capacity_lba, zs = zdev_cfg(d)->zone_size_lba;
 	unsigned taken = 0, conv = 0;
 
 	for (uint64_t lba = 0; lba <= cap; lba++)
-		for (uint64_t n = 0; n <= 2 * ZS + 1 && lba + n <= cap + 1; n++) {
+		for (uint64_t n = 0; n <= 2 * zs + 1 && lba + n <= cap + 1; n++) {
 			uint64_t prun = 8888;
 			bool pdata = false, want;
 			bool common = zdev_read_common(d, lba, n);
@@ -663,6 +663,38 @@ static void test_zdev_read_prep_agrees_with_read_check_and_read_run(void **state
 		assert_true(zdev_read_common(d, zstart(6), 8));       /* read-only: the data */
 		assert_false(zdev_read_common(d, zstart(6), 9));
 		assert_false(zdev_read_common(d, zstart(6) + 8, 1));
+		zdev_destroy(d);
+	}
+}
+
+/* The same over a zone size that is no power of two and a runt last zone. */
+static void test_zdev_read_common_exact_with_odd_zone_size_and_runt(void **state)
+{
+	static const struct { uint64_t zs, cap; } v[] = { { 48, 48 * 12 + 20 }, { 64, 64 * 12 + 9 } };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct zdev_cfg c;
+		struct zdev *d;
+		uint32_t last;
+
+		zdev_cfg_init(&c);
+		c.capacity_lba = v[i].cap;
+		c.zone_size_lba = v[i].zs;
+		c.nr_conv_start = 1;
+		c.model = ZL_MODEL_HM;
+		c.urswrz = false;
+		assert_int_equal(zdev_create(&c, &d), 0);
+		last = zdev_nr_zones(d) - 1;
+		assert_int_equal(last, 12);
+		do_write(d, 2 * v[i].zs, 16);
+		do_write(d, (uint64_t)last * v[i].zs, 8);          /* the runt: partly */
+		do_write(d, 5 * v[i].zs, v[i].zs);                   /* full */
+		check_read_prep(d);
+		check_read_common(d);
+		assert_true(zdev_read_common(d, (uint64_t)last * v[i].zs, 8));
+		assert_false(zdev_read_common(d, (uint64_t)last * v[i].zs, 9));
+		assert_true(zdev_read_common(d, 5 * v[i].zs, v[i].zs));
 		zdev_destroy(d);
 	}
 }
@@ -1116,6 +1148,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_zdev_read_across_zone_types_is_cross_type_on_hm, setup, teardown),
 		cmocka_unit_test(test_zdev_read_without_urswrz_checks_wp_and_zone_boundary),
 		cmocka_unit_test(test_zdev_read_prep_agrees_with_read_check_and_read_run),
+		cmocka_unit_test(test_zdev_read_common_exact_with_odd_zone_size_and_runt),
 		cmocka_unit_test(test_zdev_gap_zone_access_is_gap_zone_error),
 		cmocka_unit_test(test_zdev_zns_capacity_tail_is_write_boundary),
 		cmocka_unit_test(test_zdev_report_shows_gap_zones_after_capped_zones),

@@ -843,30 +843,30 @@ struct race {
 	char what[160];
 };
 
-/* zdisk_read_try() on [lba, lba + n): false must leave @buf and the counts as they were. */
-static bool try_read(struct zdisk *z, uint64_t lba, uint64_t n, uint8_t *buf)
+/*
+ * zdisk_read_try() on [lba, lba + n).  Declined (0): @buf and every count
+ * as they were.  Done (1): one read of n LBAs counted.  A store error:
+ * counted once as an error, nothing as a read.
+ */
+static int try_read(struct zdisk *z, uint64_t lba, uint64_t n, uint8_t *buf)
 {
 	struct zl_stats before, after;
-	bool took;
+	int ret;
 
 	zdisk_stats(z, &before);
 	memset(buf, 0xee, 16 * LBS);
-	took = zdisk_read_try(z, lba, n, buf);
+	ret = zdisk_read_try(z, lba, n, buf);
 	zdisk_stats(z, &after);
-	if (took) {
-		assert_int_equal(after.reads, before.reads + 1);
-		assert_int_equal(after.read_lbas, before.read_lbas + n);
-	} else {
+	assert_int_equal(after.reads, before.reads + (ret > 0));
+	assert_int_equal(after.read_lbas, before.read_lbas + (ret > 0 ? n : 0));
+	assert_int_equal(after.errors, before.errors + (ret < 0));
+	if (!ret)
 		for (size_t i = 0; i < 16 * LBS; i++)
 			assert_int_equal(buf[i], 0xee);
-		assert_int_equal(after.reads, before.reads);
-		assert_int_equal(after.read_lbas, before.read_lbas);
-		assert_int_equal(after.errors, before.errors);
-	}
-	return took;
+	return ret;
 }
 
-static void test_zdisk_read_try_takes_only_written_data_and_otherwise_changes_nothing(void **state)
+static void test_zdisk_read_try_takes_data_declines_untouched_reports_store_errors(void **state)
 {
 	struct fx *f = *state;
 	uint8_t buf[16 * LBS], want[16 * LBS];
@@ -879,37 +879,46 @@ static void test_zdisk_read_try_takes_only_written_data_and_otherwise_changes_no
 	write_ok(f->z, 2 * ZS, 16, 3);
 	write_ok(f->z, 5 * ZS, 8, 4);
 	write_ok(f->z, ZS + 8, 4, 6);                          /* conventional zone 1 */
-	assert_true(try_read(f->z, 2 * ZS + 3, 13, buf));
+	assert_int_equal(try_read(f->z, 2 * ZS + 3, 13, buf), 1);
 	fill(want, 2 * ZS + 3, 13, 3);
 	assert_memory_equal(buf, want, 13 * LBS);
-	assert_true(try_read(f->z, ZS + 8, 4, buf));          /* conventional: all data */
+	assert_int_equal(try_read(f->z, ZS + 8, 4, buf), 1);   /* conventional: all data */
 	fill(want, ZS + 8, 4, 6);
 	assert_memory_equal(buf, want, 4 * LBS);
-	assert_true(try_read(f->z, ZS - 4, 4, buf));
-	/* not the common read: the locked path decides these */
-	assert_false(try_read(f->z, 2 * ZS, 17, buf));        /* past the write pointer */
-	assert_false(try_read(f->z, 2 * ZS + 16, 1, buf));
-	assert_false(try_read(f->z, 3 * ZS, 1, buf));         /* empty zone */
-	assert_false(try_read(f->z, ZS - 4, 8, buf));         /* two zones */
-	assert_false(try_read(f->z, 2 * ZS, 0, buf));
-	assert_false(try_read(f->z, cap, 1, buf));
-	assert_false(try_read(f->z, cap - 1, 2, buf));
+	assert_int_equal(try_read(f->z, ZS - 4, 4, buf), 1);
+	/* declined: the locked path decides these */
+	assert_int_equal(try_read(f->z, 2 * ZS, 17, buf), 0);  /* past the write pointer */
+	assert_int_equal(try_read(f->z, 2 * ZS + 16, 1, buf), 0);
+	assert_int_equal(try_read(f->z, 3 * ZS, 1, buf), 0);   /* empty zone */
+	assert_int_equal(try_read(f->z, ZS - 4, 8, buf), 0);   /* two zones */
+	assert_int_equal(try_read(f->z, 2 * ZS, 0, buf), 0);
+	assert_int_equal(try_read(f->z, cap, 1, buf), 0);
+	assert_int_equal(try_read(f->z, cap - 1, 2, buf), 0);
+	zdisk_lock(f->z);                                      /* a critical section runs */
+	assert_int_equal(zdisk_read_try(f->z, 2 * ZS, 8, buf), 0);
+	zdisk_unlock(f->z);
 	assert_int_equal(zdisk_fault_add(f->z, "latency:op=write,ms=1", msg, sizeof(msg)), 0);
-	assert_false(try_read(f->z, 2 * ZS, 8, buf));         /* any fault rule */
+	assert_int_equal(try_read(f->z, 2 * ZS, 8, buf), 0);   /* any fault rule */
 	assert_int_equal(zdisk_fault_remove(f->z, 1), 0);
-	assert_true(try_read(f->z, 2 * ZS, 8, buf));
+	assert_int_equal(try_read(f->z, 2 * ZS, 8, buf), 1);
 	assert_int_equal(zdisk_zone_set_cond(f->z, 5, ZL_COND_OFFLINE), 0);
-	assert_false(try_read(f->z, 5 * ZS, 8, buf));
+	assert_int_equal(try_read(f->z, 5 * ZS, 8, buf), 0);
 	assert_int_equal(zdisk_read(f->z, 5 * ZS, 8, buf, NULL), ZL_E_OFFLINE);
-	/* a store failure: nothing counted; zdisk_read() then fails and counts it once */
+	/*
+	 * A store failure is the try's to report, once: the image cut 4 LBAs
+	 * into zone 2's data, so the read fails part-way.
+	 */
 	assert_int_equal(stat(f->path, &sb), 0);
-	assert_int_equal(truncate(f->path, sb.st_size - (off_t)(NZ - 2) * ZS * LBS), 0);
-	assert_false(try_read(f->z, 2 * ZS, 8, buf));
+	assert_int_equal(truncate(f->path, sb.st_size - (off_t)(NZ - 2) * ZS * LBS + 4 * LBS), 0);
+	assert_int_equal(try_read(f->z, 2 * ZS, 8, buf), -EIO);
 	assert_int_equal(zdisk_read(f->z, 2 * ZS, 8, buf, NULL), -EIO);
 	zdisk_stats(f->z, &st);
 	assert_int_equal(st.reads, 4);
-	assert_int_equal(st.errors, 2);                        /* OFFLINE, EIO */
-	assert_true(try_read(f->z, ZS + 8, 4, buf));          /* what the file still holds */
+	assert_int_equal(st.errors, 3);                        /* OFFLINE, EIO twice */
+	assert_int_equal(st.err_kind[ZL_E_OFFLINE - ZL_E_BASE], 1);
+	assert_int_equal(try_read(f->z, 2 * ZS, 4, buf), 1);   /* what the file still holds */
+	fill(want, 2 * ZS, 4, 3);
+	assert_memory_equal(buf, want, 4 * LBS);
 }
 
 static void test_zdisk_read_try_leaves_memory_stores_to_the_locked_path(void **state)
@@ -919,7 +928,7 @@ static void test_zdisk_read_try_leaves_memory_stores_to_the_locked_path(void **s
 
 	assert_int_equal(open_disk(f, ZSTORE_MEM, true, true, NULL), 0);
 	write_ok(f->z, 2 * ZS, 8, 3);
-	assert_false(try_read(f->z, 2 * ZS, 8, buf));
+	assert_int_equal(try_read(f->z, 2 * ZS, 8, buf), 0);
 	expect_data(f->z, 2 * ZS, 8, 3);
 }
 
@@ -1065,7 +1074,7 @@ int main(void)
 		T(test_zdisk_scatter_gather_many_pieces),
 		T(test_zdisk_concurrent_writers_on_distinct_zones),
 		T(test_zdisk_lock_free_reads_race_writes_and_offline_exactly),
-		T(test_zdisk_read_try_takes_only_written_data_and_otherwise_changes_nothing),
+		T(test_zdisk_read_try_takes_data_declines_untouched_reports_store_errors),
 		T(test_zdisk_read_try_leaves_memory_stores_to_the_locked_path),
 	};
 

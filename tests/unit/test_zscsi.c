@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "zl_test.h"
@@ -269,6 +271,9 @@ static void test_zscsi_rw_fast_path_answers_as_the_table(void **state)
 		{ false, false, 2 * ZS, 8, 0, 0, 7 * 512 },          /* buffer too small */
 		{ false, false, 2 * ZS - 8, 16, 0, 0, 16 * 512 },    /* cross-type read: INFORMATION */
 		{ false, false, 2 * ZS, 8, 0, 0x04, 8 * 512 },       /* NACA */
+		{ false, true, 3 * ZS, 8, 0, 0, 8 * 512 },           /* read of data: */
+		{ false, true, 3 * ZS + 2, 4, 0, 0, 8 * 512 },       /*  zscsi_read_fast() */
+		{ false, true, 3 * ZS + 4, 8, 0, 0, 8 * 512 },       /* data, then past the WP (URSWRZ) */
 		{ true, false, 3 * ZS, 8, 0x08, 0, 8 * 512 },        /* FUA write at the WP */
 		{ true, false, 3 * ZS + 8, 8, 0, 0, 8 * 512 },       /* write not at the WP */
 		{ true, true, 3 * ZS, 8, 0, 0, 8 * 512 },            /* write below the WP */
@@ -291,6 +296,11 @@ static void test_zscsi_rw_fast_path_answers_as_the_table(void **state)
 			st = rw_form(f, forms[k], cmds[i].write, cmds[i].lba, cmds[i].n, cmds[i].byte1,
 				     cmds[i].control, cmds[i].buflen);
 			if (k == 0) {
+				if (!cmds[i].write && cmds[i].written &&
+				    cmds[i].lba + cmds[i].n <= 3 * ZS + 8) {     /* all data */
+					assert_int_equal(st, ZSCSI_GOOD);
+					assert_int_equal(f->dlen, cmds[i].n * 512);
+				}
 				want_status = st;
 				want_dlen = f->dlen;
 				memcpy(want, f->sense, sizeof(want));
@@ -311,23 +321,26 @@ static void test_zscsi_rw_fast_path_answers_as_the_table(void **state)
 /*
  * zscsi_read_fast() does the common READ or nothing: every command it
  * declines leaves the buffer, the kept sense and the unit attention alone
- * for zscsi_execute() to report.
+ * for zscsi_execute() to report; what it does, it answers as
+ * zscsi_execute() would.
  */
 static uint8_t rf_buf[17 * 512];
 
-static size_t read_fast(struct fx *f, const uint8_t *cdb, size_t cdb_len, size_t len,
-			int iov_cnt)
+static int read_fast(struct fx *f, const uint8_t *cdb, size_t cdb_len, size_t len, int iov_cnt)
 {
 	struct iovec iov[2] = { { rf_buf, len }, { rf_buf + len, 512 } };
 
 	memset(rf_buf, 0xee, sizeof(rf_buf));
-	return zscsi_read_fast(f->s, cdb, cdb_len, iov, iov_cnt);
+	memset(f->sense, 0, sizeof(f->sense));
+	f->dlen = 99;
+	return zscsi_read_fast(f->s, cdb, cdb_len, iov, iov_cnt, f->sense, &f->dlen);
 }
 
-/* Declined: 0, and not a byte of the buffer written. */
+/* Declined: -1, and not a byte of the buffer or the data length written. */
 static void declined(struct fx *f, const uint8_t *cdb, size_t cdb_len, size_t len, int iov_cnt)
 {
-	assert_int_equal(read_fast(f, cdb, cdb_len, len, iov_cnt), 0);
+	assert_int_equal(read_fast(f, cdb, cdb_len, len, iov_cnt), -1);
+	assert_int_equal(f->dlen, 99);
 	for (size_t i = 0; i < sizeof(rf_buf); i++)
 		assert_int_equal(rf_buf[i], 0xee);
 }
@@ -338,24 +351,28 @@ static void test_zscsi_read_fast_does_the_common_read_or_nothing(void **state)
 	static uint8_t data[8 * 512], rsd[18];
 	uint8_t r16[16] = { 0x88 }, r10[10] = { 0x28 }, bad[16], rs[6] = { 0x03, 0, 0, 0, 18, 0 };
 	uint8_t tur[6] = { 0 }, w16[16], r12[12] = { 0xa8 }, sync10[10] = { 0x35 };
+	uint8_t want[ZSCSI_SENSE_LEN];
+	struct stat sb;
 
 	for (size_t i = 0; i < sizeof(data); i++)
 		data[i] = (uint8_t)(i * 31 + 7);
 	assert_int_equal(rw16(f, 0x8a, 2 * ZS, 8, data), ZSCSI_GOOD);
 	zl_test_put_be(r16 + 2, 2 * ZS + 2, 8);
 	zl_test_put_be(r16 + 10, 6, 4);
-	assert_int_equal(read_fast(f, r16, 16, 6 * 512, 1), 6 * 512);
+	assert_int_equal(read_fast(f, r16, 16, 6 * 512, 1), ZSCSI_GOOD);
+	assert_int_equal(f->dlen, 6 * 512);
 	assert_memory_equal(rf_buf, data + 2 * 512, 6 * 512);
 	assert_int_equal(rf_buf[6 * 512], 0xee);
 	zl_test_put_be(r10 + 2, 2 * ZS, 4);
 	zl_test_put_be(r10 + 7, 8, 2);
-	assert_int_equal(read_fast(f, r10, 10, 16 * 512, 1), 8 * 512);  /* a bigger buffer */
+	assert_int_equal(read_fast(f, r10, 10, 16 * 512, 1), ZSCSI_GOOD);  /* a bigger buffer */
+	assert_int_equal(f->dlen, 8 * 512);
 	assert_memory_equal(rf_buf, data, 8 * 512);
 
 	/* declined: each is zscsi_execute()'s to decide */
 	declined(f, r16, 10, 6 * 512, 1);                 /* CDB too short for READ(16) */
 	declined(f, r16, 16, 5 * 512, 1);                 /* buffer too small */
-	declined(f, r16, 16, 3 * 512, 2);                 /* two pieces */
+	declined(f, r16, 16, 6 * 512, 2);                 /* two pieces */
 	declined(f, r12, 12, 6 * 512, 1);                 /* READ(12): the table */
 	memcpy(w16, r16, 16);
 	w16[0] = 0x8a;
@@ -375,6 +392,10 @@ static void test_zscsi_read_fast_does_the_common_read_or_nothing(void **state)
 	zl_test_put_be(bad + 2, CAP - 1, 8);              /* past the capacity */
 	zl_test_put_be(bad + 10, 2, 4);
 	declined(f, bad, 16, 2 * 512, 1);
+	assert_int_equal(zscsi_read_fast(f->s, r16, 16, NULL, 1, f->sense, &f->dlen), -1);
+	assert_int_equal(zscsi_execute(f->s, r16, 16, NULL, 1, f->sense, &f->dlen),
+			 ZSCSI_CHECK_CONDITION);                   /* no buffer at all */
+	assert_sense(f, 5, 0x24, 0x00);
 	assert_int_equal(run(f, bad, 16, rf_buf, 2 * 512), ZSCSI_CHECK_CONDITION);
 	assert_sense(f, 5, 0x21, 0x00);
 
@@ -382,7 +403,7 @@ static void test_zscsi_read_fast_does_the_common_read_or_nothing(void **state)
 	declined(f, r16, 16, 6 * 512, 1);
 	assert_int_equal(run(f, rs, 6, rsd, sizeof(rsd)), ZSCSI_GOOD);
 	assert_int_equal(rsd[12], 0x21);
-	assert_int_equal(read_fast(f, r16, 16, 6 * 512, 1), 6 * 512);
+	assert_int_equal(read_fast(f, r16, 16, 6 * 512, 1), ZSCSI_GOOD);
 	/* a unit attention waits for its command (the data made durable first) */
 	assert_int_equal(run(f, sync10, 10, NULL, 0), ZSCSI_GOOD);
 	assert_int_equal(zdisk_power_cycle(f->disk), 0);
@@ -390,8 +411,22 @@ static void test_zscsi_read_fast_does_the_common_read_or_nothing(void **state)
 	assert_int_equal(run(f, tur, 6, NULL, 0), ZSCSI_CHECK_CONDITION);
 	assert_sense(f, 6, 0x29, 0x00);
 	assert_int_equal(run(f, tur, 6, NULL, 0), ZSCSI_GOOD);
-	assert_int_equal(read_fast(f, r16, 16, 6 * 512, 1), 6 * 512);
+	assert_int_equal(read_fast(f, r16, 16, 6 * 512, 1), ZSCSI_GOOD);
 	assert_memory_equal(rf_buf, data + 2 * 512, 6 * 512);
+
+	/* a store error: the sense READ(12) gets on the table path, kept alike */
+	assert_int_equal(stat(f->path, &sb), 0);
+	assert_int_equal(truncate(f->path, sb.st_size - (off_t)(NZ - 2) * ZS * 512), 0);
+	zl_test_put_be(r12 + 2, 2 * ZS + 2, 4);
+	zl_test_put_be(r12 + 6, 6, 4);
+	assert_int_equal(run(f, r12, 12, rf_buf, 6 * 512), ZSCSI_CHECK_CONDITION);
+	memcpy(want, f->sense, sizeof(want));
+	assert_int_equal(run(f, tur, 6, NULL, 0), ZSCSI_GOOD);   /* drops the kept sense */
+	assert_int_equal(read_fast(f, r16, 16, 6 * 512, 1), ZSCSI_CHECK_CONDITION);
+	assert_memory_equal(f->sense, want, 15);                 /* 15-17: field pointer */
+	assert_int_equal(f->dlen, 0);
+	assert_int_equal(run(f, rs, 6, rsd, sizeof(rsd)), ZSCSI_GOOD);
+	assert_memory_equal(rsd, want, 15);
 }
 
 /* ---- malformed CDBs ---- */
