@@ -1,9 +1,10 @@
 /*
  * fuzz_zscsi.c — libFuzzer target over zscsi_execute(): random CDBs and
- * parameter data against a small memory-backed disk (conventional zones,
- * optionally gap zones, 512 or 4096-byte blocks, an open limit).
+ * parameter data against a small disk (conventional zones, optionally gap
+ * zones, 512 or 4096-byte blocks, an open limit) on a memory store, or on a
+ * file store, where READs of data take the lock-free zscsi_read_fast().
  *
- * Input: byte 0 picks the geometry and profile; then a sequence of
+ * Input: byte 0 picks the geometry, profile and store; then a sequence of
  * commands, each: 1 byte header (bits 0-4 CDB length - 1, bit 5 split the
  * buffer into three iovecs, bit 6 data-out (else data-in), bit 7 a control
  * action first), 2 bytes buffer length (big endian, capped), the CDB, then
@@ -13,8 +14,10 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "zscsi.h"
 
@@ -22,6 +25,16 @@
 #define MAX_BUF (64 * 1024)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The file store's image: one per process, made afresh for every input. */
+static const char *image_path(void)
+{
+	static char path[64];
+
+	if (!path[0])
+		snprintf(path, sizeof(path), "/tmp/zl-fuzz-zscsi-%ld.img", (long)getpid());
+	return path;
+}
 
 static int open_disk(uint8_t sel, struct zdisk **disk, struct zscsi **s)
 {
@@ -31,6 +44,13 @@ static int open_disk(uint8_t sel, struct zdisk **disk, struct zscsi **s)
 
 	zdisk_cfg_init(&cfg);
 	cfg.store.kind = ZSTORE_MEM;
+	if (sel & 128) {
+		cfg.store.kind = ZSTORE_FILE;
+		cfg.store.path = image_path();
+		cfg.store.create = true;
+		cfg.store.force = true;
+		unlink(cfg.store.path);
+	}
 	cfg.geo.lba_size = (sel & 1) ? 4096 : 512;
 	cfg.geo.zone_size_lba = (sel & 1) ? 16 : 128;
 	cfg.geo.capacity_lba = cfg.geo.zone_size_lba * 12 + ((sel & 2) ? cfg.geo.zone_size_lba / 2 : 0);
@@ -126,5 +146,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	zscsi_destroy(s);
 	zdisk_close(disk);
+	if (data[0] & 128)
+		unlink(image_path());
 	return 0;
 }
