@@ -8,8 +8,10 @@
 #include "zdev.h"
 #include "zbitmap.h"
 
-/* Per-zone state: 8 bytes.  Zone start and length derive from the index. */
-/* 8 bytes, 8-aligned: zdev_read_common() loads a slot in one atomic load. */
+/*
+ * Per-zone state: 8 bytes, 8-aligned (zdev_read_common() loads a slot in one
+ * atomic load).  Zone start and length derive from the index.
+ */
 struct zdev_zone {
 	_Alignas(8) uint32_t wp_off;   /* write pointer, LBAs from the zone start (<= cap) */
 	uint8_t type;      /* enum zl_zone_type: CONV, SWR or SWP */

@@ -610,8 +610,7 @@ int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iov
 		io->done_lba = 0;
 	}
 	/* (a transfer is at most 2^32 blocks of 4 KiB: no overflow below) */
-	if (nr_lba > UINT32_MAX ||
-	    (iov_cnt == 1 ? iov[0].iov_len : zl_iov_len(iov, iov_cnt)) < nr_lba * z->lba_size)
+	if (nr_lba > UINT32_MAX || zl_iov_len(iov, iov_cnt) < nr_lba * z->lba_size)
 		return -EINVAL;
 	ret = iov_cnt == 1 ? zdisk_read_try(z, lba, nr_lba, iov[0].iov_base) : 0;
 	if (!ret)

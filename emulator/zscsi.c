@@ -384,17 +384,11 @@ uint8_t zscsi_execute(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len)
 {
 	/*
-	 * READ and WRITE (10/16): the common READ first, all or nothing; then
-	 * zscsi_rw_fast(), which hands every command it does not simply carry
-	 * out back to the table (a tail call).
+	 * READ and WRITE (10/16) go to zscsi_rw_fast(), which hands every
+	 * command it does not simply carry out back to the table (a tail call).
+	 * Its READs try zdisk_read_try() first, as zscsi_read_fast() does.
 	 */
-	int st;
-
-	if (cdb && cdb_len >= 10 && ((cdb[0] | 0x02) == 0x2a || (cdb[0] | 0x02) == 0x8a)) {
-		st = zscsi_read_fast(s, cdb, cdb_len, iov, iov_cnt, sense, data_len);
-		if (st >= 0)
-			return (uint8_t)st;
+	if (cdb && cdb_len >= 10 && ((cdb[0] | 0x02) == 0x2a || (cdb[0] | 0x02) == 0x8a))
 		return zscsi_rw_fast(s, cdb, cdb_len, iov, iov_cnt, sense, data_len);
-	}
 	return zscsi_execute_table(s, cdb, cdb_len, iov, iov_cnt, sense, data_len);
 }

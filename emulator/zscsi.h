@@ -66,8 +66,10 @@ uint8_t zscsi_execute(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
  * changed: give the command to zscsi_execute(), which decides and reports
  * everything), else the SCSI status, exactly as zscsi_execute() would give
  * it: GOOD with *@data_len bytes read, or CHECK CONDITION for a store
- * error, with sense as for any command.  zscsi_execute() tries this first
- * itself; the tcmu handler calls it to run the common READ in its own frame.
+ * error, with sense as for any command.  For a caller that wants the
+ * common READ in its own frame (the tcmu handler); zscsi_execute() gives
+ * every READ the same answer through zdisk_readv(), which tries
+ * zdisk_read_try() first.
  */
 int zscsi_read_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 		    const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len);

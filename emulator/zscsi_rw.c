@@ -169,6 +169,27 @@ static __attribute__((noinline)) uint8_t rw_fast_failed(struct zscsi *s, const u
 }
 
 /*
+ * READ/WRITE(10) or (16) (the caller knows the opcode is one of them):
+ * parse it if it passes zscsi_execute_table()'s checks (CDB length, NACA,
+ * no unit attention) and no sense is kept (which only zscsi_finish() may
+ * drop).  False: the command is the table's.
+ */
+static ZL_HOT_INLINE bool rw_fast_parse(const struct zscsi *s, const uint8_t *cdb,
+					size_t cdb_len, struct rw_args *a)
+{
+	if (cdb[0] & 0x80) {                    /* 88h/8Ah */
+		if (cdb_len < 16 || (cdb[15] & 0x04))
+			return false;
+		rw_parse_16(cdb, a);
+	} else {                                /* 28h/2Ah */
+		if (cdb_len < 10 || (cdb[9] & 0x04))
+			return false;
+		rw_parse_10(cdb, a);
+	}
+	return !zscsi_ua_pending(s) && !__atomic_load_n(&s->have_sense, __ATOMIC_RELAXED);
+}
+
+/*
  * On the READ path (zl_hot.h; an external definition: zscsi.h declares it
  * without inline).
  */
@@ -179,15 +200,8 @@ ZL_HOT_INLINE int zscsi_read_fast(struct zscsi *s, const uint8_t *cdb, size_t cd
 	struct rw_args a;
 	int ret;
 
-	/* zscsi_execute_table()'s checks (CDB length, NACA), then zscsi_rw()'s */
-	if (cdb[0] == 0x88 && cdb_len >= 16 && !(cdb[15] & 0x04))
-		rw_parse_16(cdb, &a);
-	else if (cdb[0] == 0x28 && cdb_len >= 10 && !(cdb[9] & 0x04))
-		rw_parse_10(cdb, &a);
-	else
-		return -1;
-	if (iov_cnt != 1 || !iov || !iov[0].iov_base || !a.nr_lba || zscsi_ua_pending(s) ||
-	    __atomic_load_n(&s->have_sense, __ATOMIC_RELAXED) ||
+	if ((cdb[0] != 0x88 && cdb[0] != 0x28) || !rw_fast_parse(s, cdb, cdb_len, &a) ||
+	    iov_cnt != 1 || !iov || !iov[0].iov_base || !a.nr_lba ||
 	    rw_check_parsed(s, cdb, iov[0].iov_len, &a) != RW_OK)
 		return -1;
 	ret = zdisk_read_try(s->disk, a.lba, a.nr_lba, iov[0].iov_base);
@@ -208,20 +222,7 @@ uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 	size_t buf_len;
 	int err, n;
 
-	/*
-	 * zscsi_execute_table()'s checks (CDB length, NACA, unit attention),
-	 * then kept sense, which only zscsi_finish() may drop, then zscsi_rw()'s.
-	 */
-	if (cdb[0] & 0x80) {                    /* 88h/8Ah */
-		if (cdb_len < 16 || (cdb[15] & 0x04))
-			goto table;
-		rw_parse_16(cdb, &a);
-	} else {                                /* 28h/2Ah */
-		if (cdb_len < 10 || (cdb[9] & 0x04))
-			goto table;
-		rw_parse_10(cdb, &a);
-	}
-	if (zscsi_ua_pending(s) || __atomic_load_n(&s->have_sense, __ATOMIC_RELAXED))
+	if (!rw_fast_parse(s, cdb, cdb_len, &a))
 		goto table;
 	if (iov_cnt == 1 && iov && iov[0].iov_base) {   /* (zscsi_iov_usable()'s answer) */
 		n = 1;

@@ -40,6 +40,7 @@
 #include <sys/stat.h>
 
 #include "tcmu_standin/standin.h"
+#include "zl_le.h"
 #include "zl_test.h"
 
 #define FILE_ZBC_SO "/usr/lib/x86_64-linux-gnu/tcmu-runner/handler_file_zbc.so"
@@ -349,10 +350,9 @@ static int open_twin(struct target *tw, struct target *t, enum handler_kind kind
 		return -1;
 	}
 	if (kind == H_ZONELAB) {
-		if (pread(tw->fd, le, 8, 64) != 8)
+		if (pread(tw->fd, le, 8, 64) != 8)      /* data_off (docs/FORMAT.md) */
 			goto bad;
-		for (int i = 7; i >= 0; i--)
-			tw->base = tw->base << 8 | le[i];
+		tw->base = zl_get_le64(le);
 		if (tw->base == 0 || tw->base % (1u << 20))
 			goto bad;
 	} else if (kind == H_FILE_ZBC) {

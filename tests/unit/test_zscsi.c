@@ -230,9 +230,15 @@ static void test_zscsi_transfer_over_max_is_refused(void **state)
  * every outcome but the field pointer (which names the form's own bytes)
  * must be the same.
  */
+/*
+ * One READ/WRITE in form @form (10, 12, 16) through zscsi_execute(); with
+ * @fast, zscsi_read_fast() first (as the tcmu handler calls it), and
+ * zscsi_execute() only if it declines (*@fast then false).
+ */
 static uint8_t rw_form(struct fx *f, int form, bool write, uint64_t lba, uint32_t n,
-		       uint8_t byte1, uint8_t control, size_t buflen)
+		       uint8_t byte1, uint8_t control, size_t buflen, bool *fast)
 {
+	struct iovec iov;
 	static uint8_t buf[16 * 512];
 	uint8_t cdb[16] = { 0 };
 
@@ -252,6 +258,17 @@ static uint8_t rw_form(struct fx *f, int form, bool write, uint64_t lba, uint32_
 	cdb[1] = byte1;
 	cdb[form - 1] = control;
 	f->dlen = 99;
+	if (fast && *fast) {
+		int st;
+
+		iov = (struct iovec){ buf, buflen };
+		memset(f->sense, 0, sizeof(f->sense));
+		st = zscsi_read_fast(f->s, cdb, (size_t)form, buflen ? &iov : NULL, buflen ? 1 : 0,
+				     f->sense, &f->dlen);
+		if (st >= 0)
+			return (uint8_t)st;
+		*fast = false;
+	}
 	return run(f, cdb, (size_t)form, buflen ? buf : NULL, buflen);
 }
 
@@ -279,22 +296,27 @@ static void test_zscsi_rw_fast_path_answers_as_the_table(void **state)
 		{ true, true, 3 * ZS, 8, 0, 0, 8 * 512 },            /* write below the WP */
 	};
 	struct fx *f = *state;
+	unsigned nr_fast = 0;
 
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		uint8_t want_status = 0, want[ZSCSI_SENSE_LEN], rs[6] = { 0x03, 0, 0, 0, 18, 0 };
 		uint8_t kept[2][18];
 		size_t want_dlen = 0;
 
-		for (int k = 0; k < 3; k++) {
-			static const int forms[] = { 12, 10, 16 };
+		/* (12), (10), (16), then (10) and (16) through zscsi_read_fast() */
+		for (int k = 0; k < 5; k++) {
+			static const int forms[] = { 12, 10, 16, 10, 16 };
+			bool fast = k >= 3;
 			uint8_t st;
 
 			/* each form meets zone 3 as the case says */
 			assert_int_equal(zone_op(f, 0x04, 3 * ZS, false), ZSCSI_GOOD);
 			if (cmds[i].written)
-				assert_int_equal(rw_form(f, 16, true, 3 * ZS, 8, 0, 0, 8 * 512), ZSCSI_GOOD);
+				assert_int_equal(rw_form(f, 16, true, 3 * ZS, 8, 0, 0, 8 * 512, NULL),
+						 ZSCSI_GOOD);
 			st = rw_form(f, forms[k], cmds[i].write, cmds[i].lba, cmds[i].n, cmds[i].byte1,
-				     cmds[i].control, cmds[i].buflen);
+				     cmds[i].control, cmds[i].buflen, &fast);
+			nr_fast += fast;
 			if (k == 0) {
 				if (!cmds[i].write && cmds[i].written &&
 				    cmds[i].lba + cmds[i].n <= 3 * ZS + 8) {     /* all data */
@@ -316,6 +338,8 @@ static void test_zscsi_rw_fast_path_answers_as_the_table(void **state)
 				assert_memory_equal(kept[0], kept[1], 15);
 		}
 	}
+	/* on a file store the two READs of data, in both forms; never on a memory store */
+	assert_int_equal(nr_fast, f->dir ? 4 : 0);
 }
 
 /*
