@@ -19,7 +19,7 @@ int zbitmap_init(struct zbitmap *b, uint32_t nbits)
 	memset(b, 0, sizeof(*b));
 	b->nbits = nbits;
 	for (l = 0; l < ZBITMAP_MAX_LEVELS; l++) {
-		b->nwords[l] = (n + 63) / 64;
+		b->nwords[l] = n / 64 + (n % 64 != 0);     /* (n + 63 wraps near 2^32) */
 		b->lv[l] = calloc(b->nwords[l], sizeof(uint64_t));
 		if (!b->lv[l]) {
 			zbitmap_fini(b);

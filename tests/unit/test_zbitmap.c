@@ -84,11 +84,28 @@ static void test_zbitmap_sparse_bit_found_across_levels(void **state)
 	zbitmap_fini(&b);
 }
 
+/* Sizes next to 2^32: the word counts must not wrap (a 0-word level once). */
+static void test_zbitmap_size_near_2_32_is_whole(void **state)
+{
+	const uint32_t n = UINT32_MAX - 10;
+	struct zbitmap b;
+
+	(void)state;
+	assert_int_equal(zbitmap_init(&b, n), 0);
+	assert_true(zbitmap_mem_bytes(&b) >= ((uint64_t)n + 63) / 64 * 8);
+	zbitmap_set(&b, n - 1);
+	assert_true(zbitmap_test(&b, n - 1));
+	assert_int_equal(zbitmap_next(&b, 0), n - 1);
+	assert_int_equal(zbitmap_count_from(&b, 0), 1);
+	zbitmap_fini(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_zbitmap_next_matches_reference_on_many_sizes),
 		cmocka_unit_test(test_zbitmap_sparse_bit_found_across_levels),
+		cmocka_unit_test(test_zbitmap_size_near_2_32_is_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
