@@ -305,6 +305,7 @@ int zctl_start_cfg(const struct zctl_cfg *cfg, struct zctl **out, char *msg, siz
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct zctl *c;
 	struct stat st;
+	const char *step;
 	int ret;
 
 	if (!cfg || !cfg->disk || !cfg->sock_path || !cfg->sock_path[0]) {
@@ -357,10 +358,11 @@ int zctl_start_cfg(const struct zctl_cfg *cfg, struct zctl **out, char *msg, siz
 		goto out_close_sock;
 	}
 	/* connections before the chmod are still refused by the SO_PEERCRED check */
-	if (chmod(c->path, 0600) || lstat(c->path, &st) || listen(c->lfd, 8)) {
+	step = chmod(c->path, 0600) ? "chmod 0600" : lstat(c->path, &st) ? "lstat" :
+	       listen(c->lfd, 8) ? "listen" : NULL;
+	if (step) {
 		ret = -errno;
-		zl_msgf(msg, msg_len, "control socket %s: cannot set mode 0600 or listen: %s", c->path,
-			strerror(-ret));
+		zl_msgf(msg, msg_len, "control socket %s: %s: %s", c->path, step, strerror(-ret));
 		goto out_unlink;
 	}
 	c->sock_dev = st.st_dev;

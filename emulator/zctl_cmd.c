@@ -712,18 +712,17 @@ static char *do_trace(struct ztrace *tr, const struct zctl_req *req)
 		if (ret)
 			return errf("trace start: %s", msg[0] ? msg : zl_strerror(ret));
 		break;
-	case ZCTL_TRACE_STOP:
-		ret = ztrace_stop(tr);
+	case ZCTL_TRACE_STOP: {
+		struct ztrace_status st;
+
+		ret = ztrace_stop(tr, &st);
 		if (ret == -ENOENT)
 			return errf("trace stop: not tracing");
-		if (ret) {
-			struct ztrace_status st;
-
-			ztrace_get_status(tr, &st);
+		if (ret)
 			return errf("trace stop: writing %s failed (%s); %" PRIu64 " records were "
 				    "dropped", st.path, zl_strerror(ret), st.nr_dropped);
-		}
 		break;
+	}
 	default:
 		break;
 	}

@@ -312,7 +312,16 @@ out_unlock:
 	return ret;
 }
 
-int ztrace_stop(struct ztrace *tr)
+static void status_locked(const struct ztrace *tr, struct ztrace_status *st)
+{
+	st->active = tr->fd >= 0;
+	snprintf(st->path, sizeof(st->path), "%s", tr->path);
+	st->nr_records = tr->nr_records;
+	st->nr_dropped = tr->nr_dropped;
+	st->err = tr->err;
+}
+
+int ztrace_stop(struct ztrace *tr, struct ztrace_status *st)
 {
 	int ret;
 
@@ -327,6 +336,8 @@ int ztrace_stop(struct ztrace *tr)
 		tr->err = -errno;
 	tr->fd = -1;
 	ret = tr->err;
+	if (st)
+		status_locked(tr, st);
 	pthread_mutex_unlock(&tr->lock);
 	return ret;
 }
@@ -335,7 +346,7 @@ void ztrace_destroy(struct ztrace *tr)
 {
 	if (!tr)
 		return;
-	ztrace_stop(tr);
+	ztrace_stop(tr, NULL);
 	pthread_mutex_destroy(&tr->lock);
 	free(tr->buf);
 	free(tr);
@@ -344,11 +355,7 @@ void ztrace_destroy(struct ztrace *tr)
 void ztrace_get_status(struct ztrace *tr, struct ztrace_status *st)
 {
 	pthread_mutex_lock(&tr->lock);
-	st->active = tr->fd >= 0;
-	snprintf(st->path, sizeof(st->path), "%s", tr->path);
-	st->nr_records = tr->nr_records;
-	st->nr_dropped = tr->nr_dropped;
-	st->err = tr->err;
+	status_locked(tr, st);
 	pthread_mutex_unlock(&tr->lock);
 }
 

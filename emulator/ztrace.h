@@ -114,10 +114,13 @@ void ztrace_destroy(struct ztrace *tr);
 int ztrace_start(struct ztrace *tr, const char *path, uint64_t start_ns, char *msg, size_t msg_len);
 /**
  * ztrace_stop() - flush, close the file and stop recording.
+ * @st: if not NULL, the stopped file's final status (path, records,
+ * dropped, error), taken under the same lock: a trace started right after
+ * cannot stand in for it.
  * Return: 0, -ENOENT when not recording, or the first write error of the
  * file (-errno: records after it were dropped).
  */
-int ztrace_stop(struct ztrace *tr);
+int ztrace_stop(struct ztrace *tr, struct ztrace_status *st);
 /* Recording now?  Cheap (an atomic load); call before taking timestamps. */
 static inline bool ztrace_is_active(struct ztrace *tr)
 {

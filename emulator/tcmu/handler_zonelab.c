@@ -119,6 +119,23 @@ static int zl_check_backstore(struct tcmu_device *dev, struct zl_tcmu_dev *zd)
 	return 0;
 }
 
+/*
+ * Log why the image at @path did not open: zdisk's message (zstore's name
+ * the image, and a missing one says how to create it), with the path in
+ * front only if the message does not already name it.
+ */
+static void zl_open_failed(struct tcmu_device *dev, const char *what, const char *path,
+			   const char *msg, int ret)
+{
+	if (!path)
+		path = "(memory)";
+	if (msg[0] && strstr(msg, path))
+		tcmu_dev_err(dev, "zonelab: %s%s (%s)\n", what, msg, zl_errname(ret));
+	else
+		tcmu_dev_err(dev, "zonelab: %scannot open %s: %s (%s)\n", what, path,
+			     msg[0] ? msg : zl_strerror(ret), zl_errname(ret));
+}
+
 /* Open the disk, creating it only if there is no image. */
 static int zl_open_disk(struct tcmu_device *dev, struct zl_tcmu_dev *zd)
 {
@@ -132,9 +149,7 @@ static int zl_open_disk(struct tcmu_device *dev, struct zl_tcmu_dev *zd)
 	if (zd->cfg.geo_from_image) {
 		/* geo=image: never format; the backstore must match the image. */
 		if (ret) {
-			tcmu_dev_err(dev, "zonelab: geo=image: cannot open %s: %s (create the image "
-				     "first, e.g. zonelab disk create)\n", dc.store.path,
-				     msg[0] ? msg : zl_strerror(ret));
+			zl_open_failed(dev, "geo=image: ", dc.store.path, msg, ret);
 			return ret;
 		}
 		return zl_check_backstore(dev, zd);
@@ -156,9 +171,7 @@ static int zl_open_disk(struct tcmu_device *dev, struct zl_tcmu_dev *zd)
 		return ret;
 	}
 	if (ret)
-		tcmu_dev_err(dev, "zonelab: cannot open %s: %s (%s)\n",
-			     dc.store.path ? dc.store.path : "disk", msg[0] ? msg : zl_strerror(ret),
-			     zl_errname(ret));
+		zl_open_failed(dev, "", dc.store.path, msg, ret);
 	return ret;
 }
 

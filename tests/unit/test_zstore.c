@@ -878,7 +878,13 @@ static void test_zstore_readv_writev_many_odd_pieces_match_flat_io(void **state)
 	free(flat);
 }
 
-/* zstore_sync_words() of one word and of the whole table (page math within the mapping). */
+/*
+ * zstore_sync_words() of one word and of the whole table: the page math
+ * stays inside the mapping (a bad range fails msync with EINVAL/ENOMEM).
+ * Whether msync reached the disk cannot be seen here: the file shows the
+ * words through the shared mapping either way; the read-backs check only
+ * that they sit where docs/FORMAT.md puts them.
+ */
 static void test_zstore_sync_words_of_file_and_mem_succeeds(void **state)
 {
 	struct fx *f = *state;

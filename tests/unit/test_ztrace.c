@@ -96,7 +96,7 @@ static void test_ztrace_round_trip_keeps_every_field(void **state)
 	assert_int_equal(ztrace_record_cmd(f->tr, reset_all, 16, 0, NULL, 1300, 40), 0);
 	assert_int_equal(ztrace_record_cmd(f->tr, tur, 6, 0, NULL, 1400, 1), 0);
 	assert_int_equal(ztrace_record_cmd(f->tr, short10, 4, 0, NULL, 1500, 1), 0);
-	assert_int_equal(ztrace_stop(f->tr), 0);
+	assert_int_equal(ztrace_stop(f->tr, NULL), 0);
 	assert_false(ztrace_is_active(f->tr));
 
 	assert_int_equal(ztrace_read_open(f->path, &rd, msg, sizeof(msg)), 0);
@@ -188,7 +188,12 @@ static void test_ztrace_concurrent_writers_give_a_gapless_sequence(void **state)
 	ztrace_get_status(f->tr, &st);
 	assert_true(st.active);
 	assert_int_equal(st.nr_records, 6000);
-	assert_int_equal(ztrace_stop(f->tr), 0);
+	memset(&st, 0, sizeof(st));
+	assert_int_equal(ztrace_stop(f->tr, &st), 0);        /* the stopped file's status */
+	assert_false(st.active);
+	assert_string_equal(st.path, f->path);
+	assert_int_equal(st.nr_records, 6000);
+	assert_int_equal(st.nr_dropped, 0);
 	assert_int_equal(ztrace_read_open(f->path, &rd, msg, sizeof(msg)), 0);
 	while ((ret = ztrace_read_next(rd, &r, msg, sizeof(msg))) == 1) {
 		assert_int_equal(r.latency_ns, r.lba >> 8);
@@ -215,12 +220,12 @@ static void test_ztrace_start_twice_stop_twice_and_restart_overwrites(void **sta
 	assert_non_null(strstr(msg, "already tracing"));
 	ztrace_record_cmd(f->tr, tur, 6, 0, NULL, 1, 1);
 	ztrace_record_cmd(f->tr, tur, 6, 0, NULL, 2, 1);
-	assert_int_equal(ztrace_stop(f->tr), 0);
-	assert_int_equal(ztrace_stop(f->tr), -ENOENT);
+	assert_int_equal(ztrace_stop(f->tr, NULL), 0);
+	assert_int_equal(ztrace_stop(f->tr, NULL), -ENOENT);
 	/* an existing trace is overwritten; sequence numbers restart */
 	assert_int_equal(ztrace_start(f->tr, f->path, 5, msg, sizeof(msg)), 0);
 	ztrace_record_cmd(f->tr, tur, 6, 0, NULL, 9, 1);
-	assert_int_equal(ztrace_stop(f->tr), 0);
+	assert_int_equal(ztrace_stop(f->tr, NULL), 0);
 	assert_int_equal(ztrace_read_open(f->path, &rd, msg, sizeof(msg)), 0);
 	assert_int_equal(ztrace_read_hdr(rd)->start_ns, 5);
 	assert_int_equal(ztrace_read_next(rd, &r, msg, sizeof(msg)), 1);
@@ -349,7 +354,7 @@ static void test_ztrace_file_bytes_match_the_documented_layout(void **state)
 	assert_int_equal(ztrace_start(f->tr, f->path, 0x0102030405060708ull, msg, sizeof(msg)), 0);
 	assert_int_equal(ztrace_record_cmd(f->tr, rd10, 10, 2, sense, 0xaabb, 0x10), 0);
 	assert_int_equal(ztrace_record_cmd(f->tr, rd10, 10, 0, NULL, 0xaacc, 0x10), 0);
-	assert_int_equal(ztrace_stop(f->tr), 0);
+	assert_int_equal(ztrace_stop(f->tr, NULL), 0);
 	b = read_file(f->path, &len);
 	assert_int_equal(len, 64 + 2 * 48);
 	assert_memory_equal(b, "ZLTRACE\0", 8);
