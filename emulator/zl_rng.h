@@ -34,9 +34,21 @@ static inline uint64_t zl_rotl64(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
-/* One xoshiro256** step on a raw four-word state (the layout of struct zl_rng). */
-static inline uint64_t zl_xoshiro256ss(uint64_t s[4])
+/*
+ * The state words from @seed: four splitmix64 outputs.  splitmix64 is a
+ * bijection of its counter, so at most one of four consecutive outputs is
+ * zero and the state is never all zero.
+ */
+static inline void zl_rng_seed(struct zl_rng *r, uint64_t seed)
 {
+	for (int i = 0; i < 4; i++)
+		r->s[i] = zl_splitmix64(&seed);
+}
+
+/* One xoshiro256** step. */
+static inline uint64_t zl_rng_next(struct zl_rng *r)
+{
+	uint64_t *s = r->s;
 	uint64_t result = zl_rotl64(s[1] * 5, 7) * 9;
 	uint64_t t = s[1] << 17;
 
@@ -49,52 +61,19 @@ static inline uint64_t zl_xoshiro256ss(uint64_t s[4])
 	return result;
 }
 
-/*
- * The state words from @seed: four splitmix64 outputs.  splitmix64 is a
- * bijection of its counter, so at most one of four consecutive outputs is
- * zero and the state is never all zero.
- */
-static inline void zl_rng_seed_words(uint64_t s[4], uint64_t seed)
-{
-	for (int i = 0; i < 4; i++)
-		s[i] = zl_splitmix64(&seed);
-}
-
-/* A 64-bit output as a double uniform in [0, 1): its top 53 bits. */
-static inline double zl_rng_u64_to_unit(uint64_t x)
-{
-	return (double)(x >> 11) * 0x1.0p-53;
-}
-
-/*
- * A 64-bit output scaled to [0, @n) (Lemire's multiply-shift, no division;
- * bias below n / 2^64).  @n = 0 gives 0.
- */
-static inline uint64_t zl_rng_u64_below(uint64_t x, uint64_t n)
-{
-	return (uint64_t)(((unsigned __int128)x * n) >> 64);
-}
-
-static inline void zl_rng_seed(struct zl_rng *r, uint64_t seed)
-{
-	zl_rng_seed_words(r->s, seed);
-}
-
-static inline uint64_t zl_rng_next(struct zl_rng *r)
-{
-	return zl_xoshiro256ss(r->s);
-}
-
-/* Uniform in [0, 1) with 53 random bits. */
+/* Uniform in [0, 1) with 53 random bits (the top 53 of an output). */
 static inline double zl_rng_unit(struct zl_rng *r)
 {
-	return zl_rng_u64_to_unit(zl_rng_next(r));
+	return (double)(zl_rng_next(r) >> 11) * 0x1.0p-53;
 }
 
-/* Uniform in [0, @n); see zl_rng_u64_below(). */
+/*
+ * Uniform in [0, @n) (Lemire's multiply-shift, no division; bias below
+ * n / 2^64).  @n = 0 gives 0.
+ */
 static inline uint64_t zl_rng_below(struct zl_rng *r, uint64_t n)
 {
-	return zl_rng_u64_below(zl_rng_next(r), n);
+	return (uint64_t)(((unsigned __int128)zl_rng_next(r) * n) >> 64);
 }
 
 #endif /* ZL_RNG_H */

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "zfault.h"
+#include "zl_rng.h"
 
 struct zdisk;
 
@@ -24,13 +25,10 @@ struct zdisk;
 char *zl_test_mkdtemp(const char *tag);
 void zl_test_rmdir(const char *path);
 
-/* splitmix64: deterministic from its state. */
+/* splitmix64 (zl_rng.h): deterministic from its state. */
 static inline uint64_t zl_test_rand(uint64_t *state)
 {
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return zl_splitmix64(state);
 }
 
 /* Monotonic time in ns, for benchmarks only (never in assertions). */
