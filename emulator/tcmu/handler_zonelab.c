@@ -360,12 +360,8 @@ static int zl_handle_cmd(struct tcmu_device *dev, struct tcmur_cmd *rcmd)
 	return zl_execute(dev, zd, cmd);
 }
 
-static const char zl_cfg_desc[] =
-	"zonelab emulated zoned disk (see docs/CFGSTRING.md):\n"
-	"  <path>[?key=value[&key=value]...]\n"
-	"keys: size zsize zcap gap conv conv_at lba pblock model max_open max_active\n"
-	"      urswrz wce store punch faults seed realtime profile force ctl trace\n"
-	"e.g.  /var/lib/zonelab/d0.img?zsize=64M&conv=4&max_open=16\n";
+/* What tcmu-runner shows users; the key list is the parser's own (handler_init()). */
+static char zl_cfg_desc[512];
 
 static struct tcmur_handler zl_handler = {
 	.name = "zonelab emulated ZBC disk",
@@ -381,7 +377,14 @@ static struct tcmur_handler zl_handler = {
 int handler_init(void)
 {
 	const char *e = getenv("ZONELAB_TCMU_THREADS");
+	char keys[256];
 
+	snprintf(zl_cfg_desc, sizeof(zl_cfg_desc),
+		 "zonelab emulated zoned disk (see docs/CFGSTRING.md):\n"
+		 "  <path>[?key=value[&key=value]...]\n"
+		 "keys: %s\n"
+		 "e.g.  /var/lib/zonelab/d0.img?zsize=64M&conv=4&max_open=16\n",
+		 zl_cfgstr_keys(keys, sizeof(keys)));
 	if (e) {
 		long n = strtol(e, NULL, 10);
 

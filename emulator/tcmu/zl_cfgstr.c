@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "zfault.h"
 #include "zl_err.h"
 
 /* A rejection: the reason into @msg (zl_msgf), -EINVAL. */
@@ -83,6 +84,10 @@ static int parse_bool(const char *s, bool *out)
 	}
 	return -EINVAL;
 }
+
+/* Longest key=value option, with its NUL. */
+#define ITEM_MAX 1200
+_Static_assert(sizeof(((struct zl_cfgstr *)0)->trace_path) >= ITEM_MAX, "trace= always fits");
 
 /* One key: parse @val into @c; on error write the reason (without key/value). */
 typedef int (*key_fn)(struct zl_cfgstr *c, const char *val, char *why, size_t why_len);
@@ -287,15 +292,27 @@ static int k_profile(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 	return 0;
 }
 
-/* faults=<rule>;<rule>... with ',' written as '/' (the kernel splits at ',') */
+/*
+ * faults=<rule>;<rule>... with ',' written as '/' (the kernel splits at
+ * ','), checked here by zfault's own parser so check_config refuses a bad
+ * rule with its column instead of the open failing later.
+ */
 static int k_faults(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 {
 	size_t len = strlen(v);
+	struct zfault *f = NULL;
+	int ret;
 
 	if (len >= sizeof(c->faults))
 		return cerr(why, n, "longer than %zu bytes", sizeof(c->faults) - 1);
 	for (size_t i = 0; i <= len; i++)
 		c->faults[i] = v[i] == '/' ? ',' : v[i];
+	ret = zfault_create(0, &f);
+	if (!ret)
+		ret = zfault_add_text(f, c->faults, why, n);
+	zfault_destroy(f);
+	if (ret)
+		return ret == -ENOMEM ? cerr(why, n, "out of memory") : -EINVAL;
 	c->disk.faults = c->faults;
 	return 0;
 }
@@ -338,9 +355,7 @@ static int k_trace(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 {
 	if (v[0] != '/')
 		return cerr(why, n, "expected an absolute path for the command trace file");
-	if (strlen(v) >= sizeof(c->trace_path))
-		return cerr(why, n, "path is %zu bytes, longer than PATH_MAX (%zu)", strlen(v),
-			    sizeof(c->trace_path) - 1);
+	/* (fits: an option holds fewer bytes than trace_path, ITEM_MAX) */
 	memcpy(c->trace_path, v, strlen(v) + 1);
 	return 0;
 }
@@ -376,8 +391,7 @@ static const struct {
 };
 #define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
 
-/* "size, zsize, ..." for the unknown-key message. */
-static const char *key_list(char *buf, size_t len)
+const char *zl_cfgstr_keys(char *buf, size_t len)
 {
 	size_t off = 0;
 
@@ -434,7 +448,7 @@ int zl_cfgstr_parse(const char *s, struct zl_cfgstr *out, char *msg, size_t msg_
 	c->path[path_len] = '\0';
 
 	for (p = q ? q + 1 : NULL; p && *p;) {
-		char item[1200], *eq;
+		char item[ITEM_MAX], *eq;
 		size_t len = strcspn(p, "&");
 		size_t k;
 
@@ -442,8 +456,9 @@ int zl_cfgstr_parse(const char *s, struct zl_cfgstr *out, char *msg, size_t msg_
 			return cerr(msg, msg_len, "empty option at offset %zu (options are key=value "
 				    "separated by '&')", (size_t)(p - s));
 		if (len >= sizeof(item))
-			return cerr(msg, msg_len, "option at offset %zu is longer than %zu bytes",
-				    (size_t)(p - s), sizeof(item) - 1);
+			return cerr(msg, msg_len, "option '%.*s' at offset %zu is %zu bytes; an option "
+				    "holds at most %zu", (int)strcspn(p, "="), p, (size_t)(p - s), len,
+				    sizeof(item) - 1);
 		memcpy(item, p, len);
 		item[len] = '\0';
 		p += len;
@@ -458,7 +473,7 @@ int zl_cfgstr_parse(const char *s, struct zl_cfgstr *out, char *msg, size_t msg_
 				break;
 		if (k == NR_KEYS)
 			return cerr(msg, msg_len, "unknown key '%s' (keys: %s)", item,
-				    key_list(list, sizeof(list)));
+				    zl_cfgstr_keys(list, sizeof(list)));
 		if (seen[k])
 			return cerr(msg, msg_len, "key '%s' given twice", item);
 		seen[k] = true;

@@ -60,6 +60,9 @@ int zl_cfgstr_parse(const char *s, struct zl_cfgstr *out, char *msg, size_t msg_
 int zl_cfgstr_geometry(struct zl_cfgstr *c, uint64_t dev_size_bytes, uint32_t hw_block_size,
 		       char *msg, size_t msg_len);
 
+/* The keys, "size, zsize, ...", into @buf (truncated to @len); returns @buf. */
+const char *zl_cfgstr_keys(char *buf, size_t len);
+
 /* Parse "256M", "4k", "1G", "4096" (bytes; K/M/G/T binary).  0 or -EINVAL. */
 int zl_cfgstr_parse_size(const char *s, uint64_t *bytes);
 

@@ -197,6 +197,11 @@ const char *sti_handler_subtype(const struct sti_handler *h)
 	return h->rh->subtype;
 }
 
+const char *sti_handler_cfg_desc(const struct sti_handler *h)
+{
+	return h->rh->cfg_desc;
+}
+
 int sti_handler_nr_threads(const struct sti_handler *h)
 {
 	return h->rh->nr_threads;

@@ -68,6 +68,7 @@ int sti_handler_load(const char *so_path, struct sti_handler **out, char *msg, s
 /* Calls ->destroy and dlclose()s; all devices must be closed.  NULL ok. */
 void sti_handler_unload(struct sti_handler *h);
 const char *sti_handler_subtype(const struct sti_handler *h);
+const char *sti_handler_cfg_desc(const struct sti_handler *h);   /* may be NULL */
 int sti_handler_nr_threads(const struct sti_handler *h);
 /* ->check_config (true if absent); *@reason malloc'ed or NULL, caller frees. */
 bool sti_handler_check_config(struct sti_handler *h, const char *cfgstring, char **reason);

@@ -212,6 +212,31 @@ static void test_standin_file_zbc_reopen_without_options_keeps_data(void **state
 	assert_memory_equal(in, out, sizeof(out));
 }
 
+/* The cfg_desc tcmu-runner shows lists exactly the keys the parser knows. */
+static void test_zonelab_cfg_desc_lists_the_parsers_keys(void **state)
+{
+	struct fixture *f = *state;
+	const char *desc, *list, *end;
+	char *reason = NULL, want[300];
+
+	if (!f)
+		skip();
+	desc = sti_handler_cfg_desc(f->h);
+	assert_non_null(desc);
+	assert_false(sti_handler_check_config(f->h, "zonelab//d.img?bogus=1", &reason));
+	assert_non_null(reason);
+	list = strstr(reason, "(keys: ");
+	assert_non_null(list);
+	list += strlen("(keys: ");
+	end = strchr(list, ')');
+	assert_non_null(end);
+	snprintf(want, sizeof(want), "keys: %.*s\n", (int)(end - list), list);
+	if (!strstr(desc, want))
+		fail_msg("cfg_desc '%s' lacks '%s'", desc, want);
+	assert_non_null(strstr(want, " geo"));
+	free(reason);
+}
+
 static void test_standin_refuses_wrong_subtype(void **state)
 {
 	struct fixture *f = *state;
@@ -436,6 +461,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_standin_unknown_opcode_is_invalid_command, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_standin_file_zbc_reopen_without_options_keeps_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_standin_refuses_wrong_subtype, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zonelab_cfg_desc_lists_the_parsers_keys, zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_inquiry_and_capacity, zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_write_not_at_wp_is_unaligned, zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_partial_read_error_clears_valid, zl_setup, teardown),

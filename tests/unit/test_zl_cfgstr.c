@@ -120,10 +120,37 @@ static void test_cfgstr_rejections_name_key_value_and_reason(void **state)
 	REJECT("?zsize=1M", "must be absolute");
 	REJECT("/d?profile=scsi3", "expected zbc2 or dhsmr");
 	REJECT("/d?geo=disk", "expected 'image'");
+	REJECT("/d?faults=medium-error:op=foo", "key 'faults' value 'medium-error:op=foo': "
+	       "fault rule \"medium-error:op=foo\": column 17: unknown operation");
+	REJECT("/d?faults=latency:op=read/ms=1;bogus", "unknown");
+	REJECT("/d?zcap=0", "key 'zcap' value '0'");
+	REJECT("/d?size=0", "key 'size' value '0'");
+	REJECT("/d?zsize=0", "key 'zsize' value '0'");
 	REJECT("/d?geo=image&zsize=1M", "drop 'zsize='");
 	REJECT("/d?max_open=4&geo=image", "drop 'max_open='");
 	REJECT("/d?geo=image&force=1", "never reformatted");
 	REJECT("?store=mem&geo=image", "keeps no image");
+}
+
+/* Every key the image records is refused next to geo=image, by name. */
+static void test_cfgstr_geo_image_refuses_every_geometry_key(void **state)
+{
+	static const char *const kv[] = {
+		"size=1G", "zsize=1M", "zcap=512K", "gap=1", "conv=2", "conv_at=3", "lba=4096",
+		"pblock=4096", "model=ha", "max_open=4", "max_active=8", "urswrz=0",
+	};
+	char s[128], want[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]); i++) {
+		snprintf(s, sizeof(s), "/d?geo=image&%s", kv[i]);
+		snprintf(want, sizeof(want), "drop '%.*s='", (int)strcspn(kv[i], "="), kv[i]);
+		REJECT(s, want);
+		snprintf(s, sizeof(s), "/d?%s", kv[i]);             /* alone: fine */
+		assert_int_equal(zl_cfgstr_parse(s, &c, msg, sizeof(msg)), 0);
+	}
+	assert_int_equal(zl_cfgstr_parse("/d?geo=image&wce=0&faults=latency:op=read/ms=1&seed=3",
+					 &c, msg, sizeof(msg)), 0);
 }
 
 static void test_cfgstr_geometry_checks_alignment_and_block_size(void **state)
@@ -185,6 +212,15 @@ static void test_cfgstr_ctl_and_trace_keys(void **state)
 	REJECT(s, "a Unix socket path holds at most 107");
 	snprintf(s, sizeof(s), "/%.105s?ctl=1", longp);
 	REJECT(s, ".ctl' is longer than the 107 bytes of a Unix socket path");
+	/* an option too long for the parser names its key */
+	{
+		static char big[1400], cs[1400];
+
+		memset(big, 'a', sizeof(big) - 1);
+		big[0] = '/';
+		snprintf(cs, sizeof(cs), "/d?trace=%.1250s", big);
+		REJECT(cs, "option 'trace' at offset 3 is 1256 bytes; an option holds at most 1199");
+	}
 }
 
 int main(void)
@@ -194,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_cfgstr_every_key_is_applied),
 		cmocka_unit_test(test_cfgstr_size_suffixes_are_binary),
 		cmocka_unit_test(test_cfgstr_rejections_name_key_value_and_reason),
+		cmocka_unit_test(test_cfgstr_geo_image_refuses_every_geometry_key),
 		cmocka_unit_test(test_cfgstr_geometry_checks_alignment_and_block_size),
 		cmocka_unit_test(test_cfgstr_ctl_and_trace_keys),
 	};
