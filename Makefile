@@ -135,7 +135,7 @@ deps:
 	@tests/deps.sh --install
 
 check: all fuzz-build
-	@tests/run-checks.sh "$(O)" $(UNIT_BINS) -- $(CHECK_SCRIPTS)
+	@FUZZ_O="$(FUZZ_O)" tests/run-checks.sh "$(O)" $(UNIT_BINS) -- $(CHECK_SCRIPTS)
 
 DEMO_IMG ?= /tmp/zonelab-demo.img
 demo: all
@@ -143,13 +143,19 @@ demo: all
 
 # Fuzzing: every tests/fuzz/fuzz_*.c is a libFuzzer target linked with the
 # library built by clang with -fsanitize=fuzzer-no-link,address,undefined in
-# $(O)/fuzz/.  `make check` builds them and runs each briefly
+# $(FUZZ_O) ($(O)/fuzz/).  `make check` builds them and runs each briefly
 # (tests/scripts/050-fuzz-smoke.sh); `make fuzz` runs each for FUZZ_TIME s.
+# The fuzz targets bring their own sanitizers, so SAN does not change them:
+# a SAN=1 run in the default directories uses the plain build's.
+ifeq ($(SAN)$(O),1build-san)
+FUZZ_O := build/fuzz
+else
 FUZZ_O := $(O)/fuzz
+endif
 FUZZ_TIME ?= 300
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_O)/%,$(FUZZ_SRCS))
-FUZZ_CFLAGS := $(filter-out $(SANFLAGS) $(LTO_FLAGS),$(CFLAGS)) -O1 -fsanitize=fuzzer-no-link,address,undefined \
+FUZZ_CFLAGS := $(filter-out $(SANFLAGS),$(CFLAGS)) -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_O)/%.o)
 CHECK_SCRIPTS += tests/scripts/050-fuzz-smoke.sh

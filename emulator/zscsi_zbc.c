@@ -180,9 +180,8 @@ uint8_t zscsi_zone_out(struct zscsi_cmd *c)
 		return ZSCSI_GOOD;
 	if (err == ZL_E_NOT_ZONE_START || err == ZL_E_NOT_WP_ZONE || err == ZL_E_GAP_ZONE) {
 		/* ZONE ID does not name a write pointer zone start: point at it */
-		zscsi_fail_err(c, err, ZSCSI_CTX_ZONE_OP, zone_id);
-		if (c->sense[12] == 0x24)
-			zscsi_sense_field(c->sense, true, 2, 7);
+		zscsi_fail_err(c, err, ZSCSI_CTX_ZONE_OP, zone_id);   /* 24h for each */
+		zscsi_sense_field(c->sense, true, 2, 7);
 		return ZSCSI_CHECK_CONDITION;
 	}
 	return zscsi_fail_err(c, err, ZSCSI_CTX_ZONE_OP, zone_id);

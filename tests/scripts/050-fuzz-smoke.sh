@@ -1,10 +1,10 @@
 #!/bin/bash
 # 050-fuzz-smoke.sh — a short bounded run of every libFuzzer target (built
-# by `make check` into $O/fuzz/), from its committed seed corpus.  Any
+# by `make check` into $FUZZ_O, by default $O/fuzz/), from its committed seed corpus.  Any
 # crash or sanitizer report fails the check.  Long runs: `make fuzz`.
 set -u
 shopt -s nullglob
-fz=${O:-build}/fuzz
+fz=${FUZZ_O:-${O:-build}/fuzz}
 bins=("$fz"/fuzz_*)
 [ ${#bins[@]} -gt 0 ] || { echo "SKIP: no fuzz targets in $fz (make fuzz-build O=${O:-build})"; exit 77; }
 secs=${FUZZ_SMOKE_SECS:-8}
