@@ -9,14 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-static uint64_t be(const uint8_t *p, unsigned n)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		v = v << 8 | p[i];
-	return v;
-}
+#include "zl_be.h"
 
 int zscsi_cdb_info(const uint8_t *cdb, size_t cdb_len, struct zscsi_cdb_info *out)
 {
@@ -37,7 +30,7 @@ int zscsi_cdb_info(const uint8_t *cdb, size_t cdb_len, struct zscsi_cdb_info *ou
 	switch (c[0]) {
 	case 0x08:              /* READ(6) */
 	case 0x0a:              /* WRITE(6) */
-		out->lba = (uint64_t)(c[1] & 0x1f) << 16 | be(c + 2, 2);
+		out->lba = (uint64_t)(c[1] & 0x1f) << 16 | zl_get_be16(c + 2);
 		out->nr_lba = c[4] ? c[4] : 256;
 		out->flags = ZSCSI_CDBI_LBA | ZSCSI_CDBI_LEN;
 		break;
@@ -46,15 +39,15 @@ int zscsi_cdb_info(const uint8_t *cdb, size_t cdb_len, struct zscsi_cdb_info *ou
 	case 0x2f:              /* VERIFY(10) */
 	case 0x35:              /* SYNCHRONIZE CACHE(10) */
 	case 0x41:              /* WRITE SAME(10) */
-		out->lba = be(c + 2, 4);
-		out->nr_lba = (uint32_t)be(c + 7, 2);
+		out->lba = zl_get_be32(c + 2);
+		out->nr_lba = zl_get_be16(c + 7);
 		out->flags = ZSCSI_CDBI_LBA | ZSCSI_CDBI_LEN;
 		break;
 	case 0xa8:              /* READ(12) */
 	case 0xaa:              /* WRITE(12) */
 	case 0xaf:              /* VERIFY(12) */
-		out->lba = be(c + 2, 4);
-		out->nr_lba = (uint32_t)be(c + 6, 4);
+		out->lba = zl_get_be32(c + 2);
+		out->nr_lba = zl_get_be32(c + 6);
 		out->flags = ZSCSI_CDBI_LBA | ZSCSI_CDBI_LEN;
 		break;
 	case 0x88:              /* READ(16) */
@@ -62,18 +55,18 @@ int zscsi_cdb_info(const uint8_t *cdb, size_t cdb_len, struct zscsi_cdb_info *ou
 	case 0x8f:              /* VERIFY(16) */
 	case 0x91:              /* SYNCHRONIZE CACHE(16) */
 	case 0x93:              /* WRITE SAME(16) */
-		out->lba = be(c + 2, 8);
-		out->nr_lba = (uint32_t)be(c + 10, 4);
+		out->lba = zl_get_be64(c + 2);
+		out->nr_lba = zl_get_be32(c + 10);
 		out->flags = ZSCSI_CDBI_LBA | ZSCSI_CDBI_LEN;
 		break;
 	case 0x94:              /* ZBC OUT: zone management */
 		out->sa = c[1] & 0x1f;
-		out->lba = be(c + 2, 8);
+		out->lba = zl_get_be64(c + 2);
 		out->flags = ZSCSI_CDBI_SA | ZSCSI_CDBI_LBA | ((c[14] & 1) ? ZSCSI_CDBI_ALL : 0);
 		break;
 	case 0x95:              /* ZBC IN: REPORT ZONES from a start LBA */
 		out->sa = c[1] & 0x1f;
-		out->lba = be(c + 2, 8);
+		out->lba = zl_get_be64(c + 2);
 		out->flags = ZSCSI_CDBI_SA | ZSCSI_CDBI_LBA;
 		break;
 	case 0x9e:              /* SERVICE ACTION IN(16) */

@@ -38,10 +38,10 @@ static size_t inquiry_std(const struct zscsi *s, uint8_t *b)
 	put_padded(b + 16, s->product, 16);
 	put_padded(b + 32, "0001", 4);
 	/* VERSION DESCRIPTORS (no version claimed) */
-	zs_put_be16(b + 58, 0x00c0); /* SAM-6 */
-	zs_put_be16(b + 60, 0x05c0); /* SPC-5 */
-	zs_put_be16(b + 62, 0x0600); /* SBC-4 */
-	zs_put_be16(b + 64, 0x0620); /* ZBC */
+	zl_put_be16(b + 58, 0x00c0); /* SAM-6 */
+	zl_put_be16(b + 60, 0x05c0); /* SPC-5 */
+	zl_put_be16(b + 62, 0x0600); /* SBC-4 */
+	zl_put_be16(b + 64, 0x0620); /* ZBC */
 	return INQ_STD_LEN;
 }
 
@@ -72,7 +72,7 @@ static size_t inquiry_vpd(const struct zscsi *s, uint8_t page, uint8_t *b)
 		d[0] = 0x01;
 		d[1] = 0x03;
 		d[3] = 8;
-		zs_put_be64(d + 4, s->naa_id);
+		zl_put_be64(d + 4, s->naa_id);
 		/* T10 vendor ID designator: ASCII, LU association, type 1 */
 		d = b + 16;
 		vlen = 8;
@@ -90,12 +90,12 @@ static size_t inquiry_vpd(const struct zscsi *s, uint8_t page, uint8_t *b)
 	case 0xb0:
 		/* Block limits: only what is implemented (no UNMAP, no WRITE SAME) */
 		n = 0x3c;
-		zs_put_be16(b + 6, (uint16_t)(1u << s->pblock_exp)); /* OPTIMAL TRANSFER LENGTH GRANULARITY */
-		zs_put_be32(b + 8, ZSCSI_MAX_XFER_BYTES / s->lba_size); /* MAXIMUM TRANSFER LENGTH */
+		zl_put_be16(b + 6, (uint16_t)(1u << s->pblock_exp)); /* OPTIMAL TRANSFER LENGTH GRANULARITY */
+		zl_put_be32(b + 8, ZSCSI_MAX_XFER_BYTES / s->lba_size); /* MAXIMUM TRANSFER LENGTH */
 		break;
 	case 0xb1:
 		n = 0x3c;
-		zs_put_be16(b + 4, 7200);   /* MEDIUM ROTATION RATE */
+		zl_put_be16(b + 4, 7200);   /* MEDIUM ROTATION RATE */
 		if (!zscsi_is_hm(s))
 			b[8] = 0x10;        /* ZONED = 01b: host-aware */
 		break;
@@ -104,14 +104,14 @@ static size_t inquiry_vpd(const struct zscsi *s, uint8_t page, uint8_t *b)
 		b[4] = geo->urswrz ? 0x01 : 0x00;
 		max_open = geo->max_open ? geo->max_open : 0xffffffffu;
 		if (zscsi_is_hm(s)) {
-			zs_put_be32(b + 16, max_open);   /* MAXIMUM NUMBER OF OPEN SWR ZONES */
+			zl_put_be32(b + 16, max_open);   /* MAXIMUM NUMBER OF OPEN SWR ZONES */
 		} else {
-			zs_put_be32(b + 8, max_open);    /* OPTIMAL NUMBER OF OPEN SWP ZONES */
-			zs_put_be32(b + 12, 0xffffffffu);/* OPTIMAL NON-SEQ WRITTEN: not reported */
+			zl_put_be32(b + 8, max_open);    /* OPTIMAL NUMBER OF OPEN SWP ZONES */
+			zl_put_be32(b + 12, 0xffffffffu);/* OPTIMAL NON-SEQ WRITTEN: not reported */
 		}
 		if (s->has_gaps) {
 			b[23] = 0x08;                    /* constant zone starting LBA offset */
-			zs_put_be64(b + 24, s->zone_size_lba);
+			zl_put_be64(b + 24, s->zone_size_lba);
 		} else {
 			b[23] = 0x01;                    /* constant zone length */
 		}
@@ -119,14 +119,14 @@ static size_t inquiry_vpd(const struct zscsi *s, uint8_t page, uint8_t *b)
 	default:
 		return 0;
 	}
-	zs_put_be16(b + 2, (uint16_t)n);
+	zl_put_be16(b + 2, (uint16_t)n);
 	return n + 4;
 }
 
 uint8_t zscsi_inquiry(struct zscsi_cmd *c)
 {
 	uint8_t b[VPD_MAX_LEN > INQ_STD_LEN ? VPD_MAX_LEN : INQ_STD_LEN];
-	uint32_t alloc = zs_be16(c->cdb + 3);
+	uint32_t alloc = zl_get_be16(c->cdb + 3);
 	size_t n;
 
 	memset(b, 0, sizeof(b));
@@ -150,22 +150,22 @@ uint8_t zscsi_read_capacity10(struct zscsi_cmd *c)
 	uint64_t last = c->s->capacity_lba - 1;
 	uint8_t b[8];
 
-	if (!(c->cdb[8] & 0x01) && zs_be32(c->cdb + 2))   /* LBA without PMI (SBC-3) */
+	if (!(c->cdb[8] & 0x01) && zl_get_be32(c->cdb + 2))   /* LBA without PMI (SBC-3) */
 		return zscsi_fail_cdb(c, 2, 7);
-	zs_put_be32(b, last > 0xfffffffeull ? 0xffffffffu : (uint32_t)last);
-	zs_put_be32(b + 4, c->s->lba_size);
+	zl_put_be32(b, last > 0xfffffffeull ? 0xffffffffu : (uint32_t)last);
+	zl_put_be32(b + 4, c->s->lba_size);
 	zscsi_data_in(c, b, sizeof(b));
 	return ZSCSI_GOOD;
 }
 
 uint8_t zscsi_read_capacity16(struct zscsi_cmd *c)
 {
-	uint32_t alloc = zs_be32(c->cdb + 10);
+	uint32_t alloc = zl_get_be32(c->cdb + 10);
 	uint8_t b[32];
 
 	memset(b, 0, sizeof(b));
-	zs_put_be64(b, c->s->capacity_lba - 1);
-	zs_put_be32(b + 8, c->s->lba_size);
+	zl_put_be64(b, c->s->capacity_lba - 1);
+	zl_put_be32(b + 8, c->s->lba_size);
 	b[12] = 0x10;                           /* RC BASIS = 01b: last LBA of the LU */
 	b[13] = (uint8_t)c->s->pblock_exp;      /* LOGICAL BLOCKS PER PHYSICAL BLOCK EXPONENT */
 	zscsi_data_in(c, b, alloc < sizeof(b) ? alloc : sizeof(b));
@@ -174,7 +174,7 @@ uint8_t zscsi_read_capacity16(struct zscsi_cmd *c)
 
 uint8_t zscsi_report_luns(struct zscsi_cmd *c)
 {
-	uint32_t alloc = zs_be32(c->cdb + 6);
+	uint32_t alloc = zl_get_be32(c->cdb + 6);
 	uint8_t b[16];
 
 	if (c->cdb[2] > 0x02)                   /* SELECT REPORT: 0, 1, 2 */
@@ -182,7 +182,7 @@ uint8_t zscsi_report_luns(struct zscsi_cmd *c)
 	if (alloc < 16)                         /* SPC-5: at least 16 bytes */
 		return zscsi_fail_cdb(c, 6, 7);
 	memset(b, 0, sizeof(b));
-	zs_put_be32(b, 8);                      /* one LUN: 0 */
+	zl_put_be32(b, 8);                      /* one LUN: 0 */
 	zscsi_data_in(c, b, sizeof(b));
 	return ZSCSI_GOOD;
 }
@@ -198,8 +198,8 @@ uint8_t zscsi_report_opcodes(struct zscsi_cmd *c)
 	uint8_t ropt = c->cdb[2] & 0x07;
 	bool rctd = c->cdb[2] & 0x80;
 	uint8_t opcode = c->cdb[3];
-	uint16_t sa = zs_be16(c->cdb + 4);
-	uint32_t alloc = zs_be32(c->cdb + 6);
+	uint16_t sa = zl_get_be16(c->cdb + 4);
+	uint32_t alloc = zl_get_be32(c->cdb + 6);
 	uint8_t b[4 + 40 * 20];
 	const struct zscsi_op *op = NULL;
 	bool has_sa = false;
@@ -214,17 +214,17 @@ uint8_t zscsi_report_opcodes(struct zscsi_cmd *c)
 
 			d[0] = zscsi_ops[i].opcode;
 			if (zscsi_ops[i].flags & ZSCSI_F_SA) {
-				zs_put_be16(d + 2, zscsi_ops[i].sa);
+				zl_put_be16(d + 2, zscsi_ops[i].sa);
 				d[5] |= 0x01;           /* SERVACTV */
 			}
 			if (rctd) {
 				d[5] |= 0x02;           /* CTDP */
-				zs_put_be16(d + 8, 0x0a);
+				zl_put_be16(d + 8, 0x0a);
 			}
-			zs_put_be16(d + 6, zscsi_ops[i].cdb_len);
+			zl_put_be16(d + 6, zscsi_ops[i].cdb_len);
 			n += dlen;
 		}
-		zs_put_be32(b, (uint32_t)(n - 4));
+		zl_put_be32(b, (uint32_t)(n - 4));
 	} else if (ropt <= 3) {
 		/* without a match every entry of the opcode was seen, so has_sa is exact */
 		for (i = 0; i < zscsi_nr_ops; i++) {
@@ -243,12 +243,12 @@ uint8_t zscsi_report_opcodes(struct zscsi_cmd *c)
 			return zscsi_fail_cdb(c, 2, 2);
 		if (op) {
 			b[1] = 0x03;                    /* SUPPORT: as the standard says */
-			zs_put_be16(b + 2, op->cdb_len);
+			zl_put_be16(b + 2, op->cdb_len);
 			memcpy(b + 4, op->usage, op->cdb_len);
 			n = 4 + op->cdb_len;
 			if (rctd) {
 				b[1] |= 0x80;           /* CTDP */
-				zs_put_be16(b + n, 0x0a);
+				zl_put_be16(b + n, 0x0a);
 				n += 12;
 			}
 		} else {

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "zl_be.h"
 #include "zl_hot.h"
 #include "zscsi.h"
 
@@ -95,48 +96,6 @@ enum zscsi_ctx {
 static inline bool zscsi_ua_pending(const struct zscsi *s)
 {
 	return zdisk_power_cycles(s->disk) != __atomic_load_n(&s->seen_power_cycles, __ATOMIC_RELAXED);
-}
-
-/* --- byte order ------------------------------------------------------- */
-
-static inline uint16_t zs_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline uint32_t zs_be24(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
-}
-
-static inline uint32_t zs_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline uint64_t zs_be64(const uint8_t *p)
-{
-	return (uint64_t)zs_be32(p) << 32 | zs_be32(p + 4);
-}
-
-static inline void zs_put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static inline void zs_put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static inline void zs_put_be64(uint8_t *p, uint64_t v)
-{
-	zs_put_be32(p, (uint32_t)(v >> 32));
-	zs_put_be32(p + 4, (uint32_t)v);
 }
 
 /* --- sense (zscsi_sense.c) ------------------------------------------- */

@@ -59,7 +59,7 @@ static size_t page_fill(const struct zscsi *s, const struct mode_page *p, int pc
 		if (pc != PC_CHANGEABLE) {
 			b[2] = 0x02;                        /* GLTSD: no log pages */
 			b[3] = 0x10;                        /* QUEUE ALGORITHM MODIFIER 1: unrestricted */
-			zs_put_be16(b + 8, 0xffff);         /* BUSY TIMEOUT PERIOD: unlimited */
+			zl_put_be16(b + 8, 0xffff);         /* BUSY TIMEOUT PERIOD: unlimited */
 		}
 		break;
 	}
@@ -75,7 +75,7 @@ uint8_t zscsi_mode_sense(struct zscsi_cmd *c)
 	int pc = c->cdb[2] >> 6;
 	uint8_t code = c->cdb[2] & 0x3f;
 	uint8_t subpage = c->cdb[3];
-	uint32_t alloc = ten ? zs_be16(c->cdb + 7) : c->cdb[4];
+	uint32_t alloc = ten ? zl_get_be16(c->cdb + 7) : c->cdb[4];
 	uint8_t b[8 + 16 + 12 + 20 + 12];
 	size_t hlen = ten ? 8 : 4, n, bdlen = 0, i;
 	const struct mode_page *p;
@@ -95,12 +95,12 @@ uint8_t zscsi_mode_sense(struct zscsi_cmd *c)
 
 		/* block descriptor: direct-access short or long LBA format */
 		if (llbaa) {
-			zs_put_be64(d, nlb);
-			zs_put_be32(d + 12, s->lba_size);
+			zl_put_be64(d, nlb);
+			zl_put_be32(d + 12, s->lba_size);
 			bdlen = 16;
 		} else {
-			zs_put_be32(d, nlb > 0xffffffffull ? 0xffffffffu : (uint32_t)nlb);
-			zs_put_be32(d + 4, s->lba_size & 0xffffff);
+			zl_put_be32(d, nlb > 0xffffffffull ? 0xffffffffu : (uint32_t)nlb);
+			zl_put_be32(d + 4, s->lba_size & 0xffffff);
 			bdlen = 8;
 		}
 		n += bdlen;
@@ -112,10 +112,10 @@ uint8_t zscsi_mode_sense(struct zscsi_cmd *c)
 	}
 	/* header */
 	if (ten) {
-		zs_put_be16(b, (uint16_t)(n - 2));
+		zl_put_be16(b, (uint16_t)(n - 2));
 		b[3] = 0x10;                            /* DPOFUA */
 		b[4] = llbaa && bdlen ? 0x01 : 0x00;    /* LONGLBA */
-		zs_put_be16(b + 6, (uint16_t)bdlen);
+		zl_put_be16(b + 6, (uint16_t)bdlen);
 	} else {
 		b[0] = (uint8_t)(n - 1);
 		b[2] = 0x10;                            /* DPOFUA */
@@ -143,7 +143,7 @@ static uint8_t mode_select_parse(struct zscsi_cmd *c, const uint8_t *pl, size_t 
 	/* MEDIUM TYPE must be 0; mode data length and device-specific are reserved/ignored */
 	if (pl[ten ? 2 : 1])
 		return zscsi_fail_param(c, ten ? 2 : 1, 7);
-	bdlen = ten ? zs_be16(pl + 6) : pl[3];
+	bdlen = ten ? zl_get_be16(pl + 6) : pl[3];
 	if (ten && (pl[4] & 0x01)) {                   /* LONGLBA */
 		if (bdlen != 0 && bdlen != 16)
 			return zscsi_fail_param(c, 6, 7);
@@ -154,8 +154,8 @@ static uint8_t mode_select_parse(struct zscsi_cmd *c, const uint8_t *pl, size_t 
 		return zscsi_fail(c, ZSK_ILLEGAL_REQUEST, 0x1a, 0x00);
 	if (bdlen) {
 		const uint8_t *d = pl + hlen;
-		uint64_t nlb = bdlen == 16 ? zs_be64(d) : zs_be32(d);
-		uint32_t blen = bdlen == 16 ? zs_be32(d + 12) : zs_be24(d + 5);
+		uint64_t nlb = bdlen == 16 ? zl_get_be64(d) : zl_get_be32(d);
+		uint32_t blen = bdlen == 16 ? zl_get_be32(d + 12) : zl_get_be24(d + 5);
 		uint64_t want = s->capacity_lba;
 
 		if (bdlen == 8 && want > 0xffffffffull)
@@ -201,7 +201,7 @@ static uint8_t mode_select_parse(struct zscsi_cmd *c, const uint8_t *pl, size_t 
 uint8_t zscsi_mode_select(struct zscsi_cmd *c)
 {
 	bool ten = c->cdb[0] == 0x55;
-	uint32_t pll = ten ? zs_be16(c->cdb + 7) : c->cdb[4];
+	uint32_t pll = ten ? zl_get_be16(c->cdb + 7) : c->cdb[4];
 	uint8_t stack[256], *pl = stack;
 	uint8_t status;
 	int wce = -1, err;

@@ -27,8 +27,8 @@ struct rw_args {
 /* READ/WRITE(10) and (16): the fast path's two forms, and rw_parse()'s. */
 static inline void rw_parse_10(const uint8_t *cdb, struct rw_args *a)
 {
-	a->lba = zs_be32(cdb + 2);
-	a->nr_lba = zs_be16(cdb + 7);
+	a->lba = zl_get_be32(cdb + 2);
+	a->nr_lba = zl_get_be16(cdb + 7);
 	a->tl_byte = 7;
 	a->has_flags = true;
 	a->write = cdb[0] == 0x2a;
@@ -37,8 +37,8 @@ static inline void rw_parse_10(const uint8_t *cdb, struct rw_args *a)
 
 static inline void rw_parse_16(const uint8_t *cdb, struct rw_args *a)
 {
-	a->lba = zs_be64(cdb + 2);
-	a->nr_lba = zs_be32(cdb + 10);
+	a->lba = zl_get_be64(cdb + 2);
+	a->nr_lba = zl_get_be32(cdb + 10);
 	a->tl_byte = 10;
 	a->has_flags = true;
 	a->write = cdb[0] == 0x8a;
@@ -49,7 +49,7 @@ static void rw_parse(const uint8_t *cdb, struct rw_args *a)
 {
 	switch (cdb[0]) {
 	case 0x08: case 0x0a:
-		a->lba = zs_be24(cdb + 1) & 0x1fffff;
+		a->lba = zl_get_be24(cdb + 1) & 0x1fffff;
 		a->nr_lba = cdb[4] ? cdb[4] : 256;      /* 0 means 256 (SBC-4 5.10) */
 		a->tl_byte = 4;
 		a->has_flags = false;
@@ -60,8 +60,8 @@ static void rw_parse(const uint8_t *cdb, struct rw_args *a)
 		rw_parse_10(cdb, a);
 		return;
 	case 0xa8: case 0xaa:
-		a->lba = zs_be32(cdb + 2);
-		a->nr_lba = zs_be32(cdb + 6);
+		a->lba = zl_get_be32(cdb + 2);
+		a->nr_lba = zl_get_be32(cdb + 6);
 		a->tl_byte = 6;
 		a->has_flags = true;
 		a->write = cdb[0] == 0xaa;

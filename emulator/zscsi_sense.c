@@ -79,7 +79,7 @@ void zscsi_sense_field(uint8_t *sense, bool cdb, uint16_t byte, int bit)
 	sense[15] = 0x80 | (cdb ? 0x40 : 0);
 	if (bit >= 0 && bit <= 7)
 		sense[15] |= 0x08 | (uint8_t)bit;
-	zs_put_be16(sense + 16, byte);
+	zl_put_be16(sense + 16, byte);
 }
 
 static uint8_t fail_field(struct zscsi_cmd *c, uint8_t asc, bool cdb, uint16_t byte, int bit)
@@ -113,7 +113,7 @@ uint8_t zscsi_fail_err(struct zscsi_cmd *c, int err, enum zscsi_ctx ctx, uint64_
 		if (m->info && lba <= UINT32_MAX) {
 			/* fixed format INFORMATION is 4 bytes; VALID only if it fits */
 			c->sense[0] |= 0x80;
-			zs_put_be32(c->sense + 3, (uint32_t)lba);
+			zl_put_be32(c->sense + 3, (uint32_t)lba);
 		}
 		return ZSCSI_CHECK_CONDITION;
 	}

@@ -52,12 +52,6 @@ static bool wp_is_valid(const struct zl_zone_info *zi)
 	}
 }
 
-static inline void store_be64(uint8_t *p, uint64_t v)
-{
-	v = __builtin_bswap64(v);
-	memcpy(p, &v, 8);
-}
-
 /* One 64-byte descriptor, written as eight 8-byte stores. */
 static void put_desc(uint8_t *d, const struct zl_zone_info *zi)
 {
@@ -68,17 +62,17 @@ static void put_desc(uint8_t *d, const struct zl_zone_info *zi)
 
 	w0 = htole64(w0);                /* byte 0 type, byte 1 condition, 2-7 zero */
 	memcpy(d, &w0, 8);
-	store_be64(d + 8, zi->len_lba);
-	store_be64(d + 16, zi->start_lba);
-	store_be64(d + 24, wp_is_valid(zi) ? zi->wp_lba : ~0ull);
+	zl_put_be64(d + 8, zi->len_lba);
+	zl_put_be64(d + 16, zi->start_lba);
+	zl_put_be64(d + 24, wp_is_valid(zi) ? zi->wp_lba : ~0ull);
 	memcpy(d + 32, zero, sizeof(zero));
 }
 
 uint8_t zscsi_report_zones(struct zscsi_cmd *c)
 {
 	struct zscsi *s = c->s;
-	uint64_t start = zs_be64(c->cdb + 2);
-	uint32_t alloc = zs_be32(c->cdb + 10);
+	uint64_t start = zl_get_be64(c->cdb + 2);
+	uint32_t alloc = zl_get_be32(c->cdb + 10);
 	bool partial = c->cdb[14] & 0x80;
 	uint8_t opt = c->cdb[14] & 0x3f;
 	struct zl_zone_info zi[RZ_CHUNK];
@@ -145,10 +139,10 @@ uint8_t zscsi_report_zones(struct zscsi_cmd *c)
 
 	/* the header, or as much of it as the allocation length takes */
 	memset(hdr, 0, sizeof(hdr));
-	zs_put_be32(hdr, (uint32_t)list_len);
-	zs_put_be64(hdr + 8, s->capacity_lba - 1);           /* MAXIMUM LBA */
+	zl_put_be32(hdr, (uint32_t)list_len);
+	zl_put_be64(hdr + 8, s->capacity_lba - 1);           /* MAXIMUM LBA */
 	if (s->has_gaps)
-		zs_put_be64(hdr + 16, s->zone_size_lba);     /* ZONE STARTING LBA GRANULARITY */
+		zl_put_be64(hdr + 16, s->zone_size_lba);     /* ZONE STARTING LBA GRANULARITY */
 	memcpy(buf, hdr, out_len < RZ_HDR ? out_len : RZ_HDR);
 
 	if (bounce) {
@@ -164,8 +158,8 @@ uint8_t zscsi_zone_out(struct zscsi_cmd *c)
 {
 	struct zscsi *s = c->s;
 	enum zl_zone_op op = (enum zl_zone_op)(c->cdb[1] & 0x1f);
-	uint64_t zone_id = zs_be64(c->cdb + 2);
-	uint16_t count = zs_be16(c->cdb + 12);
+	uint64_t zone_id = zl_get_be64(c->cdb + 2);
+	uint16_t count = zl_get_be16(c->cdb + 12);
 	bool all = c->cdb[14] & 0x01;
 	int err;
 

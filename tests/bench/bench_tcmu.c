@@ -40,6 +40,7 @@
 #include <sys/stat.h>
 
 #include "tcmu_standin/standin.h"
+#include "zl_be.h"
 #include "zl_le.h"
 #include "zl_test.h"
 
@@ -98,19 +99,6 @@ struct target {
 static double bench_secs = 1.0;
 static uint8_t *wbuf, *rbuf;
 
-/* Big-endian CDB fields in one store each: the initiator's cost is not what is measured. */
-static inline void put_be64(uint8_t *p, uint64_t v)
-{
-	v = __builtin_bswap64(v);
-	memcpy(p, &v, 8);
-}
-
-static inline void put_be32(uint8_t *p, uint32_t v)
-{
-	v = __builtin_bswap32(v);
-	memcpy(p, &v, 4);
-}
-
 static int io(struct target *t, bool write, uint64_t off, size_t len, void *buf)
 {
 	struct sti_result r;
@@ -122,8 +110,8 @@ static int io(struct target *t, bool write, uint64_t off, size_t len, void *buf)
 
 		return n == (ssize_t)len ? 0 : -EIO;
 	}
-	put_be64(&cdb[2], off / LBA);
-	put_be32(&cdb[10], (uint32_t)(len / LBA));
+	zl_put_be64(&cdb[2], off / LBA);
+	zl_put_be32(&cdb[10], (uint32_t)(len / LBA));
 	if (sti_exec(t->d, cdb, 16, buf, len, &r)) {
 		fprintf(stderr, "%s: %s at %llu: status %u sense %x/%04x\n", t->name,
 			write ? "write" : "read", (unsigned long long)off, r.status,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tcmu/tcmu_abi.h"
+#include "zl_be.h"
 
 struct floor_dev {
 	int fd;
@@ -48,22 +49,6 @@ static void floor_close(struct tcmu_device *dev)
 	free(f);
 }
 
-static inline uint64_t be64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return __builtin_bswap64(v);
-}
-
-static inline uint32_t be32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return __builtin_bswap32(v);
-}
-
 static int floor_handle_cmd(struct tcmu_device *dev, struct tcmur_cmd *rcmd)
 {
 	struct floor_dev *f = tcmur_dev_get_private(dev);
@@ -75,10 +60,10 @@ static int floor_handle_cmd(struct tcmu_device *dev, struct tcmur_cmd *rcmd)
 
 	if ((cdb[0] != 0x88 && cdb[0] != 0x8a) || cmd->iov_cnt != 1)
 		return TCMU_STS_NOT_HANDLED;
-	len = (size_t)be32(cdb + 10) * f->lba;
+	len = (size_t)zl_get_be32(cdb + 10) * f->lba;
 	if (len > cmd->iovec[0].iov_len)
 		return TCMU_STS_INVALID_CDB;
-	off = (off_t)(be64(cdb + 2) * f->lba);
+	off = (off_t)(zl_get_be64(cdb + 2) * f->lba);
 	if (cdb[0] == 0x88)
 		r = pread(f->fd, cmd->iovec[0].iov_base, len, off);
 	else

@@ -25,6 +25,7 @@
 
 #include "tcmu/tcmu_abi.h"
 #include "tcmu_standin/standin.h"
+#include "zl_be.h"
 
 struct sti_handler {
 	void *dl;
@@ -640,11 +641,6 @@ char *tcmu_cfgfs_dev_get_wwn(struct tcmu_device *dev)
 
 /* ---- libtcmu: CDB, iovec and sense helpers (api.c semantics) ------------- */
 
-static uint32_t sti_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 int tcmu_cdb_get_length(uint8_t *cdb)
 {
 	switch (cdb[0] >> 5) {
@@ -673,9 +669,9 @@ uint64_t tcmu_cdb_get_lba(uint8_t *cdb)
 		return (uint64_t)(cdb[1] & 0x1f) << 16 | (uint64_t)cdb[2] << 8 | cdb[3];
 	case 10:
 	case 12:
-		return sti_be32(&cdb[2]);
+		return zl_get_be32(&cdb[2]);
 	case 16:
-		return (uint64_t)sti_be32(&cdb[2]) << 32 | sti_be32(&cdb[6]);
+		return zl_get_be64(&cdb[2]);
 	}
 	return 0;   /* libtcmu asserts here; a stand-in reports 0 */
 }
@@ -688,9 +684,9 @@ uint32_t tcmu_cdb_get_xfer_length(uint8_t *cdb)
 	case 10:
 		return (uint32_t)cdb[7] << 8 | cdb[8];
 	case 12:
-		return sti_be32(&cdb[6]);
+		return zl_get_be32(&cdb[6]);
 	case 16:
-		return sti_be32(&cdb[10]);
+		return zl_get_be32(&cdb[10]);
 	}
 	return 0;
 }
