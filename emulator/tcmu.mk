@@ -6,8 +6,8 @@
 # linked with -rdynamic so the handler's tcmu symbols resolve to the
 # stand-in; they have explicit rules here (the generic test rule has neither).
 # LIB, TEST_HELPER_OBJS are defined after the fragments are read, so the
-# prerequisites below spell their paths out.  tests/zl_test.o calls the
-# library: every program here that links it links libzonelab.a after it.
+# prerequisites below spell their paths out.  They link tests/zl_test.o
+# (no library calls) and no libzonelab.a: the code under test is the .so.
 
 TCMU_STANDIN_OBJ := $(O)/tests/tcmu_standin/standin.o
 TCMU_LIBA := $(O)/libzonelab.a
@@ -17,8 +17,7 @@ LIB_SRCS += emulator/tcmu/zl_cfgstr.c
 UNIT_TESTS += tests/unit/test_tcmu_standin.c tests/unit/test_zl_cfgstr.c
 CHECK_SCRIPTS += tests/scripts/030-tcmu-abi.sh
 
-$(O)/tests/unit/test_tcmu_standin: $(O)/tests/unit/test_tcmu_standin.o $(TCMU_STANDIN_OBJ) $(TCMU_HELPER_OBJ) \
-		$(TCMU_LIBA)
+$(O)/tests/unit/test_tcmu_standin: $(O)/tests/unit/test_tcmu_standin.o $(TCMU_STANDIN_OBJ) $(TCMU_HELPER_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -rdynamic -o $@ $^ $(LDLIBS)
 
@@ -42,7 +41,7 @@ TCMU_CONF_BIN := $(O)/tests/tcmu_standin/tcmu_conformance
 EXTRA_PROGS += $(TCMU_CONF_BIN)
 CHECK_SCRIPTS += tests/scripts/040-tcmu-conformance.sh
 $(TCMU_CONF_BIN): $(O)/tests/tcmu_standin/tcmu_conformance.o $(TCMU_STANDIN_OBJ) \
-		$(ZBC_CONF_SRCS:%.c=$(O)/%.o) $(TCMU_HELPER_OBJ) $(TCMU_LIBA)
+		$(ZBC_CONF_SRCS:%.c=$(O)/%.o) $(TCMU_HELPER_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -rdynamic -o $@ $^ $(LDLIBS)
 -include $(O)/tests/tcmu_standin/tcmu_conformance.d $(ZBC_CONF_SRCS:%.c=$(O)/%.d)
@@ -57,6 +56,6 @@ $(FLOOR_SO): $(O)/tests/tcmu_standin/handler_floor.o
 	$(Q)$(CC) -shared $(LDFLAGS) -o $@ $^
 -include $(O)/tests/tcmu_standin/handler_floor.d
 $(O)/tests/bench/bench_tcmu: $(O)/tests/bench/bench_tcmu.o $(TCMU_STANDIN_OBJ) $(TCMU_HELPER_OBJ) \
-		$(TCMU_LIBA) | $(O)/handler_zonelab.so $(FLOOR_SO)
+		| $(O)/handler_zonelab.so $(FLOOR_SO)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -rdynamic -o $@ $(filter %.o %.a,$^) $(LDLIBS)

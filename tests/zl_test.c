@@ -4,14 +4,11 @@
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-#include "zdisk.h"
 
 char *zl_test_mkdtemp(const char *tag)
 {
@@ -70,33 +67,4 @@ int zl_test_build_path(const char *rel, char *out, size_t len)
 	}
 	ret = snprintf(out, len, "%s/%s", exe, rel);
 	return ret >= 0 && (size_t)ret < len ? 0 : -ENAMETOOLONG;
-}
-
-void *zl_test_io_thread(void *arg)
-{
-	struct zl_test_io *io = arg;
-	void *buf = calloc(io->nr_lba ? io->nr_lba : 1, zdisk_geo(io->z)->lba_size);
-
-	if (!buf) {
-		io->ret = -ENOMEM;
-		return NULL;
-	}
-	if (io->write)
-		io->ret = zdisk_write(io->z, io->lba, io->nr_lba, buf, false, NULL);
-	else
-		io->ret = zdisk_read(io->z, io->lba, io->nr_lba, buf, NULL);
-	free(buf);
-	return NULL;
-}
-
-void zl_test_wait_faults_fired(struct zdisk *z, uint64_t n)
-{
-	for (;;) {
-		struct zl_stats s;
-
-		zdisk_stats(z, &s);
-		if (s.faults_fired >= n)
-			return;
-		sched_yield();
-	}
 }

@@ -5,8 +5,8 @@
  * directory, a zdisk command on a thread of its own.  No wall clock.
  *
  * The static inlines need nothing at link time (the fuzz targets use them);
- * the other functions live in zl_test.c, which calls the zonelab library:
- * a program that links zl_test.o links libzonelab.a after it.
+ * the other functions live in zl_test.c (no library calls) and, for the
+ * zdisk ones, zl_test_disk.c (a program that links it links libzonelab.a).
  */
 #ifndef ZL_TEST_H
 #define ZL_TEST_H
