@@ -182,7 +182,7 @@ uint8_t zscsi_mode_select(struct zscsi_cmd *c);
 uint8_t zscsi_rw(struct zscsi_cmd *c);
 /*
  * READ and WRITE (10/16) without the opcode table: the dispatch checks of
- * zscsi_execute_table() and zscsi_rw()'s own (one shared function), then
+ * zscsi_execute_table() and zscsi_rw()'s own (one shared rw_check_parsed()), then
  * zdisk.  A command that fails a check, or meets a pending unit attention
  * or kept sense, goes to zscsi_execute_table() untouched, so the table path
  * reports exactly why.

@@ -282,8 +282,9 @@ int zstore_geo_compare(const struct zdev_cfg *want, const struct zdev_cfg *have,
 		return 0;
 	zl_msgf(msg, msg_len,
 		"%s: geometry mismatch: %s is %llu in the image but %llu was requested; "
-		"open without a geometry to use the image's, or reformat with force "
-		"(zonelab disk create --force, cfgstring force=1), which erases the image",
+		"not reformatted.  Use the image's geometry (cfgstring geo=image, or no "
+		"geometry options to zonelab disk), or reformat deliberately, erasing the "
+		"image (cfgstring force=1, zonelab disk create --force)",
 		path, field, h, w);
 	return ZL_E_GEOMETRY_MISMATCH;
 }

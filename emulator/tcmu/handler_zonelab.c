@@ -166,8 +166,7 @@ static int zl_open_disk(struct tcmu_device *dev, struct zl_tcmu_dev *zd)
 		dc.store.force = true;
 		ret = zdisk_open(&dc, &zd->disk, msg, sizeof(msg));
 	} else if (ret == ZL_E_GEOMETRY_MISMATCH) {
-		tcmu_dev_err(dev, "zonelab: %s (not reformatted: add force=1 to the cfgstring to "
-			     "reformat deliberately)\n", msg);
+		tcmu_dev_err(dev, "zonelab: %s\n", msg);      /* (says how to reformat) */
 		return ret;
 	}
 	if (ret)
