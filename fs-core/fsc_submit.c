@@ -300,12 +300,15 @@ int fsc_expire(struct fsc *fs, uint64_t now_ns)
 	while (i < fs->nr_bgs) {
 		struct fsc_bg *bg = fs->bgs[i];
 
-		if (bg->nr_held && bg->last_submit_ns + fs->cfg.expire_ns <= now_ns)
-			n += expire_bg(fs, bg, now_ns);
-		/* failing bios may remove @bg or a relocation source before it:
-		 * move on only if @bg is still in its place */
-		if (i < fs->nr_bgs && fs->bgs[i] == bg)
+		if (!bg->nr_held || bg->last_submit_ns + fs->cfg.expire_ns > now_ns) {
 			i++;
+			continue;
+		}
+		n += expire_bg(fs, bg, now_ns);
+		/* failing its bios may remove @bg and any number of relocation
+		 * sources before it: scan again.  This ends: an expired block
+		 * group holds nothing and never holds again. */
+		i = 0;
 	}
 	return n;
 }

@@ -113,7 +113,8 @@ int zblk_append_at_wp(struct zblk *b, uint64_t zone_bytes, const void *buf, uint
 	return 0;
 }
 
-uint8_t *zblk_scratch_get(struct zblk_scratch *s, uint64_t len_bytes)
+/* At least @len_bytes of @s; a new buffer starts zeroed (nothing dirty). */
+static uint8_t *scratch_grow(struct zblk_scratch *s, uint64_t len_bytes)
 {
 	void *p;
 
@@ -125,6 +126,17 @@ uint8_t *zblk_scratch_get(struct zblk_scratch *s, uint64_t len_bytes)
 	free(s->p);
 	s->p = p;
 	s->len_bytes = len_bytes;
+	s->dirty_bytes = 0;
+	return p;
+}
+
+uint8_t *zblk_scratch_get(struct zblk_scratch *s, uint64_t len_bytes)
+{
+	uint8_t *p = scratch_grow(s, len_bytes);
+
+	/* the caller reads into it: stamps must not carry that data */
+	if (p && len_bytes > s->dirty_bytes)
+		s->dirty_bytes = len_bytes;
 	return p;
 }
 
@@ -133,15 +145,22 @@ void zblk_scratch_fini(struct zblk_scratch *s)
 	free(s->p);
 	s->p = NULL;
 	s->len_bytes = 0;
+	s->dirty_bytes = 0;
 }
 
 const void *zblk_stamp(struct zblk_scratch *s, uint64_t pos_bytes, uint64_t len_bytes)
 {
-	uint8_t *p = zblk_scratch_get(s, len_bytes);
+	uint8_t *p = scratch_grow(s, len_bytes);
 	uint64_t off, v;
 
 	if (!p)
 		return NULL;
+	/* only the first 8 bytes of a block change from stamp to stamp: the
+	 * rest stays zero unless a NULL read wrote there */
+	if (s->dirty_bytes) {
+		memset(p, 0, s->dirty_bytes);
+		s->dirty_bytes = 0;
+	}
 	for (off = 0; off < len_bytes; off += ZBLK_STAMP_BYTES) {
 		v = htole64(pos_bytes + off);
 		memcpy(p + off, &v, len_bytes - off < sizeof(v) ? len_bytes - off : sizeof(v));

@@ -43,18 +43,26 @@ static inline bool zblk_is_aligned(const struct zblk *b, uint64_t pos_bytes, uin
 int zblk_append_at_wp(struct zblk *b, uint64_t zone_bytes, const void *buf, uint64_t len_bytes,
 		      uint64_t *pos_bytes);
 
-/* A buffer for NULL transfers, grown on demand, ZBLK_SCRATCH_ALIGN aligned. */
+/*
+ * A buffer for NULL transfers, grown on demand, ZBLK_SCRATCH_ALIGN aligned.
+ * NULL reads and stamp blocks share it: @dirty_bytes is how much of it reads
+ * may have overwritten, so that the next stamp zeroes that once instead of
+ * zeroing every write.
+ */
 struct zblk_scratch {
 	uint8_t *p;
 	uint64_t len_bytes;
+	uint64_t dirty_bytes;
 };
 
-/* zblk_scratch_get() - at least @len_bytes of scratch, or NULL (no memory). */
+/* zblk_scratch_get() - at least @len_bytes of scratch for the caller to
+ * overwrite (a NULL read), or NULL (no memory). */
 uint8_t *zblk_scratch_get(struct zblk_scratch *s, uint64_t len_bytes);
 void zblk_scratch_fini(struct zblk_scratch *s);
 
 /* zblk_stamp() - stamp blocks for @len_bytes at device offset @pos_bytes in
- * @s (each 4 KiB begins with its own offset, little endian); NULL: no memory. */
+ * @s (each 4 KiB begins with its own offset, little endian, then zeros, even
+ * after a NULL read used @s); NULL: no memory. */
 const void *zblk_stamp(struct zblk_scratch *s, uint64_t pos_bytes, uint64_t len_bytes);
 
 #endif /* ZBLK_INT_H */

@@ -187,6 +187,73 @@ static void test_fsc_expiry_is_configurable(void **state)
 	fx_free(f);
 }
 
+/* Fill a new data block group with lbns @lbn.. and keep only its first unit live. */
+static struct fsc_bg *bg_with_one_live_unit(struct fx *f, uint64_t lbn)
+{
+	struct fsc_bio *a;
+	struct fsc_bg *bg;
+	uint64_t i;
+
+	for (i = 0; i < 256; i++) {
+		assert_int_equal(fsc_write_file(f->fs, lbn + i, 1, 0, &a), 0);
+		assert_int_equal(fsc_submit(f->fs, a, 0), 0);
+	}
+	drain(&f->cap);
+	bg = a->bg;
+	for (i = 1; i < 256; i++) {  /* as if deleted */
+		fsc_free_extent(f->fs, f->fs->file_map[lbn + i], 4096, 0);
+		f->fs->file_map[lbn + i] = FSC_NO_ADDR;
+	}
+	assert_int_equal(fsc_bg_used_bytes(bg), 4096);
+	return bg;
+}
+
+/* Expiring a block group can remove several before it (the relocation
+ * sources of its held bios): a block group after it that is due as well
+ * still expires in the same call. */
+static void test_fsc_expiry_removing_two_sources_still_expires_the_next(void **state)
+{
+	struct fx *f = fx_new_geo(FSC_ORDER_SUBMIT_BUFFER, FSC_RELEASE_REDIRTY, 0, 32, 8u << 20);
+	struct fsc_bg *src1, *src2, *later;
+	struct fsc_bio *hole, *first, *a, *l1, *l2;
+	uint64_t lbn;
+
+	src1 = bg_with_one_live_unit(f, 0);
+	src2 = bg_with_one_live_unit(f, 256);
+	/* a new block group: unit 0 never submitted, the moves land behind it */
+	assert_int_equal(fsc_write_file(f->fs, 512, 1, 0, &hole), 0);
+	assert_int_equal(fsc_relocate(f->fs, src1, 0, &l1), 1);
+	assert_int_equal(fsc_relocate(f->fs, src2, 0, &l2), 1);
+	assert_ptr_equal(l1->bg, hole->bg);
+	assert_int_equal(fsc_submit(f->fs, l1, 0), 0);
+	assert_int_equal(fsc_submit(f->fs, l2, 0), 0);
+	for (lbn = 513; lbn < 513 + 253; lbn++) {  /* fill it up, held as well */
+		assert_int_equal(fsc_write_file(f->fs, lbn, 1, 0, &a), 0);
+		assert_int_equal(fsc_submit(f->fs, a, 0), 0);
+	}
+	/* the next block group holds one bio too, due at the same time */
+	assert_int_equal(fsc_write_file(f->fs, lbn, 1, 0, &first), 0);
+	assert_int_equal(fsc_write_file(f->fs, lbn + 1, 1, 0, &a), 0);
+	later = a->bg;
+	assert_ptr_not_equal(later, hole->bg);
+	assert_int_equal(fsc_submit(f->fs, a, 0), 0);
+	assert_int_equal(f->fs->nr_bgs, 4);
+	assert_ptr_equal(f->fs->bgs[0], src1);
+	assert_ptr_equal(f->fs->bgs[1], src2);
+	assert_ptr_equal(f->fs->bgs[3], later);
+
+	assert_int_equal(fsc_expire(f->fs, f->cfg.expire_ns), 2 + 253 + 1);
+	assert_int_equal(fsc_stats(f->fs)->nr_bg_expired, 2);
+	assert_true(later->expired);
+	assert_int_equal(later->nr_held, 0);
+	assert_int_equal(f->fs->nr_bgs, 2);  /* both sources gone */
+	assert_true(fsc_next_expiry_ns(f->fs) == UINT64_MAX);
+	/* the bios that were never submitted fail with their block groups */
+	assert_int_equal(fsc_submit(f->fs, hole, f->cfg.expire_ns), FSC_E_EXPIRED);
+	assert_int_equal(fsc_submit(f->fs, first, f->cfg.expire_ns), FSC_E_EXPIRED);
+	fx_free(f);
+}
+
 static void test_fsc_no_ordering_reaches_device_unaligned(void **state)
 {
 	struct fx *f = fx_new(FSC_ORDER_NONE, FSC_RELEASE_REDIRTY, 0);
@@ -367,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_fsc_released_tree_block_is_redirtied),
 		cmocka_unit_test(test_fsc_released_tree_block_zeroed),
 		cmocka_unit_test(test_fsc_released_tree_block_without_redirty_stalls),
+		cmocka_unit_test(test_fsc_expiry_removing_two_sources_still_expires_the_next),
 		cmocka_unit_test(test_fsc_relocation_moves_live_blocks_and_resets),
 		cmocka_unit_test(test_fsc_relocation_without_space_is_enospc),
 	};

@@ -252,6 +252,35 @@ static void test_zblk_zdisk_stores_stamps_and_counts(void **state)
 	zdisk_close(z);
 }
 
+/* NULL reads and stamps share one scratch buffer: a stamp after a NULL read
+ * is still "its offset, then zeros", not the data read. */
+static void test_zblk_zdisk_stamp_after_null_read_is_zero_past_the_offset(void **state)
+{
+	struct zdisk *z = mem_disk(NULL);
+	struct zblk *b;
+	uint8_t data[2 * 4096], back[2 * 4096];
+	uint64_t off, pos;
+	size_t i;
+
+	memset(data, 0xa5, sizeof(data));
+	assert_int_equal(zblk_zdisk_create(z, &b), 0);
+	assert_int_equal(zblk_write(b, 1 << 20, data, sizeof(data)), 0);
+	assert_int_equal(zblk_read(b, 1 << 20, NULL, sizeof(data)), 0);
+	assert_int_equal(zblk_append(b, 2 << 20, NULL, sizeof(back), &pos), 0);
+	assert_int_equal(pos, 2 << 20);
+	assert_int_equal(zblk_read(b, pos, back, sizeof(back)), 0);
+	for (off = 0; off < sizeof(back); off += 4096) {
+		uint64_t stamp;
+
+		memcpy(&stamp, back + off, sizeof(stamp));
+		assert_int_equal(stamp, pos + off);
+		for (i = 8; i < 4096; i++)
+			assert_int_equal(back[off + i], 0);
+	}
+	zblk_destroy(b);
+	zdisk_close(z);
+}
+
 static void test_zblk_zdisk_faults_surface_as_their_reasons(void **state)
 {
 	struct zdisk *z = mem_disk("medium-error:op=write,after=1;torn-write:op=write,after=2;"
@@ -291,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_zblk_linux_zone_ioctls),
 		cmocka_unit_test(test_zblk_linux_open_refuses_non_block_files),
 		cmocka_unit_test(test_zblk_zdisk_stores_stamps_and_counts),
+		cmocka_unit_test(test_zblk_zdisk_stamp_after_null_read_is_zero_past_the_offset),
 		cmocka_unit_test(test_zblk_zdisk_faults_surface_as_their_reasons),
 	};
 
