@@ -31,8 +31,6 @@ static const char sim_help[] =
 "  cleaning:  --clean fifo|greedy --reserve N\n"
 "  output:    --csv FILE --sample-ms N\n";
 
-static const char *const on_errs[] = { "abort", "continue", NULL };
-
 /* The value @names spells @s, in *@out; -1 after a message naming the choices. */
 static int pick(const char *what, const char *s, const char *const *names, int *out)
 {
@@ -91,21 +89,25 @@ static const struct option opts[] = {
 	{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 },
 };
 
-/* --store none|mem|file:PATH */
+/* --store none|mem|file:PATH (the names: sim_store_names[]) */
 static int parse_store(struct sim_cfg *c, const char *a)
 {
-	if (!strcmp(a, "none")) {
-		c->store = SIM_STORE_NONE;
-	} else if (!strcmp(a, "mem")) {
-		c->store = SIM_STORE_MEM;
-	} else if (!strncmp(a, "file:", 5) && a[5]) {
-		c->store = SIM_STORE_FILE;
-		c->store_path = a + 5;
-	} else {
-		fprintf(stderr, "zonelab: store: expected none, mem or file:PATH, not '%s'\n", a);
-		return -1;
+	const char *file = sim_store_names[SIM_STORE_FILE];
+	size_t len = strlen(file);
+	int v = sim_name_parse(sim_store_names, a);
+
+	if (v >= 0 && v != SIM_STORE_FILE) {
+		c->store = v;
+		return 0;
 	}
-	return 0;
+	if (!strncmp(a, file, len) && a[len] == ':' && a[len + 1]) {
+		c->store = SIM_STORE_FILE;
+		c->store_path = a + len + 1;
+		return 0;
+	}
+	fprintf(stderr, "zonelab: store: expected %s, %s or %s:PATH, not '%s'\n",
+		sim_store_names[SIM_STORE_NONE], sim_store_names[SIM_STORE_MEM], file, a);
+	return -1;
 }
 
 /* One option into @c; 0, or -1 after a message. */
@@ -177,7 +179,7 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_FAULTS: c->faults = a; break;
 	case O_BLKDEV: c->blkdev = a; break;
 	case O_ON_ERR:
-		r = pick("on-dev-error", a, on_errs, &e);
+		r = pick("on-dev-error", a, sim_on_dev_error_names, &e);
 		c->dev_error_abort = e == 0;
 		break;
 	case O_NO_RREAD: c->reloc_reads = false; break;
@@ -218,6 +220,8 @@ int cmd_sim(int argc, char **argv)
 		fprintf(stderr, "zonelab: sim: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	/* sim_run() checks again (its callers need not); here first, so that
+	 * a bad value exits 2 before --csv creates or truncates its file */
 	if (sim_cfg_check(&cfg, res.msg, sizeof(res.msg))) {
 		fprintf(stderr, "zonelab: sim: %s\n", res.msg);
 		return 2;

@@ -52,6 +52,11 @@ enum fsc_profile {
 	FSC_SINGLE = 0, FSC_DUP, FSC_RAID1, FSC_RAID0, FSC_RAID10, FSC_RAID5, FSC_RAID6,
 };
 
+/* fsc_profile_min_devs() - devices a block group of profile @p needs (DUP:
+ * 1, two zones of it; RAID1, RAID0: 2; RAID10: 4), or 0 for a profile
+ * HMZONED refuses whatever the devices (RAID5/6: FSC_E_RAID56). */
+uint32_t fsc_profile_min_devs(enum fsc_profile p);
+
 enum fsc_bg_type {
 	FSC_BG_DATA = 1, FSC_BG_META = 2, FSC_BG_SYSTEM = 4,
 };

@@ -124,6 +124,22 @@ static struct fsc_bg *bg_alloc(struct fsc *fs, uint32_t type, uint64_t len)
 	return bg;
 }
 
+uint32_t fsc_profile_min_devs(enum fsc_profile p)
+{
+	switch (p) {
+	case FSC_SINGLE:
+	case FSC_DUP:
+		return 1;
+	case FSC_RAID1:
+	case FSC_RAID0:
+		return 2;
+	case FSC_RAID10:
+		return 4;
+	default:
+		return 0;
+	}
+}
+
 /**
  * fsc_bg_create() - a new block group of @type with the type's profile:
  * one zone per stripe on the devices with the most free zones (SINGLE: 1
@@ -159,13 +175,13 @@ int fsc_bg_create(struct fsc *fs, uint32_t type, uint64_t now_ns, struct fsc_bg 
 		nr = n;
 		data = n;
 		if (nr < 2)
-			return fs->nr_devs < 2 ? FSC_E_BAD_PROFILE : -ENOSPC;
+			return fs->nr_devs < fsc_profile_min_devs(p) ? FSC_E_BAD_PROFILE : -ENOSPC;
 		break;
 	case FSC_RAID10:
 		nr = n & ~1u;
 		data = nr / 2;
 		if (nr < 4)
-			return fs->nr_devs < 4 ? FSC_E_BAD_PROFILE : -ENOSPC;
+			return fs->nr_devs < fsc_profile_min_devs(p) ? FSC_E_BAD_PROFILE : -ENOSPC;
 		break;
 	default:
 		return FSC_E_RAID56;

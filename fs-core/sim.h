@@ -70,7 +70,6 @@ enum sim_workload { SIM_WL_SEQ = 0, SIM_WL_UNIFORM, SIM_WL_HOTCOLD };
 /* Where the bytes go: none = data-less zone models (or, with fault rules, a
  * zdisk with the NONE store), mem / file = a zdisk with that store. */
 enum sim_store { SIM_STORE_NONE = 0, SIM_STORE_MEM, SIM_STORE_FILE };
-const char *sim_store_name(enum sim_store st);
 
 /*
  * How enum values are spelled on the command line and in the JSON output
@@ -82,8 +81,13 @@ extern const char *const sim_release_names[];   /* enum fsc_release */
 extern const char *const sim_clean_names[];     /* enum fsc_clean_policy */
 extern const char *const sim_dist_names[];      /* enum sim_dist */
 extern const char *const sim_workload_names[];  /* enum sim_workload */
+extern const char *const sim_store_names[];     /* enum sim_store ("file" takes :PATH) */
+/* sim_cfg.dev_error_abort: [0] = true, [1] = false */
+extern const char *const sim_on_dev_error_names[];
 /* sim_name_parse() - the value @names spells @s, or -EINVAL. */
 int sim_name_parse(const char *const *names, const char *s);
+/* sim_name_of() - how @names spells value @v, or NULL when @v is not one. */
+const char *sim_name_of(const char *const *names, int v);
 
 struct sim_cfg {
 	uint64_t seed;

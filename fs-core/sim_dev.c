@@ -6,19 +6,13 @@
  * switches) is in sim.c; this file does no simulation.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sim_int.h"
 #include "zdev.h"
 #include "zdisk.h"
-
-static const char *const store_names[] = { "none", "mem", "file" };
-
-const char *sim_store_name(enum sim_store st)
-{
-	return (unsigned)st < 3 ? store_names[st] : "?";
-}
 
 /* The backend a configuration selects. */
 enum sim_backend sim_backend_of(const struct sim_cfg *c)
@@ -37,6 +31,7 @@ const char *sim_backend_name(enum sim_backend b)
 	return (unsigned)b < 3 ? names[b] : "?";
 }
 
+/* The zone model of each device (zdev and zdisk backends). */
 static void geo_of(const struct sim_cfg *c, struct zdev_cfg *zc)
 {
 	zdev_cfg_init(zc);
@@ -44,6 +39,27 @@ static void geo_of(const struct sim_cfg *c, struct zdev_cfg *zc)
 	zc->capacity_lba = c->nr_zones * (c->zone_bytes / 4096);
 	zc->zone_size_lba = c->zone_bytes / 4096;
 	zc->nr_conv_start = c->nr_conv;
+}
+
+int sim_devs_geometry_check(const struct sim_cfg *c, char *msg, size_t msg_len)
+{
+	struct zdev_cfg zc;
+	char why[200];
+
+	/* before geo_of(): its product must not wrap */
+	if (c->nr_zones > UINT64_MAX / c->zone_bytes) {
+		zl_msgf(msg, msg_len, "--zones %u --zone-size %llu: the device would have more "
+			"than 2^64 bytes", c->nr_zones, (unsigned long long)c->zone_bytes);
+		return -EINVAL;
+	}
+	geo_of(c, &zc);
+	if (zdev_cfg_check(&zc, why, sizeof(why))) {
+		zl_msgf(msg, msg_len, "--zones %u --zone-size %llu --conv %u: not a device the "
+			"zone model can build: %s", c->nr_zones, (unsigned long long)c->zone_bytes,
+			c->nr_conv, why);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int open_zdisk(const struct sim_cfg *c, uint32_t i, struct sim_devs *d, char *msg,
@@ -149,10 +165,8 @@ int sim_devs_open(struct sim_cfg *c, struct sim_devs *d, char *msg, size_t msg_l
 				return ret;
 			continue;
 		}
-		geo_of(c, &zc);
-		ret = zdev_cfg_check(&zc, msg, msg_len);
-		if (!ret)
-			ret = zdev_create(&zc, &d->zd[i]);
+		geo_of(c, &zc);  /* checked by sim_cfg_check() */
+		ret = zdev_create(&zc, &d->zd[i]);
 		if (ret)
 			return ret;
 		ret = zblk_zdev_create(d->zd[i], true, &d->blk[i]);

@@ -23,6 +23,14 @@ enum sim_backend sim_backend_of(const struct sim_cfg *c);
 const char *sim_backend_name(enum sim_backend b);
 
 /*
+ * sim_devs_geometry_check() - whether the devices @c describes (--zones,
+ * --zone-size, --conv; zone size a positive multiple of 4 KiB) can be built
+ * by the zone model.  Returns 0, or -EINVAL with the options and the zone
+ * model's reason in @msg.
+ */
+int sim_devs_geometry_check(const struct sim_cfg *c, char *msg, size_t msg_len);
+
+/*
  * sim_devs_open() - the devices of a run.  For a block device, @c's zone
  * size, zone count and conventional zones are replaced by the device's.
  * Returns 0 or an error with a message in @msg; sim_devs_close() in any case.

@@ -20,6 +20,8 @@ const char *const sim_release_names[] = { "redirty", "zeros", "none", NULL };
 const char *const sim_clean_names[] = { "fifo", "greedy", NULL };
 const char *const sim_dist_names[] = { "const", "exp", "pareto", NULL };
 const char *const sim_workload_names[] = { "seq", "uniform", "hotcold", NULL };
+const char *const sim_store_names[] = { "none", "mem", "file", NULL };
+const char *const sim_on_dev_error_names[] = { "abort", "continue", NULL };
 
 int sim_name_parse(const char *const *names, const char *s)
 {
@@ -27,6 +29,22 @@ int sim_name_parse(const char *const *names, const char *s)
 		if (!strcmp(s, names[i]))
 			return i;
 	return -EINVAL;
+}
+
+const char *sim_name_of(const char *const *names, int v)
+{
+	for (int i = 0; names[i]; i++)
+		if (i == v)
+			return names[i];
+	return NULL;
+}
+
+/* @v as @names spells it; "?" for a value sim_cfg_check() would refuse. */
+static const char *name(const char *const *names, int v)
+{
+	const char *n = sim_name_of(names, v);
+
+	return n ? n : "?";
 }
 
 static const char *const kind_names[] = { "data", "metadata", "redirty", "zeros", "superblock",
@@ -51,34 +69,35 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 		U(r->zone_bytes ? r->zone_bytes : c->zone_bytes),
 		r->zone_bytes ? r->nr_zones : c->nr_zones, r->zone_bytes ? r->nr_conv : c->nr_conv);
 	fprintf(f, "    \"backend\": \"%s\", \"store\": \"%s\", \"store_path\": ",
-		sim_backend_name(sim_backend_of(c)), sim_store_name(c->store));
+		sim_backend_name(sim_backend_of(c)), name(sim_store_names, c->store));
 	zl_json_fprint_str(f, c->store == SIM_STORE_FILE ? c->store_path : NULL);
 	fprintf(f, ", \"faults\": ");
 	zl_json_fprint_str(f, c->faults && *c->faults ? c->faults : NULL);
 	fprintf(f, ", \"blkdev\": ");
 	zl_json_fprint_str(f, c->blkdev);
 	fprintf(f, ", \"on_dev_error\": \"%s\", \"reloc_reads\": %s,\n",
-		c->dev_error_abort ? "abort" : "continue", c->reloc_reads ? "true" : "false");
+		sim_on_dev_error_names[c->dev_error_abort ? 0 : 1],
+		c->reloc_reads ? "true" : "false");
 	fprintf(f, "    \"dev_cmd_ns\": %llu, \"dev_bw_bps\": %llu, \"zone_switch_ns\": %llu,\n",
 		U(c->dev_cmd_ns), U(c->dev_bw_bps), U(c->zone_switch_ns));
 	fprintf(f, "    \"data_profile\": \"%s\", \"meta_profile\": \"%s\", \"order\": \"%s\", "
-		"\"release\": \"%s\", \"expire_ns\": %llu,\n", sim_profile_names[c->data_profile],
-		sim_profile_names[c->meta_profile], sim_order_names[c->order],
-		sim_release_names[c->release],
+		"\"release\": \"%s\", \"expire_ns\": %llu,\n",
+		name(sim_profile_names, c->data_profile), name(sim_profile_names, c->meta_profile),
+		name(sim_order_names, c->order), name(sim_release_names, c->release),
 		U(c->expire_ns));
 	fprintf(f, "    \"metadata\": %s, \"tree_fanout\": %u, \"leaf_items\": %u, "
 		"\"release_prob\": %.6f, \"commit_interval_ns\": %llu, \"commit_bytes\": %llu,\n",
 		c->metadata ? "true" : "false", c->tree_fanout, c->leaf_items, c->release_prob,
 		U(c->commit_interval_ns), U(c->commit_bytes));
 	fprintf(f, "    \"workers\": %u, \"worker_dist\": \"%s\", \"worker_mean_ns\": %llu, "
-		"\"pareto_alpha\": %.3f,\n", c->nr_workers, sim_dist_names[c->worker_dist],
+		"\"pareto_alpha\": %.3f,\n", c->nr_workers, name(sim_dist_names, c->worker_dist),
 		U(c->worker_mean_ns), c->pareto_alpha);
 	fprintf(f, "    \"workload\": \"%s\", \"util\": %.4f, \"bio_blocks\": %u, \"hot_r\": %.4f, "
 		"\"hot_f\": %.4f, \"qd\": %u, \"warmup_writes\": %llu, \"writes\": %llu,\n",
-		sim_workload_names[c->workload], c->util, c->bio_blocks, c->hot_r, c->hot_f, c->qd,
-		U(c->warmup_writes), U(c->writes));
+		name(sim_workload_names, c->workload), c->util, c->bio_blocks, c->hot_r, c->hot_f,
+		c->qd, U(c->warmup_writes), U(c->writes));
 	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u\n  },\n",
-		sim_clean_names[c->clean], c->reserve_zones);
+		name(sim_clean_names, c->clean), c->reserve_zones);
 
 	fprintf(f, "  \"error\": \"%s\", \"error_text\": ", r->error ? fsc_errname(r->error) : "none");
 	zl_json_fprint_str(f, r->error ? (r->msg[0] ? r->msg : fsc_strerror(r->error)) : "");

@@ -69,19 +69,43 @@ static void test_fsc_bg_stripe_is_one_zone_per_profile(void **state)
 	}
 }
 
-static void test_fsc_bg_profile_needs_devices(void **state)
+/* A block group of @p on @nr_devs devices: fsc_bg_create()'s result. */
+static int bg_create_on(enum fsc_profile p, uint32_t nr_devs)
 {
 	struct tdevs t;
 	struct fsc_cfg cfg;
 	struct fsc *fs;
 	struct fsc_bg *bg;
+	int ret;
 
-	tdevs_init(&t, 1, 16, 1);
-	tcfg(&cfg, &t, FSC_RAID1);
+	tdevs_init(&t, nr_devs, 16, 1);
+	tcfg(&cfg, &t, p);
 	assert_int_equal(fsc_create(&cfg, &fs), 0);
-	assert_int_equal(fsc_bg_create(fs, FSC_BG_DATA, 0, &bg), FSC_E_BAD_PROFILE);
+	ret = fsc_bg_create(fs, FSC_BG_DATA, 0, &bg);
 	fsc_destroy(fs);
 	tdevs_fini(&t);
+	return ret;
+}
+
+/* fsc_profile_min_devs() is what fsc_bg_create() needs (the simulator
+ * checks its options with it): one device fewer is FSC_E_BAD_PROFILE. */
+static void test_fsc_bg_profile_needs_devices(void **state)
+{
+	static const struct { enum fsc_profile p; uint32_t min; } cases[] = {
+		{ FSC_SINGLE, 1 }, { FSC_DUP, 1 }, { FSC_RAID1, 2 }, { FSC_RAID0, 2 },
+		{ FSC_RAID10, 4 },
+	};
+	uint32_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(fsc_profile_min_devs(cases[i].p), cases[i].min);
+		assert_int_equal(bg_create_on(cases[i].p, cases[i].min), 0);
+		if (cases[i].min > 1)
+			assert_int_equal(bg_create_on(cases[i].p, cases[i].min - 1),
+					 FSC_E_BAD_PROFILE);
+	}
+	assert_int_equal(fsc_profile_min_devs(FSC_RAID5), 0);
+	assert_int_equal(fsc_profile_min_devs(FSC_RAID6), 0);
 }
 
 static void test_fsc_seq_alloc_ignores_freed_space_until_reset(void **state)

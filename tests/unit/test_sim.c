@@ -467,16 +467,141 @@ static void test_sim_bad_config_is_einval_with_the_option_named(void **state)
 	c.nr_conv = c.nr_zones;
 	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
 	assert_non_null(strstr(msg, "--conv 200:"));
-	/* in range, but no room for data once the superblocks, the reserve and
-	 * the metadata are counted: sim_run() refuses it with the numbers */
+	small_cfg(&c);
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), 0);
+}
+
+/* In range, but no room for data once the superblocks, the reserve and the
+ * metadata are counted: refused before anything runs, with the shortfall in
+ * zones and only advice that helps (a larger zone does not). */
+static void test_sim_geometry_without_room_is_refused_with_the_shortfall(void **state)
+{
+	static struct sim_result r;
+	struct sim_cfg c;
+	char msg[256];
+
 	small_cfg(&c);
 	c.nr_zones = 8;
 	c.nr_conv = 6;
-	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), 0);
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg, "8 zones of 1048576 bytes leave -3.0 zones for data (1 needed) "
+			    "after superblocks, --reserve 2, the open zone and the metadata "
+			    "estimate: short by 4 zones; give more --zones or a smaller --reserve");
 	assert_int_equal(sim_run(&c, &r), -EINVAL);
-	assert_non_null(strstr(r.msg, "8 zones of 1048576 bytes leave"));
+	assert_int_equal(r.nr_events, 0);
+	assert_string_equal(r.msg, msg);
+	c.reserve_zones = 0;
+	c.nr_conv = 7;
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg, "8 zones of 1048576 bytes leave -2.0 zones for data (1 needed) "
+			    "after superblocks, --reserve 0, the open zone and the metadata "
+			    "estimate: short by 3 zones; give more --zones");
+	/* the largest --reserve is no room either (not wrapped to 0) */
 	small_cfg(&c);
+	c.reserve_zones = UINT32_MAX;
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "--reserve 4294967295, the open zone"));
+}
+
+/* Geometries the zone model cannot build are sim_cfg_check()'s, whatever
+ * the backend, with the options named. */
+static void test_sim_geometry_the_zone_model_refuses_names_the_options(void **state)
+{
+	struct sim_cfg c;
+	char msg[256];
+
+	small_cfg(&c);
+	c.nr_zones = UINT32_MAX;
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg, "--zones 4294967295 --zone-size 1048576 --conv 1: not a device "
+			    "the zone model can build: 4294967295 zones: at most 4294967294 "
+			    "zones are supported");
+	small_cfg(&c);
+	c.zone_bytes = 1ULL << 63;
+	c.nr_zones = 4;
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg, "--zones 4 --zone-size 9223372036854775808: the device would "
+			    "have more than 2^64 bytes");
+	c.zone_bytes = 1ULL << 50;  /* fits 64 bits, not the model's LBA limits */
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "--zones 4 --zone-size 1125899906842624 --conv 1: "));
+}
+
+/* Profiles need devices (fsc_profile_min_devs()), zone append needs SINGLE
+ * data: refused with the options and what is needed, not left to the run. */
+static void test_sim_profile_without_enough_devices_is_refused(void **state)
+{
+	static const struct {
+		enum fsc_profile data, meta;
+		uint32_t nr_devs;
+		enum fsc_order order;
+		const char *msg;
+	} cases[] = {
+		{ FSC_RAID1, FSC_SINGLE, 1, FSC_ORDER_SUBMIT_BUFFER,
+		  "--profile raid1 --devices 1: raid1 needs at least 2 devices" },
+		{ FSC_RAID10, FSC_SINGLE, 2, FSC_ORDER_SUBMIT_BUFFER,
+		  "--profile raid10 --devices 2: raid10 needs at least 4 devices" },
+		{ FSC_SINGLE, FSC_RAID0, 1, FSC_ORDER_SUBMIT_BUFFER,
+		  "--meta-profile raid0 --devices 1: raid0 needs at least 2 devices "
+		  "(or --no-metadata)" },
+		{ FSC_RAID1, FSC_SINGLE, 2, FSC_ORDER_APPEND,
+		  "--order append --profile raid1: a zone append goes to one zone of one "
+		  "device: data needs --profile single" },
+	};
+	static struct sim_result r;
+	struct sim_cfg c;
+	char msg[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		small_cfg(&c);
+		c.data_profile = cases[i].data;
+		c.meta_profile = cases[i].meta;
+		c.nr_devs = cases[i].nr_devs;
+		c.order = cases[i].order;
+		assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+		assert_string_equal(msg, cases[i].msg);
+	}
+	/* the metadata profile does not matter without metadata */
+	small_cfg(&c);
+	c.meta_profile = FSC_RAID10;
+	c.metadata = false;
+	c.writes = 100;
 	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), 0);
+	assert_int_equal(sim_run(&c, &r), 0);
+	/* DUP on one device, and RAID5 left to fs-core's HMZONED refusal */
+	small_cfg(&c);
+	c.data_profile = c.meta_profile = FSC_DUP;
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), 0);
+	c.data_profile = FSC_RAID5;
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), 0);
+}
+
+/* sim_json() prints enum fields by name: a value outside the table is
+ * refused by sim_cfg_check(), and printed as "?" rather than read past it. */
+static void test_sim_enum_out_of_range_is_refused(void **state)
+{
+	static struct sim_result r;
+	struct sim_cfg c;
+	char msg[256], *json;
+
+	small_cfg(&c);
+	c.worker_dist = (enum sim_dist)3;
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_string_equal(msg, "--worker-dist 3: not a known value (one of: const exp pareto)");
+	small_cfg(&c);
+	c.store = (enum sim_store)-1;
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "--store -1: not a known value"));
+	small_cfg(&c);
+	c.workload = (enum sim_workload)9;
+	c.clean = (enum fsc_clean_policy)7;
+	json = run_json(&c, &r);
+	assert_int_equal(r.error, -EINVAL);
+	assert_non_null(strstr(r.msg, "--workload 9:"));
+	assert_non_null(strstr(json, "\"workload\": \"?\""));
+	assert_non_null(strstr(json, "\"clean\": \"?\""));
+	free(json);
 }
 
 static void test_sim_names_parse_as_printed(void **state)
@@ -489,6 +614,11 @@ static void test_sim_names_parse_as_printed(void **state)
 	assert_int_equal(sim_name_parse(sim_workload_names, "hotcold"), SIM_WL_HOTCOLD);
 	assert_int_equal(sim_name_parse(sim_profile_names, "raid7"), -EINVAL);
 	assert_int_equal(sim_name_parse(sim_workload_names, ""), -EINVAL);
+	assert_int_equal(sim_name_parse(sim_store_names, "mem"), SIM_STORE_MEM);
+	assert_int_equal(sim_name_parse(sim_on_dev_error_names, "continue"), 1);
+	assert_string_equal(sim_name_of(sim_order_names, FSC_ORDER_APPEND), "append");
+	assert_null(sim_name_of(sim_clean_names, 2));
+	assert_null(sim_name_of(sim_clean_names, -1));
 }
 
 int main(void)
@@ -516,6 +646,10 @@ int main(void)
 		cmocka_unit_test(test_sim_occupancy_is_time_weighted_and_lifetimes_are_a_histogram),
 		cmocka_unit_test(test_sim_relocation_reads_cost_device_time),
 		cmocka_unit_test(test_sim_bad_config_is_einval_with_the_option_named),
+		cmocka_unit_test(test_sim_geometry_without_room_is_refused_with_the_shortfall),
+		cmocka_unit_test(test_sim_geometry_the_zone_model_refuses_names_the_options),
+		cmocka_unit_test(test_sim_profile_without_enough_devices_is_refused),
+		cmocka_unit_test(test_sim_enum_out_of_range_is_refused),
 		cmocka_unit_test(test_sim_names_parse_as_printed),
 	};
 
