@@ -180,25 +180,42 @@ static void print_info(struct zdisk *z, const char *path, bool json)
 	       conv, gaps, empty, nr_open, nr_closed, full, ro, off);
 }
 
-/* The zone management subcommands. */
-static const struct {
+/* What a subcommand does; its arguments follow from it. */
+enum disk_kind { DK_CREATE, DK_INFO, DK_REPORT, DK_WRITE, DK_READ, DK_ZONE, DK_CHECK, DK_DEMO };
+
+/* The subcommands: the one list used to validate and to dispatch. */
+static const struct disk_cmd {
 	const char *name;
-	enum zl_zone_op op;
-} zone_cmds[] = {
-	{ "open", ZL_ZOP_OPEN }, { "close", ZL_ZOP_CLOSE },
-	{ "finish", ZL_ZOP_FINISH }, { "reset", ZL_ZOP_RESET },
+	enum disk_kind kind;
+	enum zl_zone_op op;  /* DK_ZONE */
+} disk_cmds[] = {
+	{ .name = "create", .kind = DK_CREATE }, { .name = "info", .kind = DK_INFO },
+	{ .name = "report", .kind = DK_REPORT }, { .name = "write", .kind = DK_WRITE },
+	{ .name = "read", .kind = DK_READ },
+	{ .name = "open", .kind = DK_ZONE, .op = ZL_ZOP_OPEN },
+	{ .name = "close", .kind = DK_ZONE, .op = ZL_ZOP_CLOSE },
+	{ .name = "finish", .kind = DK_ZONE, .op = ZL_ZOP_FINISH },
+	{ .name = "reset", .kind = DK_ZONE, .op = ZL_ZOP_RESET },
+	{ .name = "check", .kind = DK_CHECK }, { .name = "demo", .kind = DK_DEMO },
 };
 
-static bool zone_cmd_find(const char *name, enum zl_zone_op *op)
+static const struct disk_cmd *disk_cmd_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(zone_cmds) / sizeof(zone_cmds[0]); i++) {
-		if (!strcmp(name, zone_cmds[i].name)) {
-			*op = zone_cmds[i].op;
-			return true;
-		}
-	}
-	return false;
+	for (size_t i = 0; i < sizeof(disk_cmds) / sizeof(disk_cmds[0]); i++)
+		if (!strcmp(name, disk_cmds[i].name))
+			return &disk_cmds[i];
+	return NULL;
 }
+
+/* Everything after the subcommand. */
+struct disk_args {
+	const char *path, *input, *output;
+	bool force, json, stats, fua, all, has_lba;
+	enum zl_report_opt opt;
+	uint64_t start, max, lba, count;
+	int pattern, wce;
+	struct cli_geo g;
+};
 
 static int parse_lba_count(const char *sub, char **argv, int i, int argc, uint64_t *lba,
 			   uint64_t *count)
@@ -362,95 +379,47 @@ static int disk_demo(const char *path)
 	return ret;
 }
 
-static const char *const disk_cmds[] = {
-	"create", "info", "report", "write", "read", "open", "close", "finish", "reset",
-	"check", "demo",
-};
-
-static bool disk_cmd_known(const char *name)
+/* The options after IMAGE (and LBA [COUNT]) into @a; 0 or 2 after a message. */
+static int disk_opts(const struct disk_cmd *cmd, int argc, char **argv, int i,
+		     struct disk_args *a)
 {
-	for (size_t i = 0; i < sizeof(disk_cmds) / sizeof(disk_cmds[0]); i++)
-		if (!strcmp(name, disk_cmds[i]))
-			return true;
-	return false;
-}
+	uint64_t v;
 
-int cmd_disk(int argc, char **argv)
-{
-	const char *sub, *path, *input = NULL, *output = NULL;
-	bool force = false, json = false, stats = false, fua = false, all = false;
-	bool is_rw, is_zone_op, has_lba = false;
-	enum zl_report_opt opt = ZL_RO_ALL;
-	enum zl_zone_op op = ZL_ZOP_RESET;
-	uint64_t start = 0, max = UINT64_MAX, lba = 0, count = 0, v;
-	int pattern = 0xa5, wce = 1, rc = 0, nr_pos = 0;
-	struct cli_geo g;
-	struct zdisk *z;
-
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		disk_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	sub = argv[1];
-	if (!disk_cmd_known(sub)) {
-		fprintf(stderr, "zonelab disk: unknown command '%s' (see zonelab disk --help)\n", sub);
-		return 2;
-	}
-	if (argc < 3) {
-		fprintf(stderr, "zonelab disk %s: missing IMAGE\n", sub);
-		return 2;
-	}
-	path = argv[2];
-	cli_geo_init(&g);
-	is_rw = !strcmp(sub, "write") || !strcmp(sub, "read");
-	is_zone_op = zone_cmd_find(sub, &op);
-
-	/* Positional LBA [COUNT] after IMAGE for read/write/zone ops. */
-	if (is_rw) {
-		if (parse_lba_count(sub, argv, 3, argc, &lba, &count))
-			return 2;
-		nr_pos = 2;
-	} else if (is_zone_op && argc > 3 && argv[3][0] != '-') {
-		if (cli_parse_u64("LBA", argv[3], &lba))
-			return 2;
-		has_lba = true;
-		nr_pos = 1;
-	}
-	for (int i = 3 + nr_pos; i < argc; i++) {
+	for (; i < argc; i++) {
 		const char *o = argv[i];
-		int used = cli_geo_opt(&g, argc, argv, i);
+		int used = cli_geo_opt(&a->g, argc, argv, i);
 
 		if (used < 0)
 			return 2;
 		if (used > 0) {
-			if (strcmp(sub, "create")) {
+			if (cmd->kind != DK_CREATE) {
 				fprintf(stderr, "zonelab disk %s: %s: geometry options only apply to create "
-					"(the image records its geometry)\n", sub, o);
+					"(the image records its geometry)\n", cmd->name, o);
 				return 2;
 			}
 			i += used - 1;
 			continue;
 		}
 		if (!strcmp(o, "--force")) {
-			force = true;
+			a->force = true;
 		} else if (!strcmp(o, "--json")) {
-			json = true;
+			a->json = true;
 		} else if (!strcmp(o, "--stats")) {
-			stats = true;
+			a->stats = true;
 		} else if (!strcmp(o, "--fua")) {
-			fua = true;
+			a->fua = true;
 		} else if (!strcmp(o, "--all")) {
-			all = true;
+			a->all = true;
 		} else if (!strcmp(o, "--start")) {
-			if (cli_need_value(argc, argv, i) || cli_parse_u64(o, argv[++i], &start))
+			if (cli_need_value(argc, argv, i) || cli_parse_u64(o, argv[++i], &a->start))
 				return 2;
 		} else if (!strcmp(o, "--max")) {
-			if (cli_need_value(argc, argv, i) || cli_parse_u64(o, argv[++i], &max))
+			if (cli_need_value(argc, argv, i) || cli_parse_u64(o, argv[++i], &a->max))
 				return 2;
 		} else if (!strcmp(o, "--option")) {
 			if (cli_need_value(argc, argv, i))
 				return 2;
-			if (zl_report_opt_parse(argv[++i], &opt)) {
+			if (zl_report_opt_parse(argv[++i], &a->opt)) {
 				fprintf(stderr, "zonelab: --option: unknown reporting option '%s' "
 					"(see zonelab disk --help)\n", argv[i]);
 				return 2;
@@ -458,74 +427,152 @@ int cmd_disk(int argc, char **argv)
 		} else if (!strcmp(o, "--pattern")) {
 			if (cli_need_value(argc, argv, i) || cli_parse_u64_max(o, argv[++i], 255, &v))
 				return 2;
-			pattern = (int)v;
+			a->pattern = (int)v;
 		} else if (!strcmp(o, "--wce")) {
 			if (cli_need_value(argc, argv, i) || cli_parse_u64_max(o, argv[++i], 1, &v))
 				return 2;
-			wce = (int)v;
+			a->wce = (int)v;
 		} else if (!strcmp(o, "--input")) {
 			if (cli_need_value(argc, argv, i))
 				return 2;
-			input = argv[++i];
+			a->input = argv[++i];
 		} else if (!strcmp(o, "--output")) {
 			if (cli_need_value(argc, argv, i))
 				return 2;
-			output = argv[++i];
+			a->output = argv[++i];
 		} else {
 			fprintf(stderr, "zonelab disk %s: unknown option '%s' (see zonelab disk --help)\n",
-				sub, o);
+				cmd->name, o);
 			return 2;
 		}
 	}
-	if (is_zone_op && has_lba == all) {
-		fprintf(stderr, "zonelab disk %s: give either the zone's start LBA or --all\n", sub);
+	return 0;
+}
+
+/* IMAGE, the positional LBA [COUNT] of read/write/zone ops, the options. */
+static int disk_args(const struct disk_cmd *cmd, int argc, char **argv, struct disk_args *a)
+{
+	int nr_pos = 0, rc;
+
+	memset(a, 0, sizeof(*a));
+	a->path = argv[2];
+	a->opt = ZL_RO_ALL;
+	a->max = UINT64_MAX;
+	a->pattern = 0xa5;
+	a->wce = 1;
+	cli_geo_init(&a->g);
+	if (cmd->kind == DK_WRITE || cmd->kind == DK_READ) {
+		if (parse_lba_count(cmd->name, argv, 3, argc, &a->lba, &a->count))
+			return 2;
+		nr_pos = 2;
+	} else if (cmd->kind == DK_ZONE && argc > 3 && argv[3][0] != '-') {
+		if (cli_parse_u64("LBA", argv[3], &a->lba))
+			return 2;
+		a->has_lba = true;
+		nr_pos = 1;
+	}
+	rc = disk_opts(cmd, argc, argv, 3 + nr_pos, a);
+	if (rc)
+		return rc;
+	if (cmd->kind == DK_ZONE && a->has_lba == a->all) {
+		fprintf(stderr, "zonelab disk %s: give either the zone's start LBA or --all\n",
+			cmd->name);
 		return 2;
 	}
+	return 0;
+}
 
-	if (!strcmp(sub, "demo"))
-		return disk_demo(path);
-	if (!strcmp(sub, "create")) {
-		if (cli_geo_finish(&g))
-			return 2;
-		if (open_image(path, true, force, &g.cfg, wce, &z))
-			return 1;
-		print_info(z, path, json);
-		goto out_close;
-	}
-	if (open_image(path, false, false, NULL, wce, &z))
+static int disk_zone_op(struct zdisk *z, const struct disk_cmd *cmd, const struct disk_args *a)
+{
+	int ret = zdisk_zone_op(z, cmd->op, a->lba, a->all, NULL);
+
+	if (!ret)
+		return 0;
+	if (a->all) {
+		fprintf(stderr, "zonelab: %s of all zones failed: %s\n", cmd->name,
+			zl_strerror(ret));
 		return 1;
-	if (!strcmp(sub, "info")) {
-		print_info(z, path, json);
-	} else if (!strcmp(sub, "report")) {
-		if (do_report(z, start, opt, max))
-			rc = 1;
-	} else if (is_rw) {
-		if (disk_rw(z, sub[0] == 'w', lba, count, pattern,
-			    sub[0] == 'w' ? input : output, fua))
-			rc = 1;
-	} else if (is_zone_op) {
-		int ret = zdisk_zone_op(z, op, lba, all, NULL);
-
-		if (ret && all) {
-			fprintf(stderr, "zonelab: %s of all zones failed: %s\n", sub, zl_strerror(ret));
-			rc = 1;
-		} else if (ret) {
-			fprintf(stderr, "zonelab: %s of the zone at LBA %" PRIu64 " failed: %s\n", sub,
-				lba, zl_strerror(ret));
-			explain_zone(z, lba, ret);
-			rc = 1;
-		}
-	} else {
-		char msg[512];
-		int ret = zdisk_check(z, msg, sizeof(msg));   /* "check" */
-
-		printf("%s: %s\n", path, msg);
-		if (ret)
-			rc = 1;
 	}
-out_close:
-	if (stats)
+	fprintf(stderr, "zonelab: %s of the zone at LBA %" PRIu64 " failed: %s\n", cmd->name,
+		a->lba, zl_strerror(ret));
+	explain_zone(z, a->lba, ret);
+	return 1;
+}
+
+static int disk_check(struct zdisk *z, const char *path)
+{
+	char msg[512];
+	int ret = zdisk_check(z, msg, sizeof(msg));
+
+	printf("%s: %s\n", path, msg);
+	return ret ? 1 : 0;
+}
+
+/* @cmd on the image: 0, 1 (the command failed) or 2 (usage). */
+static int disk_run(const struct disk_cmd *cmd, struct disk_args *a)
+{
+	struct zdisk *z;
+	int rc = 0;
+
+	if (cmd->kind == DK_DEMO)
+		return disk_demo(a->path);
+	if (cmd->kind == DK_CREATE) {
+		if (cli_geo_finish(&a->g))
+			return 2;
+		if (open_image(a->path, true, a->force, &a->g.cfg, a->wce, &z))
+			return 1;
+	} else if (open_image(a->path, false, false, NULL, a->wce, &z)) {
+		return 1;
+	}
+	switch (cmd->kind) {
+	case DK_CREATE:
+	case DK_INFO:
+		print_info(z, a->path, a->json);
+		break;
+	case DK_REPORT:
+		rc = do_report(z, a->start, a->opt, a->max) ? 1 : 0;
+		break;
+	case DK_WRITE:
+		rc = disk_rw(z, true, a->lba, a->count, a->pattern, a->input, a->fua) ? 1 : 0;
+		break;
+	case DK_READ:
+		rc = disk_rw(z, false, a->lba, a->count, a->pattern, a->output, a->fua) ? 1 : 0;
+		break;
+	case DK_ZONE:
+		rc = disk_zone_op(z, cmd, a);
+		break;
+	case DK_CHECK:
+		rc = disk_check(z, a->path);
+		break;
+	case DK_DEMO:
+		break;  /* no image to open: above */
+	}
+	if (a->stats)
 		print_stats(z);
 	zdisk_close(z);
 	return rc;
+}
+
+int cmd_disk(int argc, char **argv)
+{
+	const struct disk_cmd *cmd;
+	struct disk_args a;
+	int rc;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		disk_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	cmd = disk_cmd_find(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "zonelab disk: unknown command '%s' (see zonelab disk --help)\n",
+			argv[1]);
+		return 2;
+	}
+	if (argc < 3) {
+		fprintf(stderr, "zonelab disk %s: missing IMAGE\n", cmd->name);
+		return 2;
+	}
+	rc = disk_args(cmd, argc, argv, &a);
+	return rc ? rc : disk_run(cmd, &a);
 }

@@ -73,6 +73,14 @@ bad "unknown option '--frobnicate'" $ZL disk info "$img" --frobnicate
 bad "unknown command 'frobnicate'" $ZL disk frobnicate "$img"
 bad "--start needs a value" $ZL disk report "$img" --start
 bad "out of range (0 to 255)" $ZL disk write "$img" 32768 8 --pattern 256
+# the largest value is accepted: --pattern 255 writes 0xff bytes, --wce 1 opens
+ok  $ZL disk write "$img" 32768 8 --pattern 255
+has "wrote 8 LBAs at LBA 32768"
+ok  $ZL disk read "$img" 32768 8 --output "$dir/ff"
+[ "$(od -An -tx1 -v "$dir/ff" | tr -s ' \n' '\n\n' | sort -u | grep .)" = ff ] ||
+	{ echo "FAIL: --pattern 255 did not write 0xff bytes"; fails=$((fails+1)); }
+ok  $ZL disk info "$img" --wce 1
+bad "wce: 2 is out of range (0 to 1)" $ZL disk info "$img" --wce 2
 bad "expected LBA and COUNT" $ZL disk read "$img"
 ok  $ZL disk read "$img" 010 1                # decimal, not octal
 has "at LBA 10:"
