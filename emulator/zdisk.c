@@ -565,6 +565,24 @@ static __attribute__((noinline)) int read_failed(struct zdisk *z, uint64_t nr_lb
 	return read_error(z, err);
 }
 
+/*
+ * The start of every read and write: @io cleared, the buffer checked for
+ * nr_lba blocks.
+ * (A transfer is at most 2^32 blocks of 4 KiB: no overflow below.)
+ */
+static inline int io_start(const struct zdisk *z, uint64_t nr_lba, const struct iovec *iov,
+			   int iov_cnt, struct zdisk_io *io)
+{
+	if (io) {
+		io->delay_ns = 0;
+		io->stalled = false;
+		io->done_lba = 0;
+	}
+	if (nr_lba > UINT32_MAX || zl_iov_len(iov, iov_cnt) < nr_lba * z->lba_size)
+		return -EINVAL;
+	return 0;
+}
+
 /* Every read zdisk_read_try() declines: with the lock, faults, all rules. */
 static __attribute__((noinline)) int readv_locked(struct zdisk *z, uint64_t lba, uint64_t nr_lba,
 						  const struct iovec *iov, int iov_cnt,
@@ -602,16 +620,10 @@ static __attribute__((noinline)) int readv_locked(struct zdisk *z, uint64_t lba,
 int zdisk_readv(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct iovec *iov,
 		int iov_cnt, struct zdisk_io *io)
 {
-	int ret;
+	int ret = io_start(z, nr_lba, iov, iov_cnt, io);
 
-	if (io) {
-		io->delay_ns = 0;
-		io->stalled = false;
-		io->done_lba = 0;
-	}
-	/* (a transfer is at most 2^32 blocks of 4 KiB: no overflow below) */
-	if (nr_lba > UINT32_MAX || zl_iov_len(iov, iov_cnt) < nr_lba * z->lba_size)
-		return -EINVAL;
+	if (ret)
+		return ret;
 	ret = iov_cnt == 1 ? zdisk_read_try(z, lba, nr_lba, iov[0].iov_base) : 0;
 	if (!ret)
 		return readv_locked(z, lba, nr_lba, iov, iov_cnt, io);
@@ -689,13 +701,9 @@ int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct io
 	bool locked_zones, durable_now;
 	int ret, sret = 0;
 
-	if (io) {
-		io->delay_ns = 0;
-		io->stalled = false;
-		io->done_lba = 0;
-	}
-	if (nr_lba > UINT32_MAX || zl_iov_len(iov, iov_cnt) < nr_lba * z->lba_size)
-		return -EINVAL;
+	ret = io_start(z, nr_lba, iov, iov_cnt, io);
+	if (ret)
+		return ret;
 	lock(z);
 	/* This write is durable on completion if the cache is off or FUA. */
 	durable_now = !z->wce || fua;
