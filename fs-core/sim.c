@@ -192,7 +192,7 @@ static void sim_dispatch(void *arg, struct fsc_bio *bio)
 	uint32_t i, data = bg->nr_stripes / bg->sub_stripes;
 	uint64_t done = s->now, t, per;
 
-	sim_hist_add(&s->res->reorder, bio->t_dispatch_ns - bio->t_ready_ns);
+	ana_hist_add(&s->res->reorder, bio->t_dispatch_ns - bio->t_ready_ns);
 	for (i = 0; i < bg->nr_stripes; i++)  /* every device of a run is present */
 		s->devs.blk[bg->stripes[i].dev]->last_delay_ns = 0;
 	/* in dispatch order: what the device sees; the first refusal is the
@@ -242,7 +242,7 @@ static void sim_bg_removed(void *arg, uint32_t type, uint64_t life_ns)
 {
 	struct sim *s = arg;
 
-	sim_hist_add(&s->res->bg_life, life_ns);
+	ana_hist_add(&s->res->bg_life, life_ns);
 }
 
 static const struct fsc_owner_ops sim_ops = { sim_dispatch, sim_failed, sim_bg_removed };
@@ -734,12 +734,12 @@ static void size_workload(struct sim *s)
 	s->file_blocks = (uint64_t)(c->util * zones * np);
 	res->file_blocks = s->file_blocks;
 	u = res->util_effective = (double)s->file_blocks / (zones * np);
-	res->oracle_fifo = sim_wa_fifo(u);
-	res->oracle_greedy = sim_wa_greedy(u, np);
+	res->oracle_fifo = ana_wa_fifo(u);
+	res->oracle_greedy = ana_wa_greedy(u, np);
 	if (c->workload == SIM_WL_HOTCOLD) {
-		res->oracle_hc_fifo = sim_wa_hotcold_fifo(u, c->hot_r, c->hot_f);
-		res->oracle_hc_greedy = sim_wa_hotcold_greedy(u, c->hot_r, c->hot_f, np);
-		res->oracle_twolog = sim_wa_twolog(u, c->hot_r, c->hot_f, np);
+		res->oracle_hc_fifo = ana_wa_hotcold_fifo(u, c->hot_r, c->hot_f);
+		res->oracle_hc_greedy = ana_wa_hotcold_greedy(u, c->hot_r, c->hot_f, np);
+		res->oracle_twolog = ana_wa_twolog(u, c->hot_r, c->hot_f, np);
 	}
 }
 

@@ -3,8 +3,8 @@
  * virtual time (ns) over in-process zone models (data-less by default; or
  * emulated disks that store bytes and inject faults; or one Linux zoned
  * block device), and its metrics.  Same configuration and seed => byte-identical JSON.  No wall
- * clock, no rand().  The engine pieces (event heap, PRNG, distributions,
- * histogram, the write-amplification oracles) are exposed for tests.
+ * clock, no rand().  The engine pieces (event heap, distributions) are
+ * exposed for tests; histograms and oracles come from analysis/ana.h.
  */
 #ifndef SIM_H
 #define SIM_H
@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ana.h"
 #include "fsc.h"
 #include "zl_rng.h"
 
@@ -42,26 +43,7 @@ int sim_heap_push(struct sim_heap *h, uint64_t t_ns, uint32_t type, uint32_t arg
 bool sim_heap_pop(struct sim_heap *h, struct sim_event *out);
 void sim_heap_fini(struct sim_heap *h);
 
-/* Log-linear latency histogram (32 sub-buckets per power of two). */
-#define SIM_HIST_BUCKETS (64 + 58 * 32)
-struct sim_hist {
-	uint64_t count[SIM_HIST_BUCKETS];
-	uint64_t n, max, sum;
-};
-void sim_hist_add(struct sim_hist *h, uint64_t v);
-/* Value at quantile @q (0..1): the upper bound of its bucket, capped at max. */
-uint64_t sim_hist_quantile(const struct sim_hist *h, double q);
-
-/* Write-amplification oracles (docs: wa-models.md). */
-double sim_wa_fifo(double u);
-double sim_wa_greedy(double u, double np);
-/* Hot/cold, one log: a fraction @r of the writes to a fraction @f of the
- * space.  Eq. 14 (FIFO) and Eq. 16 (greedy, Np = @np). */
-double sim_wa_hotcold_fifo(double u, double r, double f);
-double sim_wa_hotcold_greedy(double u, double r, double f, double np);
-/* Hot/cold in two logs with the best split of spare space (Eqs. 20-22):
- * a lower bound for any two-stream placement. */
-double sim_wa_twolog(double u, double r, double f, double np);
+/* Histograms and the WA oracles: analysis/ana.h. */
 
 /* ---- the simulation (sim.c) ---- */
 
@@ -159,7 +141,7 @@ struct sim_result {
 	double wa, wa_data;
 	double oracle_fifo, oracle_greedy;
 	double oracle_hc_fifo, oracle_hc_greedy, oracle_twolog;  /* hotcold workload */
-	struct sim_hist reorder;    /* ns a bio waited between ready and dispatch */
+	struct ana_hist reorder;    /* ns a bio waited between ready and dispatch */
 	double sbuf_mean;           /* time-weighted over the measured window */
 	uint64_t sbuf_max;
 	uint64_t nr_user_bios, nr_bios;
@@ -175,7 +157,7 @@ struct sim_result {
 	uint64_t nr_redirty, nr_zeros;
 	double bg_life_mean_ns;
 	uint64_t bg_life_max_ns;
-	struct sim_hist bg_life;    /* ns from creation to reset, every removed block group */
+	struct ana_hist bg_life;    /* ns from creation to reset, every removed block group */
 };
 
 /**

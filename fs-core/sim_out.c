@@ -52,11 +52,11 @@ static const char *const kind_names[] = { "data", "metadata", "redirty", "zeros"
 
 #define U(x) ((unsigned long long)(x))
 
-static void hist_json(FILE *f, const struct sim_hist *h)
+static void hist_json(FILE *f, const struct ana_hist *h)
 {
 	fprintf(f, "\"count\": %llu, \"p50\": %llu, \"p90\": %llu, \"p99\": %llu, ",
-		U(h->n), U(sim_hist_quantile(h, 0.5)), U(sim_hist_quantile(h, 0.9)),
-		U(sim_hist_quantile(h, 0.99)));
+		U(h->n), U(ana_hist_quantile(h, 0.5)), U(ana_hist_quantile(h, 0.9)),
+		U(ana_hist_quantile(h, 0.99)));
 }
 
 void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
@@ -121,8 +121,8 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 	fprintf(f, " } },\n");
 	fprintf(f, "  \"reorder_latency_ns\": { \"count\": %llu, \"p50\": %llu, \"p90\": %llu, "
 		"\"p99\": %llu, \"p99_9\": %llu, \"max\": %llu },\n", U(r->reorder.n),
-		U(sim_hist_quantile(&r->reorder, 0.5)), U(sim_hist_quantile(&r->reorder, 0.9)),
-		U(sim_hist_quantile(&r->reorder, 0.99)), U(sim_hist_quantile(&r->reorder, 0.999)),
+		U(ana_hist_quantile(&r->reorder, 0.5)), U(ana_hist_quantile(&r->reorder, 0.9)),
+		U(ana_hist_quantile(&r->reorder, 0.99)), U(ana_hist_quantile(&r->reorder, 0.999)),
 		U(r->reorder.max));
 	fprintf(f, "  \"submit_buffer\": { \"held\": %llu, \"occupancy_mean\": %.3f, "
 		"\"occupancy_max\": %llu, \"expired_bios\": %llu, \"expired_bgs\": %llu, "

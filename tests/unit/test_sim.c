@@ -1,6 +1,6 @@
 /*
- * test_sim.c — the simulator: engine pieces (PRNG, event heap ties,
- * histogram, oracles against the values of wa-models.md), determinism (same
+ * test_sim.c — the simulator: engine pieces (PRNG, event heap ties),
+ * determinism (same
  * seed => byte-identical JSON), the ordering invariant (heavy reordering +
  * submit buffer => zero unaligned writes from the zone model over >= 1M
  * bios; no ordering => the zone model refuses them), write amplification
@@ -57,36 +57,6 @@ static void test_sim_heap_orders_by_time_then_insertion(void **state)
 	}
 	assert_false(sim_heap_pop(&h, &e));
 	sim_heap_fini(&h);
-}
-
-static void test_sim_hist_quantiles(void **state)
-{
-	static struct sim_hist h;
-	uint64_t v;
-
-	memset(&h, 0, sizeof(h));
-	for (v = 1; v <= 10000; v++)
-		sim_hist_add(&h, v);
-	assert_in_range(sim_hist_quantile(&h, 0.5), 5000, 5200);
-	assert_in_range(sim_hist_quantile(&h, 0.99), 9900, 10000);
-	assert_int_equal(sim_hist_quantile(&h, 1.0), 10000);
-	assert_int_equal(h.max, 10000);
-}
-
-static void test_sim_oracles_match_published_values(void **state)
-{
-	assert_true(fabs(sim_wa_fifo(0.5) - 1.255) < 0.001);
-	assert_true(fabs(sim_wa_fifo(0.7) - 1.876) < 0.001);
-	assert_true(fabs(sim_wa_fifo(0.8) - 2.693) < 0.001);
-	assert_true(fabs(sim_wa_fifo(0.9) - 5.179) < 0.001);
-	assert_true(fabs(sim_wa_greedy(0.8, 64) - 2.598) < 0.001);
-	assert_true(fabs(sim_wa_greedy(0.9, 64) - 4.816) < 0.001);
-	/* hot/cold 90/10: one log (Eq. 14), two logs (Eqs. 20-22) */
-	assert_true(fabs(sim_wa_hotcold_fifo(0.7, 0.9, 0.1) - 2.586) < 0.001);
-	assert_true(fabs(sim_wa_hotcold_fifo(0.9, 0.9, 0.1) - 6.168) < 0.001);
-	assert_true(fabs(sim_wa_twolog(0.8, 0.9, 0.1, 64) - 1.445) < 0.001);
-	/* r = f is the uniform case */
-	assert_true(fabs(sim_wa_hotcold_fifo(0.8, 0.5, 0.5) - sim_wa_fifo(0.8)) < 1e-6);
 }
 
 /* A small, fast, metadata-heavy configuration. */
@@ -422,8 +392,8 @@ static void test_sim_occupancy_is_time_weighted_and_lifetimes_are_a_histogram(vo
 	assert_true(r.sbuf_mean > 0 && r.sbuf_mean < (double)r.sbuf_max);
 	assert_int_equal(r.bg_life.n, r.nr_bg_removed);
 	assert_true(r.nr_bg_removed > 10);
-	assert_true(sim_hist_quantile(&r.bg_life, 0.5) <= sim_hist_quantile(&r.bg_life, 0.9));
-	assert_true(sim_hist_quantile(&r.bg_life, 0.99) <= r.bg_life_max_ns);
+	assert_true(ana_hist_quantile(&r.bg_life, 0.5) <= ana_hist_quantile(&r.bg_life, 0.9));
+	assert_true(ana_hist_quantile(&r.bg_life, 0.99) <= r.bg_life_max_ns);
 	assert_int_equal(r.bg_life.max, r.bg_life_max_ns);
 }
 
@@ -626,8 +596,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sim_rng_is_deterministic_and_uniformish),
 		cmocka_unit_test(test_sim_heap_orders_by_time_then_insertion),
-		cmocka_unit_test(test_sim_hist_quantiles),
-		cmocka_unit_test(test_sim_oracles_match_published_values),
 		cmocka_unit_test(test_sim_same_seed_gives_identical_json),
 		cmocka_unit_test(test_sim_reordering_with_submit_buffer_never_unaligned),
 		cmocka_unit_test(test_sim_without_ordering_the_device_refuses),

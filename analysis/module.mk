@@ -1,0 +1,4 @@
+# analysis/ — the metrics library (histograms, WA oracles: ana_*) that the
+# simulator links, and the plotting / comparison side.  Fragment of ./Makefile.
+LIB_SRCS += analysis/ana_hist.c analysis/ana_oracle.c
+UNIT_TESTS += tests/unit/test_ana.c
