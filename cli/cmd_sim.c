@@ -26,7 +26,8 @@ static const char sim_help[] =
 "             --expire-ms N --no-metadata --fanout N --leaf-items N --release-prob X\n"
 "             --commit-interval-ms N --commit-bytes BYTES\n"
 "  reorder:   --workers N --worker-dist const|exp|pareto --worker-mean-us N --pareto-alpha X\n"
-"  workload:  --workload seq|uniform|hotcold --util X --bio-blocks N --hot-r X --hot-f X\n"
+"  workload:  --workload seq|uniform|hotcold|zipf --util X --bio-blocks N --hot-r X --hot-f X\n"
+"             --zipf-theta X (zipf: P(rank k) ~ 1/k^X, default 0.99)\n"
 "             --qd N --warmup N --writes N --seed N\n"
 "  cleaning:  --clean fifo|greedy --reserve N\n"
 "  output:    --csv FILE --sample-ms N\n";
@@ -64,7 +65,7 @@ enum {
 	O_SEED = 256, O_DEVICES, O_ZONES, O_ZONE_SIZE, O_CONV, O_CMD, O_BW, O_SWITCH,
 	O_PROFILE, O_META_PROFILE, O_ORDER, O_RELEASE, O_EXPIRE, O_NO_META, O_FANOUT, O_LEAF,
 	O_RELPROB, O_COMMIT_MS, O_COMMIT_BYTES, O_WORKERS, O_DIST, O_WMEAN, O_ALPHA,
-	O_WORKLOAD, O_UTIL, O_BIO, O_HOTR, O_HOTF, O_QD, O_WARMUP, O_WRITES, O_CLEAN,
+	O_WORKLOAD, O_UTIL, O_BIO, O_HOTR, O_HOTF, O_ZIPF, O_QD, O_WARMUP, O_WRITES, O_CLEAN,
 	O_RESERVE, O_CSV, O_SAMPLE, O_STORE, O_FAULTS, O_BLKDEV, O_ON_ERR, O_NO_RREAD,
 	O_HELP,
 };
@@ -81,7 +82,8 @@ static const struct option opts[] = {
 	{ "workers", 1, 0, O_WORKERS }, { "worker-dist", 1, 0, O_DIST },
 	{ "worker-mean-us", 1, 0, O_WMEAN }, { "pareto-alpha", 1, 0, O_ALPHA },
 	{ "workload", 1, 0, O_WORKLOAD }, { "util", 1, 0, O_UTIL }, { "bio-blocks", 1, 0, O_BIO },
-	{ "hot-r", 1, 0, O_HOTR }, { "hot-f", 1, 0, O_HOTF }, { "qd", 1, 0, O_QD },
+	{ "hot-r", 1, 0, O_HOTR }, { "hot-f", 1, 0, O_HOTF }, { "zipf-theta", 1, 0, O_ZIPF },
+	{ "qd", 1, 0, O_QD },
 	{ "warmup", 1, 0, O_WARMUP }, { "writes", 1, 0, O_WRITES }, { "clean", 1, 0, O_CLEAN },
 	{ "reserve", 1, 0, O_RESERVE }, { "csv", 1, 0, O_CSV }, { "sample-ms", 1, 0, O_SAMPLE },
 	{ "store", 1, 0, O_STORE }, { "faults", 1, 0, O_FAULTS }, { "blkdev", 1, 0, O_BLKDEV },
@@ -168,6 +170,7 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_BIO: c->bio_blocks = (uint32_t)v; break;
 	case O_HOTR: r = parse_double("hot-r", a, &c->hot_r); break;
 	case O_HOTF: r = parse_double("hot-f", a, &c->hot_f); break;
+	case O_ZIPF: r = parse_double("zipf-theta", a, &c->zipf_theta); break;
 	case O_QD: c->qd = (uint32_t)v; break;
 	case O_WARMUP: c->warmup_writes = v; break;
 	case O_WRITES: c->writes = v; break;

@@ -4,8 +4,9 @@
  * block device), one fs-core instance, and the things that make the RFC's design interesting:
  * async workers between allocation and submission that reorder writes,
  * devices that take time (per-command overhead, bandwidth, zone switches),
- * transaction commits on a timer or by size, a workload, and cleaning by
- * relocation.  Everything runs from one event heap in virtual ns with one
+ * transaction commits on a timer or by size, a workload source (traces/:
+ * the generators of trc_gen.c; the simulator holds no workload code), and
+ * cleaning by relocation.  Everything runs from one event heap in virtual ns with one
  * seeded generator.  It is not a benchmark of the host: no wall clock.
  */
 #include <errno.h>
@@ -15,6 +16,7 @@
 
 #include "fsc_int.h"
 #include "sim_int.h"
+#include "trc_gen.h"
 
 enum { EV_WORKER_DONE = 1, EV_DEV_DONE, EV_COMMIT_TIMER, EV_EXPIRE, EV_SAMPLE, EV_READ_DONE };
 
@@ -35,11 +37,13 @@ struct sim {
 	struct fsc_bio *q_head, *q_tail;   /* waiting for a worker */
 	uint32_t workers_busy, workers_max;
 	/* workload */
+	struct trc_source *src;            /* owned */
+	struct trc_rec next;               /* the source's next request, when have_next */
+	bool have_next, src_done;
 	uint64_t file_blocks;
 	uint64_t issued, done_user;        /* user writes issued / finished */
 	uint64_t total_writes;             /* fill + warmup + measured */
 	uint64_t fill_writes;
-	uint64_t seq_cursor;
 	uint32_t inflight_user;
 	bool measuring;
 	uint64_t snap_user, snap_dev[FSC_NR_KINDS];
@@ -49,6 +53,7 @@ struct sim {
 	uint64_t bytes_since_commit;
 	bool expire_armed;
 	uint64_t last_tick_done;     /* stall detection at each commit tick */
+	uint32_t reserve_free_zones;       /* --reserve block groups, in zones of one device */
 	/* submit buffer occupancy, integrated over the measured window */
 	double sbuf_area;                  /* bios x ns */
 	uint64_t t_meas_ns;                /* start of the measured window */
@@ -85,6 +90,7 @@ void sim_cfg_init(struct sim_cfg *c)
 	c->bio_blocks = 1;
 	c->hot_r = 0.9;
 	c->hot_f = 0.1;
+	c->zipf_theta = 0.99;
 	c->qd = 32;
 	c->warmup_writes = 0;
 	c->writes = 100000;
@@ -313,7 +319,7 @@ static void clean(struct sim *s)
 	struct fsc_bg *victim;
 	int n, guard = 0;
 
-	while (fsc_min_free_zones(s->fs) + fsc_stats(s->fs)->nr_relocating < s->cfg->reserve_zones &&
+	while (fsc_min_free_zones(s->fs) + fsc_stats(s->fs)->nr_relocating < s->reserve_free_zones &&
 	       guard++ < 64) {
 		victim = fsc_clean_pick(s->fs, s->cfg->clean, FSC_BG_DATA | FSC_BG_META);
 		if (!victim) {
@@ -339,28 +345,30 @@ static void clean(struct sim *s)
 
 /* ---- workload ---- */
 
-static uint64_t pick_lbn(struct sim *s, uint32_t nr)
+/* The source's next request into s->next (a lookahead of one, so the end
+ * of the workload is known when its last request is issued). */
+static void fetch(struct sim *s)
 {
-	const struct sim_cfg *c = s->cfg;
-	uint64_t span = s->file_blocks - nr + 1, hot;
+	int ret;
 
-	if (s->issued < s->fill_writes || c->workload == SIM_WL_SEQ) {
-		uint64_t l = s->seq_cursor;
+	if (s->have_next || s->src_done)
+		return;
+	ret = trc_source_next(s->src, &s->next);
+	if (ret > 0) {
+		s->have_next = true;
+	} else {
+		s->src_done = true;
+		if (ret < 0 && !s->err) {
+			zl_msgf(s->res->msg, sizeof(s->res->msg), "workload: %s", s->src->msg);
+			s->err = ret;
+		}
+	}
+}
 
-		s->seq_cursor += nr;
-		if (s->seq_cursor + nr > s->file_blocks)
-			s->seq_cursor = 0;
-		return l;
-	}
-	if (c->workload == SIM_WL_HOTCOLD) {
-		hot = (uint64_t)(c->hot_f * (double)span);
-		if (hot < 1)
-			hot = 1;
-		if (zl_rng_unit(&s->rng) < c->hot_r)
-			return zl_rng_below(&s->rng, hot);
-		return hot + zl_rng_below(&s->rng, span - hot > 0 ? span - hot : 1);
-	}
-	return zl_rng_below(&s->rng, span);
+/* Every request issued and finished. */
+static inline bool workload_is_over(const struct sim *s)
+{
+	return s->src_done && s->done_user == s->issued;
 }
 
 static void snapshot(struct sim *s)
@@ -380,7 +388,7 @@ static void issue_user(struct sim *s)
 	uint64_t lbn;
 	int ret;
 
-	while (!s->err && s->inflight_user < c->qd && s->issued < s->total_writes) {
+	for (fetch(s); !s->err && s->inflight_user < c->qd && s->have_next; fetch(s)) {
 		if (!s->measuring && s->issued == s->fill_writes + c->warmup_writes)
 			snapshot(s);
 		clean(s);
@@ -392,8 +400,8 @@ static void issue_user(struct sim *s)
 				commit_start(s);
 			return;
 		}
-		lbn = pick_lbn(s, c->bio_blocks);
-		ret = fsc_write_file(s->fs, lbn, c->bio_blocks, s->now, &bio);
+		lbn = s->next.offset_bytes / SECTOR;
+		ret = fsc_write_file(s->fs, lbn, (uint32_t)(s->next.len_bytes / SECTOR), s->now, &bio);
 		if (ret == -ENOSPC) {
 			/* like btrfs: commit to unpin, wait for what is in flight */
 			if (c->metadata && !s->in_commit)
@@ -405,6 +413,7 @@ static void issue_user(struct sim *s)
 			s->err = ret;
 			return;
 		}
+		s->have_next = false;
 		s->issued++;
 		s->inflight_user++;
 		if (c->metadata && c->release_prob > 0 && zl_rng_unit(&s->rng) < c->release_prob) {
@@ -429,6 +438,12 @@ static void issue_user(struct sim *s)
 static uint32_t copies(enum fsc_profile p)
 {
 	return p == FSC_DUP || p == FSC_RAID1 || p == FSC_RAID10 ? 2 : 1;
+}
+
+/* Zones a block group of @p takes on one device (DUP: both copies). */
+static uint32_t bg_zones_per_dev(enum fsc_profile p)
+{
+	return p == FSC_DUP ? 2 : 1;
 }
 
 /* Data zones cleaning can use: free sequential zones, less superblock zones,
@@ -508,6 +523,8 @@ static int check_values(const struct sim_cfg *c, char *msg, size_t msg_len)
 		zl_msgf(msg, msg_len, "--hot-f %g: between 0 and 1, exclusive", c->hot_f);
 	else if (!(c->hot_r >= 0 && c->hot_r <= 1))
 		zl_msgf(msg, msg_len, "--hot-r %g: between 0 and 1", c->hot_r);
+	else if (!(c->zipf_theta > 0 && c->zipf_theta <= 100))
+		zl_msgf(msg, msg_len, "--zipf-theta %g: above 0 and at most 100", c->zipf_theta);
 	else if (!(c->release_prob >= 0 && c->release_prob <= 1))
 		zl_msgf(msg, msg_len, "--release-prob %g: between 0 and 1", c->release_prob);
 	else if (c->worker_dist == SIM_DIST_PARETO && !(c->pareto_alpha > 1))
@@ -655,7 +672,7 @@ static void handle(struct sim *s, const struct sim_event *ev, bool draining)
 		arm_expiry(s);
 		break;
 	case EV_COMMIT_TIMER:
-		if (draining || s->done_user >= s->total_writes)
+		if (draining || workload_is_over(s))
 			break;  /* stop ticking when the workload is over */
 		if (s->done_user == s->last_tick_done && !s->inflight_user) {
 			s->err = -EDEADLK;  /* nothing moves: a stalled pipeline */
@@ -670,7 +687,7 @@ static void handle(struct sim *s, const struct sim_event *ev, bool draining)
 			break;
 		if (c->csv)
 			sample(s);
-		if (s->done_user < s->total_writes)
+		if (!workload_is_over(s))
 			push(s, s->now + c->sample_ns, EV_SAMPLE, NULL);
 		break;
 	}
@@ -743,6 +760,34 @@ static void size_workload(struct sim *s)
 	}
 }
 
+/* The workload: a generator of traces/ over the file sized above. */
+static int open_source(struct sim *s)
+{
+	static const enum trc_gen_kind kind_of[] = {
+		[SIM_WL_SEQ] = TRC_GEN_SEQ, [SIM_WL_UNIFORM] = TRC_GEN_UNIFORM,
+		[SIM_WL_HOTCOLD] = TRC_GEN_HOTCOLD, [SIM_WL_ZIPF] = TRC_GEN_ZIPF,
+	};
+	const struct sim_cfg *c = s->cfg;
+	struct trc_gen_cfg g = {
+		.kind = kind_of[c->workload],
+		.seed = c->seed,
+		.file_bytes = s->file_blocks * SECTOR,
+		.req_bytes = c->bio_blocks * SECTOR,
+		.nr_fill = s->fill_writes,
+		.nr_reqs = s->total_writes,
+		.hot_r = c->hot_r,
+		.hot_f = c->hot_f,
+		.zipf_theta = c->zipf_theta,
+	};
+	int ret = trc_gen_create(&g, &s->src);
+
+	if (ret)
+		zl_msgf(s->res->msg, sizeof(s->res->msg),
+			"workload %s: the generator refused its configuration (%s)",
+			sim_workload_names[c->workload], strerror(-ret));
+	return ret;
+}
+
 int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 {
 	const struct sim_cfg *c;
@@ -799,9 +844,18 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 		goto out_free;
 	fsc_set_owner(s->fs, &sim_ops, s);
 
+	/* --reserve counts block groups (as usable_data_zones() does): with DUP
+	 * a free zone pair is one block group, and a reserve of zones that
+	 * makes one DUP block group can strand relocation at ENOSPC */
+	s->reserve_free_zones = c->reserve_zones *
+		(bg_zones_per_dev(c->data_profile) > bg_zones_per_dev(c->meta_profile) ?
+		 bg_zones_per_dev(c->data_profile) : bg_zones_per_dev(c->meta_profile));
 	s->workers_max = c->order == FSC_ORDER_SERIALIZE && c->nr_workers ? 1 : c->nr_workers;
 	s->fill_writes = (s->file_blocks + c->bio_blocks - 1) / c->bio_blocks;
 	s->total_writes = s->fill_writes + c->warmup_writes + c->writes;
+	ret = open_source(s);
+	if (ret)
+		goto out_free;
 	if (c->metadata && c->commit_interval_ns)
 		push(s, c->commit_interval_ns, EV_COMMIT_TIMER, NULL);
 	if (c->csv)
@@ -839,6 +893,7 @@ out_free:
 		fsc_bio_put(s->fs, b);
 	}
 	fsc_destroy(s->fs);
+	trc_source_destroy(s->src);
 	sim_devs_close(&s->devs, res);
 	sim_heap_fini(&s->heap);
 	free(s);

@@ -47,7 +47,7 @@ void sim_heap_fini(struct sim_heap *h);
 
 /* ---- the simulation (sim.c) ---- */
 
-enum sim_workload { SIM_WL_SEQ = 0, SIM_WL_UNIFORM, SIM_WL_HOTCOLD };
+enum sim_workload { SIM_WL_SEQ = 0, SIM_WL_UNIFORM, SIM_WL_HOTCOLD, SIM_WL_ZIPF };
 
 /* Where the bytes go: none = data-less zone models (or, with fault rules, a
  * zdisk with the NONE store), mem / file = a zdisk with that store. */
@@ -107,6 +107,7 @@ struct sim_cfg {
 	double util;                /* live data / usable data capacity */
 	uint32_t bio_blocks;        /* 4 KiB blocks per user write */
 	double hot_r, hot_f;        /* r of the writes go to f of the space */
+	double zipf_theta;          /* zipf: P(block rank k) ~ 1 / k^theta */
 	uint32_t qd;                /* user writes in flight */
 	uint64_t warmup_writes;     /* after the fill; not measured */
 	uint64_t writes;            /* measured user writes */

@@ -19,7 +19,7 @@ const char *const sim_order_names[] = { "submit-buffer", "serialize", "append", 
 const char *const sim_release_names[] = { "redirty", "zeros", "none", NULL };
 const char *const sim_clean_names[] = { "fifo", "greedy", NULL };
 const char *const sim_dist_names[] = { "const", "exp", "pareto", NULL };
-const char *const sim_workload_names[] = { "seq", "uniform", "hotcold", NULL };
+const char *const sim_workload_names[] = { "seq", "uniform", "hotcold", "zipf", NULL };
 const char *const sim_store_names[] = { "none", "mem", "file", NULL };
 const char *const sim_on_dev_error_names[] = { "abort", "continue", NULL };
 
@@ -93,9 +93,9 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 		"\"pareto_alpha\": %.3f,\n", c->nr_workers, name(sim_dist_names, c->worker_dist),
 		U(c->worker_mean_ns), c->pareto_alpha);
 	fprintf(f, "    \"workload\": \"%s\", \"util\": %.4f, \"bio_blocks\": %u, \"hot_r\": %.4f, "
-		"\"hot_f\": %.4f, \"qd\": %u, \"warmup_writes\": %llu, \"writes\": %llu,\n",
+		"\"hot_f\": %.4f, \"zipf_theta\": %.4f, \"qd\": %u, \"warmup_writes\": %llu, \"writes\": %llu,\n",
 		name(sim_workload_names, c->workload), c->util, c->bio_blocks, c->hot_r, c->hot_f,
-		c->qd, U(c->warmup_writes), U(c->writes));
+		c->zipf_theta, c->qd, U(c->warmup_writes), U(c->writes));
 	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u\n  },\n",
 		name(sim_clean_names, c->clean), c->reserve_zones);
 
