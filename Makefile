@@ -11,6 +11,9 @@
 #   make demo         the main job: create an emulated zoned disk, drive it, print
 #                     its zone report and statistics (DEMO_IMG=path, default /tmp)
 #   make deps         install missing Debian packages (root) or print the apt-get line
+#   make install      zonelab, handler_zonelab.so (into tcmu-runner's handler directory),
+#                     zonelab(1), bash completion, docs; PREFIX=/usr/local, DESTDIR=
+#                     (make uninstall removes them; dist/module.mk)
 #   make clean        remove build outputs (build/, build-san/ and O)
 #   make help         this text
 #
@@ -106,6 +109,8 @@ ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(TEST_HELPER_OBJS) $(UNIT_TESTS:%.c=$(O)/%.
 
 # The VM end-to-end fragment uses the program paths above.
 -include tests/e2e/e2e.mk
+# make install / uninstall, the man page and the bash completion.
+-include dist/module.mk
 
 .PHONY: all check bench fuzz fuzz-build demo deps clean help
 all: $(LIB) $(ZONELAB) $(UNIT_BINS) $(BENCH_BINS) $(SHLIBS) $(EXTRA_PROGS)
