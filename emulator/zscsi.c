@@ -36,17 +36,17 @@ static uint8_t zscsi_start_stop(struct zscsi_cmd *c)
  */
 const struct zscsi_op zscsi_ops[] = {
 	{ 0x00, 0, 0, 6, "TEST UNIT READY", zscsi_tur, { 0x00, 0, 0, 0, 0, CTL } },
-	{ 0x03, 0, ZSCSI_F_NO_UA, 6, "REQUEST SENSE", zscsi_request_sense,
+	{ 0x03, 0, ZSCSI_F_NO_UA | ZSCSI_F_DATA_IN, 6, "REQUEST SENSE", zscsi_request_sense,
 	  { 0x03, 0x01, 0, 0, 0xff, CTL } },
-	{ 0x08, 0, 0, 6, "READ(6)", zscsi_rw, { 0x08, 0x1f, 0xff, 0xff, 0xff, CTL } },
+	{ 0x08, 0, ZSCSI_F_DATA_IN, 6, "READ(6)", zscsi_rw, { 0x08, 0x1f, 0xff, 0xff, 0xff, CTL } },
 	{ 0x0a, 0, 0, 6, "WRITE(6)", zscsi_rw, { 0x0a, 0x1f, 0xff, 0xff, 0xff, CTL } },
-	{ 0x12, 0, ZSCSI_F_NO_UA, 6, "INQUIRY", zscsi_inquiry, { 0x12, 0x01, 0xff, 0xff, 0xff, CTL } },
+	{ 0x12, 0, ZSCSI_F_NO_UA | ZSCSI_F_DATA_IN, 6, "INQUIRY", zscsi_inquiry, { 0x12, 0x01, 0xff, 0xff, 0xff, CTL } },
 	{ 0x15, 0, 0, 6, "MODE SELECT(6)", zscsi_mode_select, { 0x15, 0x11, 0, 0, 0xff, CTL } },
-	{ 0x1a, 0, 0, 6, "MODE SENSE(6)", zscsi_mode_sense, { 0x1a, 0x08, 0xff, 0xff, 0xff, CTL } },
+	{ 0x1a, 0, ZSCSI_F_DATA_IN, 6, "MODE SENSE(6)", zscsi_mode_sense, { 0x1a, 0x08, 0xff, 0xff, 0xff, CTL } },
 	{ 0x1b, 0, 0, 6, "START STOP UNIT", zscsi_start_stop, { 0x1b, 0x01, 0, 0x0f, 0xf7, CTL } },
-	{ 0x25, 0, 0, 10, "READ CAPACITY(10)", zscsi_read_capacity10,
+	{ 0x25, 0, ZSCSI_F_DATA_IN, 10, "READ CAPACITY(10)", zscsi_read_capacity10,
 	  { 0x25, 0, 0, 0, 0, 0, 0, 0, 0, CTL } },
-	{ 0x28, 0, 0, 10, "READ(10)", zscsi_rw,
+	{ 0x28, 0, ZSCSI_F_DATA_IN, 10, "READ(10)", zscsi_rw,
 	  { 0x28, 0xf8, 0xff, 0xff, 0xff, 0xff, 0x1f, 0xff, 0xff, CTL } },
 	{ 0x2a, 0, 0, 10, "WRITE(10)", zscsi_rw,
 	  { 0x2a, 0xf8, 0xff, 0xff, 0xff, 0xff, 0x1f, 0xff, 0xff, CTL } },
@@ -56,9 +56,9 @@ const struct zscsi_op zscsi_ops[] = {
 	  { 0x35, 0x02, 0xff, 0xff, 0xff, 0xff, 0x1f, 0xff, 0xff, CTL } },
 	{ 0x55, 0, 0, 10, "MODE SELECT(10)", zscsi_mode_select,
 	  { 0x55, 0x11, 0, 0, 0, 0, 0, 0xff, 0xff, CTL } },
-	{ 0x5a, 0, 0, 10, "MODE SENSE(10)", zscsi_mode_sense,
+	{ 0x5a, 0, ZSCSI_F_DATA_IN, 10, "MODE SENSE(10)", zscsi_mode_sense,
 	  { 0x5a, 0x18, 0xff, 0xff, 0, 0, 0, 0xff, 0xff, CTL } },
-	{ 0x88, 0, 0, 16, "READ(16)", zscsi_rw,
+	{ 0x88, 0, ZSCSI_F_DATA_IN, 16, "READ(16)", zscsi_rw,
 	  { 0x88, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	    0xff, 0xff, 0xff, 0xff, 0x1f, CTL } },
 	{ 0x8a, 0, 0, 16, "WRITE(16)", zscsi_rw,
@@ -76,16 +76,16 @@ const struct zscsi_op zscsi_ops[] = {
 	{ 0x94, 0x02, ZSCSI_F_SA, 16, "FINISH ZONE", zscsi_zone_out, ZBC_OUT_USAGE(0x02) },
 	{ 0x94, 0x03, ZSCSI_F_SA, 16, "OPEN ZONE", zscsi_zone_out, ZBC_OUT_USAGE(0x03) },
 	{ 0x94, 0x04, ZSCSI_F_SA, 16, "RESET WRITE POINTER", zscsi_zone_out, ZBC_OUT_USAGE(0x04) },
-	{ 0x95, 0x00, ZSCSI_F_SA, 16, "REPORT ZONES", zscsi_report_zones,
+	{ 0x95, 0x00, ZSCSI_F_SA | ZSCSI_F_DATA_IN, 16, "REPORT ZONES", zscsi_report_zones,
 	  { 0x95, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	    0xff, 0xff, 0xff, 0xff, 0xbf, CTL } },
-	{ 0x9e, 0x10, ZSCSI_F_SA, 16, "READ CAPACITY(16)", zscsi_read_capacity16,
+	{ 0x9e, 0x10, ZSCSI_F_SA | ZSCSI_F_DATA_IN, 16, "READ CAPACITY(16)", zscsi_read_capacity16,
 	  { 0x9e, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, CTL } },
-	{ 0xa0, 0, ZSCSI_F_NO_UA, 12, "REPORT LUNS", zscsi_report_luns,
+	{ 0xa0, 0, ZSCSI_F_NO_UA | ZSCSI_F_DATA_IN, 12, "REPORT LUNS", zscsi_report_luns,
 	  { 0xa0, 0, 0xff, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0, CTL } },
-	{ 0xa3, 0x0c, ZSCSI_F_SA, 12, "REPORT SUPPORTED OPERATION CODES", zscsi_report_opcodes,
+	{ 0xa3, 0x0c, ZSCSI_F_SA | ZSCSI_F_DATA_IN, 12, "REPORT SUPPORTED OPERATION CODES", zscsi_report_opcodes,
 	  { 0xa3, 0x0c, 0x87, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, CTL } },
-	{ 0xa8, 0, 0, 12, "READ(12)", zscsi_rw,
+	{ 0xa8, 0, ZSCSI_F_DATA_IN, 12, "READ(12)", zscsi_rw,
 	  { 0xa8, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x1f, CTL } },
 	{ 0xaa, 0, 0, 12, "WRITE(12)", zscsi_rw,
 	  { 0xaa, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x1f, CTL } },
@@ -226,6 +226,28 @@ size_t zscsi_data_out(struct zscsi_cmd *c, void *dst, size_t len)
 	return done;
 }
 
+/*
+ * Zero the command's buffer from byte c->data_len to its end: what a
+ * data-in command did not fill.  Under tcmu-runner the buffer is the TCMU
+ * data area that every command shares, so without this the initiator
+ * would get whatever an earlier command (of any initiator) left there.
+ */
+static void zero_tail(struct zscsi_cmd *c)
+{
+	size_t skip = c->data_len, n;
+	int i;
+
+	for (i = 0; i < c->iov_cnt; i++) {
+		n = c->iov[i].iov_len;
+		if (skip >= n) {
+			skip -= n;
+			continue;
+		}
+		memset((uint8_t *)c->iov[i].iov_base + skip, 0, n - skip);
+		skip = 0;
+	}
+}
+
 void *zscsi_flat_buf(struct zscsi_cmd *c, size_t len)
 {
 	uint8_t *base;
@@ -315,6 +337,10 @@ uint8_t zscsi_finish(struct zscsi_cmd *c, uint8_t status, bool ran, uint8_t *sen
 {
 	struct zscsi *s = c->s;
 
+	if (c->data_len > c->buf_len)
+		c->data_len = c->buf_len;
+	if (c->data_in && c->data_len < c->buf_len)
+		zero_tail(c);
 	if (ran && status == ZSCSI_CHECK_CONDITION && (c->sense[2] & 0x0f) == ZSK_UNIT_ATTENTION &&
 	    c->sense[12] == 0x29) {
 		/* The command itself met the power loss: that was the report. */
@@ -362,6 +388,7 @@ uint8_t zscsi_execute_table(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 			status = zscsi_fail(&c, ZSK_ILLEGAL_REQUEST, 0x20, 0x00);
 		goto refused;
 	}
+	c.data_in = op->flags & ZSCSI_F_DATA_IN;
 	if (cdb_len < op->cdb_len) {
 		/* Too short to hold the command: nothing to point at. */
 		status = zscsi_fail(&c, ZSK_ILLEGAL_REQUEST, 0x24, 0x00);

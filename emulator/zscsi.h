@@ -52,7 +52,11 @@ void zscsi_destroy(struct zscsi *s);
  * data-in commands (up to its size; the allocation length in the CDB also
  * limits it), read for data-out commands.  @sense gets ZSCSI_SENSE_LEN bytes
  * of fixed-format sense data when the status is CHECK CONDITION.
- * *@data_len (may be NULL) gets the number of data-in bytes produced.
+ * *@data_len (may be NULL) gets the number of data-in bytes produced:
+ * exactly min(allocation length, bytes available, buffer size), cut
+ * anywhere (SPC-5 4.2.5.6).  Every byte of a data-in command's buffer past
+ * *@data_len is zeroed, whatever the status, so a transport that sends the
+ * whole buffer sends nothing stale.
  * Thread-safe: commands may run concurrently from several threads.
  * Returns the SCSI status.
  */

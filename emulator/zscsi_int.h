@@ -61,6 +61,7 @@ struct zscsi_cmd {
 	int iov_cnt;
 	size_t buf_len;                  /* total bytes of iov */
 	size_t data_len;                 /* data-in bytes produced */
+	bool data_in;                    /* a data-in command: zscsi_finish() zeroes the rest */
 	uint8_t sense[ZSCSI_SENSE_LEN];
 };
 
@@ -70,6 +71,7 @@ typedef uint8_t (*zscsi_handler_fn)(struct zscsi_cmd *c);
 enum {
 	ZSCSI_F_SA = 1u << 0,            /* the service action (CDB byte 1, bits 4:0) selects the entry */
 	ZSCSI_F_NO_UA = 1u << 1,         /* not blocked by a pending unit attention (SAM-5 5.14) */
+	ZSCSI_F_DATA_IN = 1u << 2,       /* transfers data to the initiator */
 };
 
 struct zscsi_op {
@@ -124,7 +126,11 @@ void zscsi_sense_field(uint8_t *sense, bool cdb, uint16_t byte, int bit);
 uint8_t zscsi_execute_table(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 			    const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len);
 /*
- * The end of every command: a CHECK CONDITION's sense goes to @sense and is
+ * The end of every command: a data-in command's buffer past the
+ * c->data_len bytes it produced is zeroed (SPC-5 4.2.5.6: the initiator
+ * gets min(allocation length, available) bytes; the transport may send the
+ * whole buffer, which must then hold nothing stale); a CHECK CONDITION's
+ * sense goes to @sense and is
  * kept for REQUEST SENSE (any other status drops what was kept, except for
  * REQUEST SENSE itself); a unit attention for a power loss that the command
  * itself met (@ran) counts as reported.  Returns @status.
@@ -156,6 +162,7 @@ static inline void zscsi_cmd_init(struct zscsi_cmd *c, struct zscsi *s, const ui
 	c->iov = iov;
 	c->iov_cnt = zscsi_iov_usable(iov, iov_cnt, &c->buf_len);
 	c->data_len = 0;
+	c->data_in = false;
 }
 
 /* --- data buffer helpers (zscsi.c) ------------------------------------ */

@@ -162,6 +162,7 @@ static __attribute__((noinline)) uint8_t rw_fast_failed(struct zscsi *s, const u
 	struct zscsi_cmd c;
 
 	zscsi_cmd_init(&c, s, cdb, cdb_len, iov, iov_cnt);
+	c.data_in = !a->write;
 	if (!a->write)
 		c.data_len = (size_t)done_lba * s->lba_size;
 	return zscsi_finish(&c, zscsi_fail_err(&c, err, ZSCSI_CTX_IO, a->lba + done_lba), true,
@@ -202,8 +203,8 @@ ZL_HOT_INLINE int zscsi_read_fast(struct zscsi *s, const uint8_t *cdb, size_t cd
 
 	if ((cdb[0] != 0x88 && cdb[0] != 0x28) || !rw_fast_parse(s, cdb, cdb_len, &a) ||
 	    iov_cnt != 1 || !iov || !iov[0].iov_base || !a.nr_lba ||
-	    rw_check_parsed(s, cdb, iov[0].iov_len, &a) != RW_OK)
-		return -1;
+	    rw_check_parsed(s, cdb, iov[0].iov_len, &a) != RW_OK || a.bytes != iov[0].iov_len)
+		return -1;                      /* (a longer buffer: the table zeroes its tail) */
 	ret = zdisk_read_try(s->disk, a.lba, a.nr_lba, iov[0].iov_base);
 	if (!ret)
 		return -1;
@@ -230,8 +231,8 @@ uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 	} else {
 		n = zscsi_iov_usable(iov, iov_cnt, &buf_len);
 	}
-	if (rw_check_parsed(s, cdb, buf_len, &a) != RW_OK)
-		goto table;
+	if (rw_check_parsed(s, cdb, buf_len, &a) != RW_OK || (!a.write && a.bytes != buf_len))
+		goto table;                     /* (a longer READ buffer: the table zeroes its tail) */
 	err = rw_transfer(s, &a, iov, n, &io);
 	if (!err) {
 		if (data_len)

@@ -7,7 +7,9 @@
  *   - PARTIAL = 0: ZONE LIST LENGTH counts every matching zone from the
  *     zone holding ZONE START LBA to the end, even those that do not fit;
  *   - PARTIAL = 1: it counts the descriptors returned;
- *   - only whole descriptors are returned (as scsi_debug does);
+ *   - min(ALLOCATION LENGTH, available) bytes are returned, cut anywhere,
+ *     inside a descriptor too (SPC-5 4.2.5.6; scsi_debug returns only whole
+ *     descriptors); with PARTIAL = 1 a cut descriptor is not counted;
  *   - WRITE POINTER LBA is all-ones where the zone has no valid write
  *     pointer: conventional and gap zones, and FULL, READ ONLY, OFFLINE
  *     and INACTIVE zones (ZBC-2: the write pointer is invalid there; Linux
@@ -77,8 +79,9 @@ uint8_t zscsi_report_zones(struct zscsi_cmd *c)
 	uint8_t opt = c->cdb[14] & 0x3f;
 	struct zl_zone_info zi[RZ_CHUNK];
 	uint8_t hdr[RZ_HDR];
-	uint64_t max_desc, n = 0, list_len, next, lba;
-	size_t out_len, i;
+	uint64_t max_desc, max_full, n = 0, list_len, next, lba;
+	uint8_t last[RZ_DESC];
+	size_t out_len, tail, i;
 	uint8_t *buf;
 	bool bounce;
 	int64_t cnt;
@@ -92,8 +95,10 @@ uint8_t zscsi_report_zones(struct zscsi_cmd *c)
 	out_len = alloc < c->buf_len ? alloc : c->buf_len;
 	if (out_len == 0)
 		return ZSCSI_GOOD;
-	max_desc = out_len > RZ_HDR ? (out_len - RZ_HDR) / RZ_DESC : 0;
-	out_len = RZ_HDR + max_desc * RZ_DESC > out_len ? out_len : RZ_HDR + max_desc * RZ_DESC;
+	/* whole descriptors that fit, then the first bytes of one more */
+	max_full = out_len > RZ_HDR ? (out_len - RZ_HDR) / RZ_DESC : 0;
+	tail = out_len > RZ_HDR ? (out_len - RZ_HDR) % RZ_DESC : 0;
+	max_desc = max_full + (tail ? 1 : 0);
 
 	buf = zscsi_flat_buf(c, out_len);
 	bounce = !buf;
@@ -114,16 +119,27 @@ uint8_t zscsi_report_zones(struct zscsi_cmd *c)
 				free(buf);
 			return zscsi_fail_err(c, ret, ZSCSI_CTX_IO, lba);
 		}
-		for (i = 0; i < (size_t)ret; i++)
-			put_desc(buf + RZ_HDR + (n + i) * RZ_DESC, &zi[i]);
+		for (i = 0; i < (size_t)ret; i++) {
+			if (n + i < max_full) {
+				put_desc(buf + RZ_HDR + (n + i) * RZ_DESC, &zi[i]);
+			} else {                /* the cut one: as many bytes as fit */
+				put_desc(last, &zi[i]);
+				memcpy(buf + RZ_HDR + max_full * RZ_DESC, last, tail);
+			}
+		}
 		n += (uint64_t)ret;
 		if (ret < (int)want || next <= lba)
 			break;
 		lba = next;
 	}
+	if (n < max_desc)               /* fewer zones than room: that is all there is */
+		out_len = RZ_HDR + n * RZ_DESC < out_len ? RZ_HDR + n * RZ_DESC : out_len;
 
-	if (partial || (n < max_desc)) {
-		/* all matching zones were returned, or only those count */
+	if (partial) {
+		/* only the descriptors returned whole count */
+		list_len = (n < max_full ? n : max_full) * RZ_DESC;
+	} else if (n < max_desc) {
+		/* every matching zone was returned */
 		list_len = n * RZ_DESC;
 	} else {
 		cnt = zdisk_report_count(s->disk, start, (enum zl_report_opt)opt);

@@ -4,7 +4,8 @@
  * the cfgstring (zl_cfgstr), open opens the zdisk and a zscsi front for it,
  * handle_cmd hands the raw CDB and the data iovec to zscsi_read_fast() or
  * zscsi_execute() and turns the SCSI status + sense into a TCMU status
- * once, close closes.
+ * once (and a data-in length shorter than the buffer into the kernel's
+ * read length, zl_set_read_len()), close closes.
  * No SCSI and no zone rule is decided here.
  *
  * Threading.  A passthrough handler (handle_cmd only) with nr_threads == 0
@@ -51,8 +52,75 @@ struct zl_tcmu_dev {
 	struct zscsi *scsi;
 	struct ztrace *trace;         /* always present; records only when started */
 	struct zctl *ctl;             /* NULL without ctl= */
+	struct zl_tcmu_mailbox *ring; /* the kernel's ring, to report data-in lengths; or NULL */
 	char serial[64];
 };
+
+static struct tcmur_handler zl_handler;
+
+/*
+ * The kernel's ring if a data-in length can be reported through it, else
+ * NULL.  tcmu-runner 1.5.4 has no call for it, but libtcmu's
+ * tcmulib_command_complete() writes status and sense into the ring entry at
+ * the mailbox's cmd_tail and leaves hdr.uflags and rsp.read_len as they
+ * are, and the kernel reads those (TCMU_MAILBOX_FLAG_CAP_READ_LEN).  That
+ * entry is the command's own only when commands complete in ring order:
+ * nr_threads == 0, where the runner completes each command right after
+ * handle_cmd returns.  With a work queue, completions go to whatever entry
+ * is at the tail, so nothing is reported (the data area is still zeroed
+ * past the data, by zscsi).
+ */
+static struct zl_tcmu_mailbox *zl_ring(struct tcmu_device *dev)
+{
+	struct zl_tcmu_mailbox *mb;
+	void *base = NULL;
+
+	if (zl_handler.nr_threads)
+		return NULL;
+	free(tcmu_dev_get_memory_info(dev, &base, NULL, NULL));
+	mb = base;
+	if (!mb || mb->version != ZL_TCMU_MAILBOX_VERSION ||
+	    !(mb->flags & ZL_TCMU_MAILBOX_FLAG_CAP_READ_LEN))
+		return NULL;
+	return mb;
+}
+
+/*
+ * Tell the kernel that @cmd (in completion, at the ring's tail) transferred
+ * @len data-in bytes: the initiator gets those and the residual.  Returns
+ * true if it was reported (a ring, the entry found, 0 < @len < 4 GiB: the
+ * kernel reads read_len 0 as "not set").
+ */
+static bool zl_set_read_len(struct zl_tcmu_dev *zd, const struct tcmulib_cmd *cmd, size_t len)
+{
+	struct zl_tcmu_mailbox *mb = zd->ring;
+	struct zl_tcmu_entry_rsp *ent;
+	uint32_t tail, head, elen;
+	uint8_t *ring;
+
+	if (!mb || !len || len > UINT32_MAX)
+		return false;
+	ring = (uint8_t *)mb + mb->cmdr_off;
+	tail = mb->cmd_tail;
+	head = __atomic_load_n(&mb->cmd_head, __ATOMIC_ACQUIRE);
+	/* libtcmu's walk: skip PAD entries from the tail to the first command */
+	for (int guard = 0; tail != head && guard < 64; guard++) {
+		ent = (struct zl_tcmu_entry_rsp *)(ring + tail);
+		if ((ent->hdr.len_op & ZL_TCMU_OP_MASK) == ZL_TCMU_OP_CMD) {
+			if (ent->hdr.cmd_id != cmd->cmd_id)
+				return false;           /* not ours: report nothing */
+			ent->read_len = (uint32_t)len;
+			ent->hdr.uflags |= ZL_TCMU_UFLAG_READ_LEN;
+			return true;
+		}
+		elen = ent->hdr.len_op & ~(uint32_t)ZL_TCMU_OP_MASK;
+		if (!elen || !mb->cmdr_size)
+			return false;
+		tail = (tail + elen) % mb->cmdr_size;
+	}
+	return false;
+}
+
 
 static bool zl_check_config(const char *cfgstring, char **reason)
 {
@@ -250,6 +318,7 @@ static int zl_open(struct tcmu_device *dev, bool reopen)
 	tcmu_dev_set_block_size(dev, geo->lba_size);
 	tcmu_dev_set_num_lbas(dev, geo->capacity_lba);
 	tcmu_dev_set_write_cache_enabled(dev, zdisk_wce(zd->disk));
+	zd->ring = zl_ring(dev);
 	tcmur_dev_set_private(dev, zd);
 	tcmu_dev_dbg(dev, "zonelab: %s open%s: %llu LBAs of %u bytes\n", zd->cfg.path,
 		     reopen ? " (reopen)" : "", (unsigned long long)geo->capacity_lba, geo->lba_size);
@@ -282,28 +351,40 @@ static void zl_close(struct tcmu_device *dev)
 	free(zd);
 }
 
-/* zscsi's status and sense as a TCMU status (@data_in: bytes zscsi read). */
-static __attribute__((noinline)) int zl_status(struct tcmu_device *dev, struct tcmulib_cmd *cmd,
-					       uint8_t status, const uint8_t *sense,
-					       size_t data_in)
+/*
+ * zscsi's status and sense as a TCMU status (@data_in: bytes zscsi read),
+ * and the data-in length for the kernel where it is less than the buffer.
+ */
+static __attribute__((noinline)) int zl_status(struct tcmu_device *dev, struct zl_tcmu_dev *zd,
+					       struct tcmulib_cmd *cmd, uint8_t status,
+					       const uint8_t *sense, size_t data_in)
 {
+	size_t buf_len = 0;
+
+	if (data_in) {
+		for (size_t i = 0; i < cmd->iov_cnt; i++)
+			buf_len += cmd->iovec[i].iov_len;
+	}
 	switch (status) {
 	case ZSCSI_GOOD:
+		/* less than the buffer: the initiator sees the residual */
+		if (data_in && data_in < buf_len)
+			zl_set_read_len(zd, cmd, data_in);
 		return TCMU_STS_OK;
 	case ZSCSI_CHECK_CONDITION:
 		/*
 		 * zscsi's sense goes out as is, but for one case: a READ that
 		 * failed part-way (a medium error inside it) has its first
 		 * blocks in the buffer and INFORMATION naming the failing LBA,
-		 * and Linux counts the blocks before it as read.  tcmu-runner
-		 * 1.5.4 never passes data with a CHECK CONDITION
-		 * (TCMU_UFLAG_READ_LEN), so those blocks would reach the
-		 * initiator as whatever its buffer held: clear VALID, and the
-		 * whole command counts as failed.
+		 * and Linux counts the blocks before it as read.  With the
+		 * read length reported the kernel passes those blocks with the
+		 * CHECK CONDITION; without it (a work queue, or a kernel
+		 * without TCMU_MAILBOX_FLAG_CAP_READ_LEN) it passes no data,
+		 * so clear VALID, and the whole command counts as failed.
 		 */
 		memset(cmd->sense_buf, 0, SENSE_BUFFERSIZE);
 		memcpy(cmd->sense_buf, sense, ZSCSI_SENSE_LEN);
-		if (data_in)
+		if (data_in && !zl_set_read_len(zd, cmd, data_in))
 			cmd->sense_buf[0] &= 0x7f;
 		return TCMU_STS_PASSTHROUGH_ERR;
 	case ZSCSI_BUSY:
@@ -330,7 +411,7 @@ static __attribute__((noinline)) int zl_execute(struct tcmu_device *dev, struct 
 	if (tracing)
 		ztrace_record_cmd(zd->trace, cmd->cdb, cdb_len, status, sense, t0,
 				  ztrace_clock_ns() - t0);
-	return zl_status(dev, cmd, status, sense, data_in);
+	return zl_status(dev, zd, cmd, status, sense, data_in);
 }
 
 /*
@@ -354,7 +435,7 @@ static int zl_handle_cmd(struct tcmu_device *dev, struct tcmur_cmd *rcmd)
 		if (st == ZSCSI_GOOD)
 			return TCMU_STS_OK;
 		if (st >= 0)
-			return zl_status(dev, cmd, (uint8_t)st, sense, data_in);
+			return zl_status(dev, zd, cmd, (uint8_t)st, sense, data_in);
 	}
 	return zl_execute(dev, zd, cmd);
 }

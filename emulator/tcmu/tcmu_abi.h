@@ -156,6 +156,51 @@ struct tcmur_handler {
 	void (*destroy)(void);
 };
 
+/*
+ * The kernel's command ring (uapi <linux/target_core_user.h>, mailbox
+ * version 2), as far as a handler needs it to report the data-in length of
+ * a command (docs/TCMU.md, "Data-in length").  Declared here under our own
+ * names because that header redefines struct iovec; the layout is the
+ * kernel's (asserted below).  tcmu-runner 1.5.4 has no API for it.
+ */
+#define ZL_TCMU_MAILBOX_VERSION 2
+#define ZL_TCMU_MAILBOX_FLAG_CAP_READ_LEN (1 << 1)  /* the kernel honours READ_LEN */
+#define ZL_TCMU_UFLAG_READ_LEN 0x2                   /* rsp.read_len is valid */
+#define ZL_TCMU_OP_MASK 0x7
+enum { ZL_TCMU_OP_PAD = 0, ZL_TCMU_OP_CMD = 1 };
+
+struct zl_tcmu_mailbox {
+	uint16_t version;
+	uint16_t flags;                    /* TCMU_MAILBOX_FLAG_CAP_* */
+	uint32_t cmdr_off;                 /* ring offset from the mailbox, bytes */
+	uint32_t cmdr_size;                /* ring size, bytes */
+	uint32_t cmd_head;                 /* kernel: next entry it writes, ring offset */
+	uint32_t cmd_tail __attribute__((aligned(64)));  /* user: next entry to complete */
+} __attribute__((packed));
+
+struct zl_tcmu_entry_hdr {
+	uint32_t len_op;                   /* entry length (8-byte multiple) | opcode */
+	uint16_t cmd_id;
+	uint8_t kflags;
+	uint8_t uflags;                    /* ZL_TCMU_UFLAG_* */
+} __attribute__((packed));
+
+/* The response half of struct tcmu_cmd_entry (what userspace writes back). */
+struct zl_tcmu_entry_rsp {
+	struct zl_tcmu_entry_hdr hdr;
+	uint8_t scsi_status;
+	uint8_t pad1;
+	uint16_t pad2;
+	uint32_t read_len;                 /* data-in bytes, with ZL_TCMU_UFLAG_READ_LEN */
+	char sense_buffer[96];
+} __attribute__((packed));
+
+_Static_assert(offsetof(struct zl_tcmu_mailbox, cmd_head) == 12, "uapi tcmu_mailbox");
+_Static_assert(offsetof(struct zl_tcmu_mailbox, cmd_tail) == 64, "uapi tcmu_mailbox");
+_Static_assert(sizeof(struct zl_tcmu_entry_hdr) == 8, "uapi tcmu_cmd_entry_hdr");
+_Static_assert(offsetof(struct zl_tcmu_entry_rsp, read_len) == 12, "uapi tcmu_cmd_entry rsp");
+_Static_assert(offsetof(struct zl_tcmu_entry_rsp, sense_buffer) == 16, "uapi tcmu_cmd_entry rsp");
+
 #define tcmu_dev_err(dev, ...)  tcmu_err_message(dev, __func__, __LINE__, __VA_ARGS__)
 #define tcmu_dev_warn(dev, ...) tcmu_warn_message(dev, __func__, __LINE__, __VA_ARGS__)
 #define tcmu_dev_info(dev, ...) tcmu_info_message(dev, __func__, __LINE__, __VA_ARGS__)
@@ -179,6 +224,8 @@ void *tcmur_dev_get_private(struct tcmu_device *dev);
 void *tcmu_dev_get_private(struct tcmu_device *dev);
 void tcmu_dev_set_private(struct tcmu_device *dev, void *priv);
 char *tcmu_dev_get_cfgstring(struct tcmu_device *dev);
+/* The mapped region (*@base: the mailbox); returns its malloc'ed name or NULL. */
+char *tcmu_dev_get_memory_info(struct tcmu_device *dev, void **base, size_t *len, off_t *offset);
 void tcmu_dev_set_num_lbas(struct tcmu_device *dev, uint64_t num_lbas);
 uint64_t tcmu_dev_get_num_lbas(struct tcmu_device *dev);
 void tcmu_dev_set_block_size(struct tcmu_device *dev, uint32_t block_size);

@@ -76,8 +76,15 @@ enum zbc_ctl {
 	ZBC_CTL_SET_COND,          /* zone @zone -> condition @cond (0xd READ ONLY, 0xf OFFLINE) */
 };
 
+/*
+ * Execute one CDB with a data buffer of @buflen bytes (the initiator's
+ * expected transfer length).  *@xfer_len gets the data-in bytes the
+ * initiator receives: what the target reports as transferred (the TCMU
+ * read length, zscsi's data length), or @buflen where the transport sends
+ * the whole buffer.
+ */
 typedef uint8_t (*zbc_exec_fn)(void *dev, const uint8_t *cdb, size_t len, void *buf,
-			       size_t buflen, int dir, uint8_t *sense);
+			       size_t buflen, int dir, uint8_t *sense, size_t *xfer_len);
 
 struct zbc_target {
 	const char *name;
@@ -93,6 +100,12 @@ struct zbc_target {
 	zbc_exec_fn exec;
 	/* Returns 0, or -ENOTSUP (the case is skipped), or another -errno. */
 	int (*control)(void *ctx, void *dev, enum zbc_ctl op, uint32_t zone, uint8_t cond);
+	/*
+	 * The transport sends the whole buffer (no data-in length: a kernel
+	 * without TCMU's read-length capability); the transfer-length table
+	 * then checks the zeroing only.
+	 */
+	bool xfer_whole_buffer;
 };
 
 enum zbc_result {
@@ -114,5 +127,46 @@ enum zbc_result zbc_run_case(const struct zbc_target *t, const struct zbc_case *
  */
 int zbc_run_all(const struct zbc_target *t, const char *prefix, FILE *out, bool verbose,
 		unsigned *nr_pass, unsigned *nr_fail, unsigned *nr_skip);
+
+/*
+ * The transfer-length table (zbc_xfer.c): every data-in command at every
+ * allocation length from 0 to the full size + 1 (and the field's largest
+ * value), into a buffer of that length prefilled with a pattern.  The
+ * first min(allocation length, available) bytes must be the full
+ * response's, every byte after them zero (SPC-5 4.2.5.6), and the
+ * transfer length the target reports min(allocation length, available).
+ */
+enum zbc_avail {
+	ZBC_AV_INQ,         /* standard INQUIRY: ADDITIONAL LENGTH + 5 */
+	ZBC_AV_VPD,         /* VPD page: PAGE LENGTH (bytes 2-3) + 4 */
+	ZBC_AV_MS6,         /* MODE DATA LENGTH (byte 0) + 1 */
+	ZBC_AV_MS10,        /* MODE DATA LENGTH (bytes 0-1) + 2 */
+	ZBC_AV_RSOC_ALL,    /* COMMAND DATA LENGTH (bytes 0-3) + 4 */
+	ZBC_AV_RSOC_ONE,    /* 4 + CDB SIZE, + 12 with CTDP */
+	ZBC_AV_SENSE,       /* fixed sense: ADDITIONAL SENSE LENGTH + 8 */
+	ZBC_AV_RZ,          /* REPORT ZONES: 64 + ZONE LIST LENGTH (all fit) */
+	ZBC_AV_8,           /* always 8 bytes (READ CAPACITY(10)) */
+	ZBC_AV_32,          /* always 32 bytes (READ CAPACITY(16)) */
+};
+
+struct zbc_xfer_case {
+	const char *id;
+	const char *geom;
+	const char *setup;         /* DSL steps, or NULL */
+	const char *cdb;           /* hex, ALLOCATION LENGTH field zero */
+	uint8_t alloc_off;         /* CDB byte of ALLOCATION LENGTH */
+	uint8_t alloc_size;        /* its bytes: 1, 2 or 4; 0 = none (the buffer is the limit) */
+	enum zbc_avail avail;
+	bool rz_partial;           /* REPORT ZONES PARTIAL=1: bytes 0-3 count whole descriptors */
+};
+
+extern const struct zbc_xfer_case zbc_xfer_cases[];
+extern const size_t zbc_nr_xfer_cases;
+
+enum zbc_result zbc_run_xfer_case(const struct zbc_target *t, const struct zbc_xfer_case *c,
+				  char *msg, size_t msg_len);
+/* As zbc_run_all(), over the transfer-length table. */
+int zbc_run_xfer_all(const struct zbc_target *t, FILE *out, bool verbose,
+		     unsigned *nr_pass, unsigned *nr_fail, unsigned *nr_skip);
 
 #endif /* ZBC_CASES_H */

@@ -24,6 +24,7 @@ struct run {
 	uint8_t sense[SENSE_BUF];
 	uint8_t *data;          /* last data-in buffer */
 	size_t data_len;
+	size_t xfer_len;        /* data-in bytes of the last command, as the target reports them */
 	char *msg;
 	size_t msg_len;
 	bool skip;

@@ -180,7 +180,8 @@ const char *zr_outcome(uint8_t status, const uint8_t *sense, char *buf, size_t l
 uint8_t zr_exec(struct run *r, const uint8_t *cdb, size_t len, void *buf, size_t buflen, int dir)
 {
 	memset(r->sense, 0, sizeof(r->sense));
-	r->status = r->t->exec(r->dev, cdb, len, buf, buflen, dir, r->sense);
+	r->xfer_len = 0;
+	r->status = r->t->exec(r->dev, cdb, len, buf, buflen, dir, r->sense, &r->xfer_len);
 	return r->status;
 }
 

@@ -9,8 +9,15 @@
  * as tcmu_sts_to_scsi() does.  configfs lookups are answered from the
  * device's sti_dev_cfg.
  *
- * Not here: the ring buffer, configfs, ALUA, the generic read/write callouts,
- * command timeouts, recovery.
+ * The ring: a mailbox per device and, for nr_threads == 0 handlers, one
+ * entry per command, laid out as the kernel lays it out (PAD entries at the
+ * wrap) and completed as libtcmu 1.5.4 completes it (status and sense
+ * written into the entry at cmd_tail, uflags and read_len left alone), so a
+ * handler that reports a data-in length there is checked against the same
+ * layout the kernel reads.
+ *
+ * Not here: configfs, ALUA, the generic read/write callouts, command
+ * timeouts, recovery.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -47,7 +54,16 @@ struct tcmu_device {
 	char wwn[64];
 	void *tcmur_priv;              /* tcmur_dev_set_private() */
 	void *tcmu_priv;               /* tcmu_dev_set_private() */
+	struct zl_tcmu_mailbox *mb;    /* the mapped region: mailbox, then the ring */
 };
+
+/*
+ * Ring geometry: the mailbox's own cache lines, then a ring whose size is
+ * no multiple of an entry's, so entries wrap with a PAD as the kernel's do.
+ */
+#define STI_RING_OFF 128u
+#define STI_RING_SIZE 4000u
+#define STI_ENTRY_BASE 112u           /* sizeof(struct tcmu_cmd_entry), packed */
 
 struct sti_dev {
 	struct tcmu_device dev;
@@ -262,11 +278,23 @@ int sti_dev_open(struct sti_handler *h, const struct sti_dev_cfg *cfg, struct st
 			 (unsigned)(hsh >> 48), (unsigned long long)(hsh & 0xffffffffffffULL));
 	}
 
+	d->dev.mb = aligned_alloc(64, STI_RING_OFF + STI_RING_SIZE);
+	if (!d->dev.mb) {
+		free(d);
+		return -ENOMEM;
+	}
+	memset(d->dev.mb, 0, STI_RING_OFF + STI_RING_SIZE);
+	d->dev.mb->version = ZL_TCMU_MAILBOX_VERSION;
+	d->dev.mb->flags = 1 << 0 | (cfg->no_read_len ? 0 : ZL_TCMU_MAILBOX_FLAG_CAP_READ_LEN);
+	d->dev.mb->cmdr_off = STI_RING_OFF;
+	d->dev.mb->cmdr_size = STI_RING_SIZE;
+
 	if (h->rh->open) {
 		ret = h->rh->open(&d->dev, cfg->reopen);
 		if (ret) {
 			snprintf(msg, msg_len, "%s ->open failed: %d (%s)", h->rh->subtype, ret,
 				 ret < 0 ? strerror(-ret) : "?");
+			free(d->dev.mb);
 			free(d);
 			return ret < 0 ? ret : -EIO;
 		}
@@ -283,6 +311,7 @@ void sti_dev_close(struct sti_dev *d)
 	if (d->dev.h->rh->close)
 		d->dev.h->rh->close(&d->dev);
 	d->dev.h->nr_devs--;
+	free(d->dev.mb);
 	free(d);
 }
 
@@ -408,6 +437,54 @@ static uint8_t sti_sts_to_scsi(int sts, uint8_t *sense)
 
 #define STI_MAX_IOV 64
 
+/* The kernel queues a command: a ring entry at cmd_head (a PAD first at the wrap). */
+static void sti_ring_submit(struct zl_tcmu_mailbox *mb, uint16_t cmd_id, int iov_cnt,
+			    size_t cdb_len)
+{
+	uint8_t *ring = (uint8_t *)mb + mb->cmdr_off;
+	uint32_t len = (uint32_t)((STI_ENTRY_BASE + 16u * (unsigned)iov_cnt + cdb_len + 7) & ~7u);
+	struct zl_tcmu_entry_hdr *hdr;
+
+	if (mb->cmdr_size - mb->cmd_head < len) {
+		hdr = (struct zl_tcmu_entry_hdr *)(ring + mb->cmd_head);
+		memset(hdr, 0, sizeof(*hdr));
+		hdr->len_op = (mb->cmdr_size - mb->cmd_head) | ZL_TCMU_OP_PAD;
+		mb->cmd_head = 0;
+	}
+	hdr = (struct zl_tcmu_entry_hdr *)(ring + mb->cmd_head);
+	memset(hdr, 0, len);
+	hdr->len_op = len | ZL_TCMU_OP_CMD;
+	hdr->cmd_id = cmd_id;                       /* kflags, uflags: 0 */
+	mb->cmd_head = (mb->cmd_head + len) % mb->cmdr_size;
+}
+
+/*
+ * libtcmu's tcmulib_command_complete() (status and sense into the entry at
+ * cmd_tail, past PADs), then the kernel's tcmu_handle_completion() reading
+ * the data-in length: returns it (0: none reported).
+ */
+static size_t sti_ring_complete(struct zl_tcmu_mailbox *mb, uint16_t cmd_id, uint8_t status,
+				const uint8_t *sense, size_t buf_len)
+{
+	uint8_t *ring = (uint8_t *)mb + mb->cmdr_off;
+	struct zl_tcmu_entry_rsp *ent = (struct zl_tcmu_entry_rsp *)(ring + mb->cmd_tail);
+	size_t read_len = 0;
+
+	while (mb->cmd_tail != mb->cmd_head && (ent->hdr.len_op & ZL_TCMU_OP_MASK) != ZL_TCMU_OP_CMD) {
+		mb->cmd_tail = (mb->cmd_tail + (ent->hdr.len_op & ~ZL_TCMU_OP_MASK)) % mb->cmdr_size;
+		ent = (struct zl_tcmu_entry_rsp *)(ring + mb->cmd_tail);
+	}
+	ent->hdr.cmd_id = cmd_id;
+	ent->scsi_status = status;
+	if (status == 0x02)
+		memcpy(ent->sense_buffer, sense, sizeof(ent->sense_buffer));
+	if ((mb->flags & ZL_TCMU_MAILBOX_FLAG_CAP_READ_LEN) &&
+	    (ent->hdr.uflags & ZL_TCMU_UFLAG_READ_LEN) && ent->read_len)
+		read_len = ent->read_len < buf_len ? ent->read_len : buf_len;
+	mb->cmd_tail = (mb->cmd_tail + (ent->hdr.len_op & ~ZL_TCMU_OP_MASK)) % mb->cmdr_size;
+	return read_len;
+}
+
 uint8_t sti_execv(struct sti_dev *d, const uint8_t *cdb, size_t cdb_len,
 		  const struct iovec *iov, int iov_cnt, struct sti_result *r)
 {
@@ -418,6 +495,7 @@ uint8_t sti_execv(struct sti_dev *d, const uint8_t *cdb, size_t cdb_len,
 
 	r->tcmu_sts = 0;
 	r->data_in_len = 0;
+	r->read_len = 0;
 	if (!c || iov_cnt < 0 || iov_cnt > STI_MAX_IOV || cdb_len > sizeof(c->cdb)) {
 		memset(r->sense, 0, sizeof(r->sense));
 		r->tcmu_sts = TCMU_STS_HW_ERR;
@@ -455,6 +533,8 @@ uint8_t sti_execv(struct sti_dev *d, const uint8_t *cdb, size_t cdb_len,
 	c->rcmd.timed_out = false;
 	c->rcmd.done = sti_cmd_done;
 	c->done = false;
+	if (!d->dev.h->rh->nr_threads)      /* (a work queue's completions are out of order) */
+		sti_ring_submit(d->dev.mb, c->lcmd.cmd_id, iov_cnt, cdb_len);
 
 	ret = d->dev.h->rh->handle_cmd(&d->dev, &c->rcmd);
 	if (ret == TCMU_STS_ASYNC_HANDLED) {
@@ -472,6 +552,8 @@ uint8_t sti_execv(struct sti_dev *d, const uint8_t *cdb, size_t cdb_len,
 		memcpy(r->sense, c->lcmd.sense_buf, STI_SENSE_LEN);
 		r->status = sti_sts_to_scsi(ret, r->sense);
 	}
+	if (!d->dev.h->rh->nr_threads)
+		r->read_len = sti_ring_complete(d->dev.mb, c->lcmd.cmd_id, r->status, r->sense, total);
 	/* any sense a handler wrote (byte 0: response code, never 0) is not the next command's */
 	if (c->lcmd.sense_buf[0])
 		memset(c->lcmd.sense_buf, 0, sizeof(c->lcmd.sense_buf));
@@ -590,6 +672,17 @@ void *tcmur_dev_get_private(struct tcmu_device *dev)
 void *tcmu_dev_get_private(struct tcmu_device *dev) { return dev->tcmu_priv; }
 void tcmu_dev_set_private(struct tcmu_device *dev, void *priv) { dev->tcmu_priv = priv; }
 char *tcmu_dev_get_cfgstring(struct tcmu_device *dev) { return dev->cfgstring; }
+
+char *tcmu_dev_get_memory_info(struct tcmu_device *dev, void **base, size_t *len, off_t *offset)
+{
+	if (base)
+		*base = dev->mb;
+	if (len)
+		*len = STI_RING_OFF + STI_RING_SIZE;
+	if (offset)
+		*offset = 0;
+	return strdup("/dev/uio-standin");
+}
 void tcmu_dev_set_num_lbas(struct tcmu_device *dev, uint64_t num_lbas) { dev->num_lbas = num_lbas; }
 uint64_t tcmu_dev_get_num_lbas(struct tcmu_device *dev) { return dev->num_lbas; }
 void tcmu_dev_set_block_size(struct tcmu_device *dev, uint32_t bs) { dev->block_size = bs; }

@@ -4,8 +4,13 @@
  * tcmur_ and tcmu_ functions a handler calls, opens devices from a cfgstring
  * plus the size and block size configfs would give, and sends them CDBs.
  *
- * It is a test harness, not a target: no ring buffer, no configfs, no ALUA,
- * no generic read/write path (only passthrough handlers, i.e. ->handle_cmd).
+ * It is a test harness, not a target: no configfs, no ALUA, no generic
+ * read/write path (only passthrough handlers, i.e. ->handle_cmd).  The
+ * kernel's command ring is kept only as far as a handler can see it: each
+ * device has a mailbox (tcmu_dev_get_memory_info()) and, for handlers with
+ * nr_threads == 0, each command gets a ring entry that is completed as
+ * libtcmu completes it; the data-in length a handler leaves there
+ * (TCMU_UFLAG_READ_LEN) is read back as the kernel reads it.
  * The program that links it must be linked with -rdynamic so the handler's
  * undefined tcmu symbols resolve to this file's definitions.
  *
@@ -38,6 +43,7 @@ struct sti_dev_cfg {
 	bool wce;                    /* emulate_write_cache */
 	const char *wwn;             /* vpd_unit_serial; NULL = derived from cfgstring */
 	bool reopen;                 /* ->open(dev, reopen) */
+	bool no_read_len;            /* a kernel without TCMU_MAILBOX_FLAG_CAP_READ_LEN */
 };
 
 struct sti_result {
@@ -45,6 +51,13 @@ struct sti_result {
 	int tcmu_sts;                /* what the handler returned (TCMU_STS_*) */
 	uint8_t sense[STI_SENSE_LEN];/* valid when status == 2 */
 	size_t data_in_len;          /* bytes the handler copied into the buffer via the iovec helpers */
+	/*
+	 * The data-in length the handler reported in the ring entry
+	 * (TCMU_UFLAG_READ_LEN + rsp.read_len), clamped to the buffer as
+	 * the kernel's tcmu_handle_completion() does; 0 = none reported, and
+	 * the kernel sends the whole buffer (or, with CHECK CONDITION, none).
+	 */
+	size_t read_len;
 };
 
 /* Sense helpers on sti_result.sense (fixed format). */

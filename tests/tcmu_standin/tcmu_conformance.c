@@ -2,7 +2,13 @@
  * tcmu_conformance.c — runs the ZBC conformance table (tests/conformance)
  * through the in-process tcmu-runner stand-in against a handler .so:
  *
- *   tcmu_conformance [--report] [--prefix P] <handler.so> [scratch-dir]
+ *   tcmu_conformance [--report] [--no-read-len] [--prefix P] <handler.so> [scratch-dir]
+ *
+ * Both tables run: the cases (tests/conformance/zbc_cases.c) and the
+ * transfer lengths of every data-in command (zbc_xfer.c), the latter
+ * against the data-in length the handler leaves in the stand-in's ring.
+ * --no-read-len plays a kernel without TCMU_MAILBOX_FLAG_CAP_READ_LEN: the
+ * whole buffer goes out, so only the zeroing is checked.
  *
  * Without --report every case must pass (exit 1 otherwise): used for
  * handler_zonelab.so.  With --report it prints, case by case, where the
@@ -32,6 +38,7 @@ struct conf_ctx {
 	struct sti_handler *h;
 	const char *subtype;
 	const char *dir;
+	bool no_read_len;
 	char path[512];
 	unsigned seq;
 };
@@ -105,6 +112,7 @@ static void *conf_open(void *ctx, const struct zbc_geom *g, bool create, char *m
 	cfg.block_size = g->lba_size;
 	cfg.wce = g->wce;
 	cfg.reopen = !create;
+	cfg.no_read_len = x->no_read_len;
 	cfg.wwn = "zonelab-conformance";
 	ret = sti_dev_open(x->h, &cfg, &d, msg, msg_len);
 	return ret ? NULL : d;
@@ -116,13 +124,15 @@ static void conf_close(void *ctx, void *dev)
 }
 
 static uint8_t conf_exec(void *dev, const uint8_t *cdb, size_t len, void *buf, size_t buflen,
-			 int dir, uint8_t *sense)
+			 int dir, uint8_t *sense, size_t *xfer_len)
 {
 	struct sti_result r;
 
 	sti_exec(dev, cdb, len, buf, buflen, &r);
 	if (r.status == 2)
 		memcpy(sense, r.sense, 18);
+	/* what the kernel sends: the reported data-in length, else the whole buffer */
+	*xfer_len = dir != ZBC_DIR_IN ? 0 : r.read_len ? r.read_len : r.status ? 0 : buflen;
 	return r.status;
 }
 
@@ -185,13 +195,16 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--report"))
 			report = true;
+		else if (!strcmp(argv[i], "--no-read-len"))
+			x.no_read_len = true;
 		else if (!strcmp(argv[i], "--prefix") && i + 1 < argc)
 			prefix = argv[++i];
 		else
 			break;
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: %s [--report] [--prefix P] <handler.so> [scratch-dir]\n", argv[0]);
+		fprintf(stderr, "usage: %s [--report] [--no-read-len] [--prefix P] <handler.so> [scratch-dir]\n",
+			argv[0]);
 		return 2;
 	}
 	so = argv[i++];
@@ -216,12 +229,20 @@ int main(int argc, char **argv)
 	}
 	x.subtype = sti_handler_subtype(x.h);
 	t.name = x.subtype;
+	t.xfer_whole_buffer = x.no_read_len;
 
 	printf("== ZBC conformance through the tcmu stand-in: %s (subtype %s)%s\n", so, x.subtype,
 	       report ? ", difference report" : "");
 	ret = zbc_run_all(&t, prefix, stdout, report, &np, &nf, &ns);
 	printf("== %s: %u pass, %u %s, %u skip (of %zu cases)\n", x.subtype, np, nf,
 	       report ? "differ" : "fail", ns, zbc_nr_cases);
+	if (!prefix) {
+		printf("== transfer lengths of every data-in command%s\n",
+		       x.no_read_len ? " (kernel without the read-length capability: zeroing only)" : "");
+		ret += zbc_run_xfer_all(&t, stdout, report, &np, &nf, &ns);
+		printf("== %s: %u pass, %u %s, %u skip (of %zu commands)\n", x.subtype, np, nf,
+		       report ? "differ" : "fail", ns, zbc_nr_xfer_cases);
+	}
 
 	sti_handler_unload(x.h);
 	zl_test_rmdir(dir);

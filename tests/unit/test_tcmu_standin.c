@@ -265,10 +265,14 @@ static const char *zonelab_so_path(void)
 	return zl_so;
 }
 
+/* The next zl_open_cfg() plays a kernel without TCMU_MAILBOX_FLAG_CAP_READ_LEN. */
+static bool zl_no_read_len;
+
 static int zl_open_cfg(struct fixture *f, const char *opts, bool reopen, char *msg, size_t len)
 {
 	struct sti_dev_cfg cfg = {
 		.cfgstring = f->cfg, .size_bytes = DEV_BYTES, .block_size = 512, .reopen = reopen,
+		.no_read_len = zl_no_read_len,
 	};
 
 	snprintf(f->cfg, sizeof(f->cfg), "zonelab/%s/zl.img?%s", f->dir, opts);
@@ -322,31 +326,96 @@ static void test_zonelab_write_not_at_wp_is_unaligned(void **state)
 
 /*
  * A medium error inside a READ: zscsi reports the failing LBA (VALID=1) and
- * has the blocks before it in the buffer, but tcmu-runner returns no data
- * with a CHECK CONDITION, so the plugin clears VALID (Linux would otherwise
- * count those blocks as read).  One failing at the first LBA keeps VALID.
+ * has the blocks before it in the buffer.  With the kernel's read-length
+ * capability the plugin reports those blocks as the data-in length (the
+ * kernel then passes them with the CHECK CONDITION) and keeps VALID;
+ * without it the kernel returns no data with a CHECK CONDITION, so the
+ * plugin clears VALID (Linux would otherwise count those blocks as read).
+ * One failing at the first LBA keeps VALID and reports no length.
  */
-static void test_zonelab_partial_read_error_clears_valid(void **state)
+static void partial_read_error(struct fixture *f, bool read_len_cap)
 {
-	struct fixture *f = *state;
 	uint8_t in[4096];
 	struct sti_result r;
 	char msg[256];
 
-	NEED_ZL(f);
 	sti_dev_close(f->d);
 	/* LBAs 100-107 of conventional zone 0 fail to read */
+	zl_no_read_len = !read_len_cap;
 	if (zl_open_cfg(f, "zsize=1M&conv=2&max_open=4&faults=medium-error:op=read/lba=100-107/repeat",
 			true, msg, sizeof(msg)))
 		fail_msg("reopen with a fault rule: %s", msg);
+	zl_no_read_len = false;
 	assert_int_equal(rw16(f->d, 0x88, 96, 8, in, &r), 2);
 	assert_int_equal(sti_sense_key(&r), 0x3);
 	assert_int_equal(sti_sense_asc_ascq(&r), 0x1100);
-	assert_int_equal(r.sense[0], 0x70);             /* VALID cleared: nothing counts as read */
+	if (read_len_cap) {
+		assert_int_equal(r.sense[0], 0xf0);     /* VALID: LBAs 96-99 were read */
+		assert_int_equal(zl_test_get_be(&r.sense[3], 4), 100);
+		assert_int_equal(r.read_len, 4 * 512);
+	} else {
+		assert_int_equal(r.sense[0], 0x70);     /* VALID cleared: nothing counts as read */
+		assert_int_equal(r.read_len, 0);
+	}
 	assert_int_equal(rw16(f->d, 0x88, 100, 8, in, &r), 2);
+	assert_int_equal(r.read_len, 0);
 	assert_int_equal(r.sense[0], 0xf0);             /* failed at its first LBA: VALID kept */
 	assert_int_equal(zl_test_get_be(&r.sense[3], 4), 100);
 	assert_int_equal(rw16(f->d, 0x88, 88, 8, in, &r), 0);   /* outside the rule */
+	assert_int_equal(r.read_len, 0);                        /* the whole buffer */
+}
+
+static void test_zonelab_partial_read_error_reports_read_length(void **state)
+{
+	NEED_ZL((struct fixture *)*state);
+	partial_read_error(*state, true);
+}
+
+static void test_zonelab_partial_read_error_clears_valid_without_read_len(void **state)
+{
+	NEED_ZL((struct fixture *)*state);
+	partial_read_error(*state, false);
+}
+
+/*
+ * INQUIRY with ALLOCATION LENGTH 255 into a data area holding another
+ * command's bytes: 96 bytes of data, zeros after them, and (with the
+ * kernel's capability) a data-in length of 96, so the initiator sees the
+ * residual; without it the zeroed buffer goes out whole.
+ */
+static void inquiry_255(struct fixture *f, bool read_len_cap)
+{
+	uint8_t cdb[6] = { 0x12, 0, 0, 0, 255, 0 }, buf[255];
+	struct sti_result r;
+	char msg[256];
+
+	sti_dev_close(f->d);
+	zl_no_read_len = !read_len_cap;
+	if (zl_open_cfg(f, "zsize=1M&conv=2&max_open=4", true, msg, sizeof(msg)))
+		fail_msg("reopen: %s", msg);
+	zl_no_read_len = false;
+	memset(buf, 0xa5, sizeof(buf));              /* what the data area held */
+	assert_int_equal(sti_exec(f->d, cdb, 6, buf, sizeof(buf), &r), 0);
+	assert_int_equal(buf[4], 91);                /* ADDITIONAL LENGTH: 96 bytes */
+	for (size_t i = 96; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], 0);
+	assert_int_equal(r.read_len, read_len_cap ? 96 : 0);
+	/* the exact length: nothing to report, the whole buffer is data */
+	cdb[4] = 96;
+	assert_int_equal(sti_exec(f->d, cdb, 6, buf, 96, &r), 0);
+	assert_int_equal(r.read_len, 0);
+}
+
+static void test_zonelab_inquiry_255_zeroes_and_reports_96(void **state)
+{
+	NEED_ZL((struct fixture *)*state);
+	inquiry_255(*state, true);
+}
+
+static void test_zonelab_inquiry_255_zeroes_without_read_len(void **state)
+{
+	NEED_ZL((struct fixture *)*state);
+	inquiry_255(*state, false);
 }
 
 static void test_zonelab_reopen_same_cfgstring_keeps_zones_and_data(void **state)
@@ -464,7 +533,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_zonelab_cfg_desc_lists_the_parsers_keys, zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_inquiry_and_capacity, zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_write_not_at_wp_is_unaligned, zl_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_zonelab_partial_read_error_clears_valid, zl_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zonelab_partial_read_error_reports_read_length,
+						zl_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zonelab_partial_read_error_clears_valid_without_read_len,
+						zl_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zonelab_inquiry_255_zeroes_and_reports_96,
+						zl_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zonelab_inquiry_255_zeroes_without_read_len,
+						zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_reopen_same_cfgstring_keeps_zones_and_data, zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_geometry_change_is_refused_then_forced, zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_geo_image_takes_the_recorded_geometry,

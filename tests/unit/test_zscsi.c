@@ -289,7 +289,8 @@ static void test_zscsi_rw_fast_path_answers_as_the_table(void **state)
 		{ false, false, 2 * ZS - 8, 16, 0, 0, 16 * 512 },    /* cross-type read: INFORMATION */
 		{ false, false, 2 * ZS, 8, 0, 0x04, 8 * 512 },       /* NACA */
 		{ false, true, 3 * ZS, 8, 0, 0, 8 * 512 },           /* read of data: */
-		{ false, true, 3 * ZS + 2, 4, 0, 0, 8 * 512 },       /*  zscsi_read_fast() */
+		{ false, true, 3 * ZS + 2, 4, 0, 0, 4 * 512 },       /*  zscsi_read_fast() */
+		{ false, true, 3 * ZS + 2, 4, 0, 0, 8 * 512 },       /* longer buffer: the table */
 		{ false, true, 3 * ZS + 4, 8, 0, 0, 8 * 512 },       /* data, then past the WP (URSWRZ) */
 		{ true, false, 3 * ZS, 8, 0x08, 0, 8 * 512 },        /* FUA write at the WP */
 		{ true, false, 3 * ZS + 8, 8, 0, 0, 8 * 512 },       /* write not at the WP */
@@ -389,9 +390,18 @@ static void test_zscsi_read_fast_does_the_common_read_or_nothing(void **state)
 	assert_int_equal(rf_buf[6 * 512], 0xee);
 	zl_test_put_be(r10 + 2, 2 * ZS, 4);
 	zl_test_put_be(r10 + 7, 8, 2);
-	assert_int_equal(read_fast(f, r10, 10, 16 * 512, 1), ZSCSI_GOOD);  /* a bigger buffer */
-	assert_int_equal(f->dlen, 8 * 512);
-	assert_memory_equal(rf_buf, data, 8 * 512);
+	/* a bigger buffer is the table's, which zeroes what the READ does not fill */
+	declined(f, r10, 10, 16 * 512, 1);
+	{
+		struct iovec iov = { rf_buf, 16 * 512 };
+
+		assert_int_equal(zscsi_execute(f->s, r10, 10, &iov, 1, f->sense, &f->dlen),
+				 ZSCSI_GOOD);
+		assert_int_equal(f->dlen, 8 * 512);
+		assert_memory_equal(rf_buf, data, 8 * 512);
+		for (size_t i = 8 * 512; i < 16 * 512; i++)
+			assert_int_equal(rf_buf[i], 0);
+	}
 
 	/* declined: each is zscsi_execute()'s to decide */
 	declined(f, r16, 10, 6 * 512, 1);                 /* CDB too short for READ(16) */
@@ -523,8 +533,8 @@ static void test_zscsi_medium_read_error(void **state)
 	assert_int_equal(zl_test_get_be(f->sense + 3, 4), 100);
 	assert_int_equal(f->dlen, 4 * 512);
 	assert_memory_equal(buf, data, sizeof(data));
-	for (i = sizeof(data); i < sizeof(buf); i++)
-		assert_int_equal(buf[i], 0xee);
+	for (i = sizeof(data); i < sizeof(buf); i++)    /* nothing stale after the data */
+		assert_int_equal(buf[i], 0);
 	/* the table path: READ(12) */
 	zl_test_put_be(cdb + 2, 98, 4);
 	zl_test_put_be(cdb + 6, 8, 4);

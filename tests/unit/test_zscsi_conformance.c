@@ -93,12 +93,12 @@ static void zl_close(void *vctx, void *dev)
 }
 
 static uint8_t zl_exec(void *dev, const uint8_t *cdb, size_t len, void *buf, size_t buflen,
-		       int dir, uint8_t *sense)
+		       int dir, uint8_t *sense, size_t *xfer_len)
 {
 	struct zl_dev *d = dev;
 	struct iovec iov = { .iov_base = buf, .iov_len = buflen };
 
-	return zscsi_execute(d->scsi, cdb, len, buf ? &iov : NULL, buf ? 1 : 0, sense, NULL);
+	return zscsi_execute(d->scsi, cdb, len, buf ? &iov : NULL, buf ? 1 : 0, sense, xfer_len);
 }
 
 static int zl_control(void *vctx, void *dev, enum zbc_ctl op, uint32_t zone, uint8_t cond)
@@ -156,6 +156,21 @@ static void run_group(const char *prefix)
 	static void test_conformance_##name(void **state) { run_group(prefix); }
 GROUPS(GROUP_TEST)
 
+/*
+ * Every data-in command at every allocation length: exact data, zeros
+ * after it, zscsi's data length = min(allocation length, available).
+ */
+static void test_conformance_transfer_lengths(void **state)
+{
+	unsigned pass, fail, skip;
+
+	zbc_run_xfer_all(&zl_target, stdout, false, &pass, &fail, &skip);
+	assert_int_equal(fail, 0);
+	assert_int_equal(skip, 0);
+	assert_int_equal(pass, zbc_nr_xfer_cases);
+	assert_true(pass >= 30);
+}
+
 /* Every case belongs to exactly one group above; ids are unique. */
 static void test_conformance_table_covered(void **state)
 {
@@ -195,6 +210,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conformance_table_covered),
+		cmocka_unit_test(test_conformance_transfer_lengths),
 #define GROUP_ENTRY(name, prefix) cmocka_unit_test(test_conformance_##name),
 		GROUPS(GROUP_ENTRY)
 	};
