@@ -95,6 +95,7 @@ void sim_cfg_init(struct sim_cfg *c)
 	c->warmup_writes = 0;
 	c->writes = 100000;
 	c->clean = FSC_CLEAN_GREEDY;
+	fsc_clean_params_init(&c->clean_params);
 	c->reserve_zones = 2;
 	c->sample_ns = 1000000000ULL;
 	c->dev_error_abort = true;
@@ -321,7 +322,7 @@ static void clean(struct sim *s)
 
 	while (fsc_min_free_zones(s->fs) + fsc_stats(s->fs)->nr_relocating < s->reserve_free_zones &&
 	       guard++ < 64) {
-		victim = fsc_clean_pick(s->fs, s->cfg->clean, FSC_BG_DATA | FSC_BG_META);
+		victim = fsc_clean_pick(s->fs, s->now);
 		if (!victim) {
 			/* unpin what the running transaction freed, at most once
 			 * per zone of user data (no commit storms) */
@@ -534,6 +535,8 @@ static int check_values(const struct sim_cfg *c, char *msg, size_t msg_len)
 		zl_msgf(msg, msg_len, "--devices %u: --blkdev runs on one device", c->nr_devs);
 	else if (c->store == SIM_STORE_FILE && (!c->store_path || !*c->store_path))
 		zl_msgf(msg, msg_len, "--store file:PATH: no PATH");
+	else if (fsc_clean_params_check(c->clean, &c->clean_params, msg, msg_len))
+		return -EINVAL;
 	else if (c->metadata && (c->tree_fanout < 2 || !c->leaf_items))
 		zl_msgf(msg, msg_len, "--fanout %u --leaf-items %u: a tree needs a fanout of 2 or "
 			"more and 1 item per leaf or more (or --no-metadata)", c->tree_fanout,
@@ -839,6 +842,9 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 	fc.file_bytes = s->file_blocks * SECTOR;
 	fc.tree_fanout = c->metadata ? c->tree_fanout : 0;
 	fc.leaf_items = c->leaf_items;
+	fc.clean = c->clean;
+	fc.clean_params = c->clean_params;
+	fc.seed = c->seed;
 	ret = fsc_create(&fc, &s->fs);
 	if (ret)
 		goto out_free;

@@ -628,7 +628,7 @@ static void test_sim_names_parse_as_printed(void **state)
 	assert_int_equal(sim_name_parse(sim_store_names, "mem"), SIM_STORE_MEM);
 	assert_int_equal(sim_name_parse(sim_on_dev_error_names, "continue"), 1);
 	assert_string_equal(sim_name_of(sim_order_names, FSC_ORDER_APPEND), "append");
-	assert_null(sim_name_of(sim_clean_names, 2));
+	assert_null(sim_name_of(sim_clean_names, FSC_NR_CLEAN));
 	assert_null(sim_name_of(sim_clean_names, -1));
 }
 
