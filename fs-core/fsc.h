@@ -205,6 +205,16 @@ bool fsc_space_cache_on(const struct fsc *fs);
 bool fsc_tree_log_on(const struct fsc *fs);
 uint64_t fsc_zone_bytes(const struct fsc *fs);
 
+/**
+ * fsc_sb_layout() - where a zoned device of @nr_zones zones of @zone_bytes,
+ * the first @nr_conv conventional, keeps its superblock (fsc_sb_place()'s
+ * rule, 004): the number of the fixed copies (64 KiB, 64 MiB, 256 GiB) that
+ * fall in conventional zones, 0 for the two-zone log (no conventional
+ * zone), or -ENOSPC when neither works: conventional zones exist but end
+ * before 68 KiB, so no copy fits in them and zones 0-1 are not sequential.
+ */
+int fsc_sb_layout(uint64_t zone_bytes, uint32_t nr_zones, uint32_t nr_conv);
+
 /* Refused in HMZONED mode: -EOPNOTSUPP (005, 006); 0 otherwise. */
 int fsc_fallocate(struct fsc *fs, uint64_t off_bytes, uint64_t len_bytes);
 int fsc_dev_replace(struct fsc *fs, uint32_t src_dev, struct zblk *tgt);

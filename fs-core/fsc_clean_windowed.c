@@ -58,16 +58,17 @@ static int win_add(struct fsc_clean *c, struct fsc_bg *bg)
 	if (c->heap[W_YOUNG].nr < c->p.w)
 		return win_in(c, bg);
 	if (young && bg->seq < young->seq) {
-		/* @bg is older than the window's youngest: it takes its place */
-		ret = fsc_heap_push(&c->heap[REST], young);
-		if (ret)
-			return ret;
+		/* @bg is older than the window's youngest: it takes its place
+		 * (out of the window first: REST shares heap slot 0) */
 		win_out(c, young);
-		ret = win_in(c, bg);
-		if (ret) {  /* put the window back as it was */
+		ret = fsc_heap_push(&c->heap[REST], young);
+		if (!ret) {
+			ret = win_in(c, bg);
+			if (!ret)
+				return 0;
 			fsc_heap_del(&c->heap[REST], young);
-			win_in(c, young);
 		}
+		win_in(c, young);  /* put the window back as it was (room: just left) */
 		return ret;
 	}
 	bg->clean_where = 0;

@@ -190,6 +190,26 @@ static uint64_t sb_offset(int mirror)
 	return mirror ? (16ULL * 1024) << (12 * mirror) : 64ULL * 1024;
 }
 
+int fsc_sb_layout(uint64_t zone_bytes, uint32_t nr_zones, uint32_t nr_conv)
+{
+	uint64_t cap = (uint64_t)nr_zones * zone_bytes;
+	int m, nr = 0;
+
+	if (!zone_bytes)
+		return -EINVAL;
+	for (m = 0; m < FSC_NR_SB_MIRRORS; m++) {
+		uint64_t pos = sb_offset(m);
+
+		if (pos + FSC_SB_BYTES > cap)
+			break;
+		if (pos / zone_bytes < nr_conv)
+			nr++;
+	}
+	if (nr)
+		return nr;
+	return !nr_conv && nr_zones >= 3 ? 0 : -ENOSPC;
+}
+
 /**
  * fsc_sb_place() - choose the superblock locations of every device: the
  * fixed mirror offsets that fall in conventional zones (004), or, when a

@@ -9,4 +9,5 @@ LIB_SRCS += fs-core/zblk.c fs-core/zblk_zdev.c fs-core/zblk_zdisk.c fs-core/zblk
 BENCH_SRCS += tests/bench/bench_sim.c
 CLI_SRCS += cli/cmd_sim.c
 UNIT_TESTS += tests/unit/test_fsc_zblk.c tests/unit/test_fsc_dev.c tests/unit/test_fsc_bg.c tests/unit/test_fsc_submit.c \
+	tests/unit/test_fsc_clean.c \
 	tests/unit/test_sim.c

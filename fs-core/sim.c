@@ -574,6 +574,36 @@ static int check_profiles(const struct sim_cfg *c, char *msg, size_t msg_len)
 	return 0;
 }
 
+/*
+ * A superblock location (fsc_sb_layout(), 004): a fixed copy in a
+ * conventional zone, or the log on zones 0-1 when there is none.  With
+ * conventional zones that end before the first copy (64 KiB + 4 KiB)
+ * neither works: fs-core would refuse to create (enospc, no write done).
+ * Tree blocks need a zone that holds one (node 16 KiB).
+ */
+static int check_layout(const struct sim_cfg *c, char *msg, size_t msg_len)
+{
+	uint64_t need = 64 * 1024 + 4096;
+
+	if (fsc_sb_layout(c->zone_bytes, c->nr_zones, c->nr_conv) < 0) {
+		zl_msgf(msg, msg_len, "--zone-size %llu --conv %u: no superblock location: "
+			"conventional zones end at %llu bytes, before the copy at 64 KiB, and "
+			"the log needs zones 0-1 sequential; give --conv %llu, --zone-size %lluK "
+			"or more, or --conv 0", (unsigned long long)c->zone_bytes, c->nr_conv,
+			(unsigned long long)(c->nr_conv * c->zone_bytes),
+			(unsigned long long)((need + c->zone_bytes - 1) / c->zone_bytes),
+			(unsigned long long)(((need + c->nr_conv - 1) / c->nr_conv + 4095) / 4096 * 4));
+		return -EINVAL;
+	}
+	if (c->metadata && c->zone_bytes < 16384) {
+		zl_msgf(msg, msg_len, "--zone-size %llu: smaller than a tree block (16384 bytes); "
+			"give --zone-size 16K or more, or --no-metadata",
+			(unsigned long long)c->zone_bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* A data zone at least, and a file of one write at least. */
 static int check_room(const struct sim_cfg *c, char *msg, size_t msg_len)
 {
@@ -612,6 +642,8 @@ int sim_cfg_check(const struct sim_cfg *c, char *msg, size_t msg_len)
 		ret = sim_devs_geometry_check(c, msg, msg_len);
 	if (!ret)
 		ret = check_profiles(c, msg, msg_len);
+	if (!ret)
+		ret = check_layout(c, msg, msg_len);
 	if (!ret)
 		ret = check_room(c, msg, msg_len);
 	return ret;
