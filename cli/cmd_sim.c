@@ -29,7 +29,9 @@ static const char sim_help[] =
 "  workload:  --workload seq|uniform|hotcold|zipf --util X --bio-blocks N --hot-r X --hot-f X\n"
 "             --zipf-theta X (zipf: P(rank k) ~ 1/k^X, default 0.99)\n"
 "             --qd N --warmup N --writes N --seed N\n"
-"  cleaning:  --clean fifo|greedy --reserve N\n"
+"  cleaning:  --clean NAME[:params] --reserve N (fifo, greedy, cost-benefit, cat,\n"
+"             d-choices[:d=N,replace=0|1], windowed[:w=N], btrfs[:threshold=PCT];\n"
+"             docs/POLICIES.md)\n"
 "  output:    --csv FILE --sample-ms N\n";
 
 /* The value @names spells @s, in *@out; -1 after a message naming the choices. */
@@ -112,6 +114,17 @@ static int parse_store(struct sim_cfg *c, const char *a)
 	return -1;
 }
 
+/* --clean NAME[:params] (fs-core's parser: names and parameters listed on error) */
+static int parse_clean(struct sim_cfg *c, const char *a)
+{
+	char msg[512];
+
+	if (!fsc_clean_parse(a, &c->clean, &c->clean_params, msg, sizeof(msg)))
+		return 0;
+	fprintf(stderr, "zonelab: sim: %s\n", msg);
+	return -1;
+}
+
 /* One option into @c; 0, or -1 after a message. */
 static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 {
@@ -174,7 +187,7 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_QD: c->qd = (uint32_t)v; break;
 	case O_WARMUP: c->warmup_writes = v; break;
 	case O_WRITES: c->writes = v; break;
-	case O_CLEAN: r = pick("clean", a, sim_clean_names, &e); c->clean = e; break;
+	case O_CLEAN: r = parse_clean(c, a); break;
 	case O_RESERVE: c->reserve_zones = (uint32_t)v; break;
 	case O_CSV: *csv = a; break;
 	case O_SAMPLE: c->sample_ns = v * 1000000; break;

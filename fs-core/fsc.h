@@ -84,6 +84,30 @@ enum fsc_bio_kind {
 	FSC_KIND_RELOC, FSC_NR_KINDS
 };
 
+/*
+ * Victim-selection (cleaning) policies, one file each (fs-core/fsc_clean_*.c),
+ * registered in one table (fsc_clean.c); docs/POLICIES.md.  Values index
+ * fsc_clean_names[].
+ */
+enum fsc_clean_policy {
+	FSC_CLEAN_FIFO = 0,     /* oldest block group */
+	FSC_CLEAN_GREEDY,       /* fewest live bytes (ties: oldest) */
+	FSC_CLEAN_COST_BENEFIT, /* LFS: max (1 - u) * age / (1 + u) */
+	FSC_CLEAN_CAT,          /* cost-age-times: max (1 - u) * age / (u * (1 + erases)) */
+	FSC_CLEAN_DCHOICES,     /* d random candidates, the emptiest */
+	FSC_CLEAN_WINDOWED,     /* greedy among the w oldest */
+	FSC_CLEAN_BTRFS,        /* upstream reclaim: under threshold %, fewest live first */
+	FSC_NR_CLEAN
+};
+
+/* A policy's parameters (those it does not use are ignored). */
+struct fsc_clean_params {
+	uint32_t d;             /* d-choices: candidates sampled (default 2) */
+	bool replace;           /* d-choices: sample with replacement (default false) */
+	uint32_t w;             /* windowed: the w oldest (default 16) */
+	uint32_t threshold_pct; /* btrfs: reclaim under this used % (default 75) */
+};
+
 struct fsc_cfg {
 	uint32_t nr_devs;
 	struct zblk *devs[FSC_MAX_DEVS];  /* borrowed; NULL = missing device */
@@ -101,6 +125,9 @@ struct fsc_cfg {
 	uint32_t tree_fanout;             /* child pointers per internal node */
 	uint32_t leaf_items;              /* file blocks described per leaf */
 	bool sb_log;                      /* force the two-zone superblock log */
+	enum fsc_clean_policy clean;      /* victim selection (fsc_clean_pick()) */
+	struct fsc_clean_params clean_params;
+	uint64_t seed;                    /* randomised policies (d-choices) */
 };
 
 struct fsc;
@@ -178,6 +205,16 @@ bool fsc_space_cache_on(const struct fsc *fs);
 bool fsc_tree_log_on(const struct fsc *fs);
 uint64_t fsc_zone_bytes(const struct fsc *fs);
 
+/**
+ * fsc_sb_layout() - where a zoned device of @nr_zones zones of @zone_bytes,
+ * the first @nr_conv conventional, keeps its superblock (fsc_sb_place()'s
+ * rule, 004): the number of the fixed copies (64 KiB, 64 MiB, 256 GiB) that
+ * fall in conventional zones, 0 for the two-zone log (no conventional
+ * zone), or -ENOSPC when neither works: conventional zones exist but end
+ * before 68 KiB, so no copy fits in them and zones 0-1 are not sequential.
+ */
+int fsc_sb_layout(uint64_t zone_bytes, uint32_t nr_zones, uint32_t nr_conv);
+
 /* Refused in HMZONED mode: -EOPNOTSUPP (005, 006); 0 otherwise. */
 int fsc_fallocate(struct fsc *fs, uint64_t off_bytes, uint64_t len_bytes);
 int fsc_dev_replace(struct fsc *fs, uint32_t src_dev, struct zblk *tgt);
@@ -235,12 +272,42 @@ int fsc_commit_finish(struct fsc *fs, uint64_t now_ns);
 
 /* ---- cleaning ---- */
 
-enum fsc_clean_policy { FSC_CLEAN_FIFO = 0, FSC_CLEAN_GREEDY };
+/* Spelling of each policy (NULL-terminated, indexed by enum value) and the
+ * parameters each accepts ("" when none), for messages and help. */
+extern const char *const fsc_clean_names[];
+const char *fsc_clean_param_help(enum fsc_clean_policy p);
+/* fsc_clean_params_init() - the defaults above. */
+void fsc_clean_params_init(struct fsc_clean_params *p);
+/**
+ * fsc_clean_parse() - "NAME[:KEY=VALUE[,KEY=VALUE...]]" (e.g. "d-choices:d=4",
+ * "btrfs:threshold=60"; a lone value is the policy's first parameter:
+ * "windowed:32").  Fills *@policy and *@params (defaults first).  Returns 0
+ * or -EINVAL with what was wrong in @msg (the valid names, or the policy's
+ * valid parameters and ranges).
+ */
+int fsc_clean_parse(const char *spec, enum fsc_clean_policy *policy,
+		    struct fsc_clean_params *params, char *msg, size_t msg_len);
+/* fsc_clean_params_check() - 0, or -EINVAL with the parameter and its range. */
+int fsc_clean_params_check(enum fsc_clean_policy policy, const struct fsc_clean_params *params,
+			   char *msg, size_t msg_len);
+/* fsc_clean_spec() - "NAME[:params]" of a policy as it ran, into @buf. */
+void fsc_clean_spec(enum fsc_clean_policy policy, const struct fsc_clean_params *params,
+		    char *buf, size_t len);
 
 /* Fewest free zones on any device (what cleaning must keep above zero). */
 uint32_t fsc_min_free_zones(const struct fsc *fs);
-/* fsc_clean_pick() - victim among full, idle block groups of @type_mask, or NULL. */
-struct fsc_bg *fsc_clean_pick(struct fsc *fs, enum fsc_clean_policy policy, uint32_t type_mask);
+/**
+ * fsc_clean_pick() - the configured policy's victim (cfg.clean) among the
+ * candidates: data and metadata block groups fully allocated, idle (nothing
+ * in flight or held), not relocating, nothing pinned, not every byte live.
+ * O(log n) or amortised O(1) in the number of block groups.  NULL if none.
+ * @now_ns is the age reference of the score policies.
+ */
+struct fsc_bg *fsc_clean_pick(struct fsc *fs, uint64_t now_ns);
+/* fsc_clean_pick_scan() - the same choice by a scan of every block group
+ * (the reference the fast path is tested against; FIFO / greedy / windowed
+ * / btrfs / cost-benefit / CAT; d-choices has none: NULL). */
+struct fsc_bg *fsc_clean_pick_scan(struct fsc *fs, uint64_t now_ns);
 /**
  * fsc_relocate() - copy @bg's live blocks elsewhere (bios in *@list, kind
  * RELOC, to submit like any other) and reset @bg once they completed.

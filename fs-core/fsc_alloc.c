@@ -3,7 +3,7 @@
  * chunk table, destroy), sequential allocation inside block groups (008:
  * an allocation offset; space freed below it is not reused until the block
  * group is reset), freeing, removal of unused block groups, the bio pool,
- * and cleaning: victim choice (FIFO / greedy) and relocation.  Ordering of
+ * and relocation (victim choice: fsc_clean*.c).  Ordering of
  * submission is in fsc_submit.c, transactions in fsc_trans.c.
  */
 #include <errno.h>
@@ -25,6 +25,8 @@ void fsc_cfg_init(struct fsc_cfg *cfg)
 	cfg->expire_ns = 90ULL * 1000000000ULL;
 	cfg->tree_fanout = 121;   /* ~16 KiB node / 33-byte key pointer */
 	cfg->leaf_items = 128;
+	cfg->clean = FSC_CLEAN_GREEDY;
+	fsc_clean_params_init(&cfg->clean_params);
 }
 
 static int fsc_setup(const struct fsc_cfg *cfg, struct fsc **out)
@@ -59,9 +61,15 @@ static int fsc_setup(const struct fsc_cfg *cfg, struct fsc **out)
 			continue;
 		fsc_bit_set(dev->used_bits, 0);  /* 007: first zone skipped */
 		for (z = 1; z < dev->nr_zones; z++)
-			dev->nr_free += fsc_zone_is_free(dev, z);
+			if (fsc_zone_is_free(dev, z)) {
+				dev->nr_free++;
+				zbitmap_set(&dev->free_map, z);
+			}
 	}
 	fs->next_logical = 1ULL << 20;  /* like btrfs: the first chunk is not at 0 */
+	ret = fsc_clean_init(fs);
+	if (ret)
+		goto out_destroy;
 	ret = fsc_tree_init(fs);
 	if (ret)
 		goto out_destroy;
@@ -134,6 +142,7 @@ void fsc_destroy(struct fsc *fs)
 		fsc_bg_free(fs->bgs[i]);
 	}
 	free(fs->bgs);
+	fsc_clean_fini(fs);
 	for (i = 0; i < fs->nr_devs; i++)
 		fsc_dev_fini(&fs->devs[i]);
 	fsc_tree_fini(fs);
@@ -215,6 +224,7 @@ int fsc_alloc(struct fsc *fs, uint32_t type, uint64_t len, uint32_t owner, uint6
 
 	if (bg && bg->alloc_offset + len > bg->len_bytes) {
 		bg->alloc_done = true;
+		bg->done_ns = now_ns;
 		fs->cur[slot] = NULL;
 		fsc_bg_put(fs, bg, now_ns);
 		bg = NULL;
@@ -237,15 +247,18 @@ int fsc_alloc(struct fsc *fs, uint32_t type, uint64_t len, uint32_t owner, uint6
 	bg->nr_inflight++;
 	if (bg->alloc_offset == bg->len_bytes) {
 		bg->alloc_done = true;
+		bg->done_ns = now_ns;
 		fs->cur[slot] = NULL;
 	}
 	*bgp = bg;
 	return 0;
 }
 
-/* fsc_bg_put() - remove @bg if nothing lives or flies in it any more. */
+/* fsc_bg_put() - @bg changed: tell the cleaning policy; remove @bg if
+ * nothing lives or flies in it any more. */
 void fsc_bg_put(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 {
+	fsc_clean_sync(fs, bg);
 	if (bg->alloc_done && !bg->used_bytes && !bg->nr_inflight && !bg->nr_held)
 		fsc_bg_remove(fs, bg, now_ns);
 }
@@ -301,35 +314,6 @@ uint32_t fsc_min_free_zones(const struct fsc *fs)
 }
 
 /**
- * fsc_clean_pick() - a relocation victim among the block groups of
- * @type_mask that are fully allocated, idle and not already relocating:
- * FIFO = the oldest, greedy = the fewest live bytes (ties: the oldest).
- * A block group with every byte live is never picked.  NULL if none.
- */
-struct fsc_bg *fsc_clean_pick(struct fsc *fs, enum fsc_clean_policy policy, uint32_t type_mask)
-{
-	struct fsc_bg *best = NULL;
-	uint32_t i;
-
-	for (i = 0; i < fs->nr_bgs; i++) {
-		struct fsc_bg *bg = fs->bgs[i];
-
-		if (!(bg->type & type_mask) || !bg->alloc_done || bg->relocating ||
-		    bg->nr_inflight || bg->nr_held || bg->alloc_type != FSC_ALLOC_SEQ ||
-		    bg->pinned_bytes ||  /* could not be reset before the commit */
-		    bg->used_bytes >= bg->alloc_offset)
-			continue;
-		if (!best)
-			best = bg;
-		else if (policy == FSC_CLEAN_FIFO ? bg->seq < best->seq :
-			 bg->used_bytes < best->used_bytes ||
-			 (bg->used_bytes == best->used_bytes && bg->seq < best->seq))
-			best = bg;
-	}
-	return best;
-}
-
-/**
  * fsc_relocate() - move @bg's live units into the current block group of
  * its type, one RELOC bio per unit (linked in *@list, ->src_bg = @bg), and
  * update the owners' maps.  @bg is reset when the last copy completes.
@@ -345,6 +329,7 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 	int n = 0, ret = 0;
 
 	bg->relocating = true;
+	fsc_clean_sync(fs, bg);  /* no longer a candidate */
 	if (bg->type != FSC_BG_DATA) {
 		/* tree blocks move by CoW in the running transaction: the new
 		 * copies are written at commit, the old ones unpinned then */
@@ -360,8 +345,10 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 			fs->st.nr_relocating++;
 			fs->st.nr_relocating_meta++;
 		}
-		if (ret)
+		if (ret) {
 			bg->relocating = false;
+			fsc_clean_sync(fs, bg);
+		}
 		return !n && ret ? ret : 0;
 	}
 	for (u = 0; u < nr_units; u++) {
@@ -401,15 +388,17 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 	*list = head;
 	if (!n) {
 		bg->relocating = false;
+		fsc_clean_sync(fs, bg);
 		if (ret)
 			return ret;
 		fsc_bg_put(fs, bg, now_ns);  /* nothing was live */
 		return 0;
 	}
 	fs->st.nr_relocations++;
-	if (ret)
+	if (ret) {
 		bg->relocating = false;  /* partly moved: may be picked again */
-	else
+		fsc_clean_sync(fs, bg);
+	} else
 		fs->st.nr_relocating++;
 	return n;
 }

@@ -21,8 +21,10 @@ enum fsc_profile fsc_profile_of(const struct fsc *fs, uint32_t type)
 /* Zone @z of @dev goes into a device extent (out of the free pool if it was in). */
 static void zone_take(struct fsc_dev *dev, uint32_t z)
 {
-	if (fsc_zone_is_free(dev, z))
+	if (fsc_zone_is_free(dev, z)) {
 		dev->nr_free--;
+		zbitmap_clear(&dev->free_map, z);
+	}
 	fsc_bit_set(dev->used_bits, z);
 	fsc_bit_clear(dev->empty_bits, z);
 }
@@ -33,6 +35,7 @@ static void zone_put(struct fsc_dev *dev, uint32_t z)
 	fsc_bit_clear(dev->used_bits, z);
 	fsc_bit_set(dev->empty_bits, z);
 	dev->nr_free++;
+	zbitmap_set(&dev->free_map, z);
 }
 
 /**
@@ -49,8 +52,18 @@ int fsc_dev_extent_find(struct fsc *fs, uint32_t d, uint32_t nr_zones, uint64_t 
 		return -ENOSPC;
 	z = dev->cursor < 1 ? 1 : dev->cursor;
 	for (tried = 0; tried < n; tried++, z++) {
-		if (z + nr_zones > n)
-			z = 1;
+		/* the next free zone at or after @z (the free map: no scan of
+		 * used zones), wrapping to zone 1 once */
+		uint32_t next = z < n ? zbitmap_next(&dev->free_map, z) : ZBITMAP_NONE;
+
+		if (next == ZBITMAP_NONE || next + nr_zones > n) {
+			if (z == 1)
+				return -ENOSPC;
+			next = zbitmap_next(&dev->free_map, 1);
+			if (next == ZBITMAP_NONE || next + nr_zones > n)
+				return -ENOSPC;
+		}
+		z = next;
 		for (k = 0; k < nr_zones && fsc_zone_is_free(dev, z + k); k++)
 			;
 		if (k < nr_zones)
@@ -207,6 +220,7 @@ int fsc_bg_create(struct fsc *fs, uint32_t type, uint64_t now_ns, struct fsc_bg 
 	bg->start = fs->next_logical;
 	bg->submit_offset = bg->start;
 	bg->create_ns = now_ns;
+	bg->erases = fs->devs[st[0].dev].resets[st[0].phys / fs->zone_bytes];
 	ret = fsc_bg_insert(fs, bg);
 	if (ret) {
 		fsc_bg_free(bg);
@@ -460,8 +474,11 @@ void fsc_bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 			continue;  /* zone stays used: not returned to the pool */
 		}
 		fs->st.nr_zone_resets++;
+		if (dev->resets[z] < UINT16_MAX)  /* CAT keys hold 16 bits */
+			dev->resets[z]++;
 		zone_put(dev, z);
 	}
+	fsc_clean_forget(fs, bg);
 	for (t = 0; t < 3; t++)
 		if (fs->cur[t] == bg)
 			fs->cur[t] = NULL;

@@ -84,8 +84,10 @@ int fsc_dev_zone_info(struct fsc_dev *dev, struct zblk *blk)
 	dev->seq_bits = calloc(words, 8);
 	dev->empty_bits = calloc(words, 8);
 	dev->used_bits = calloc(words, 8);
+	dev->resets = calloc(dev->nr_zones, sizeof(*dev->resets));
 	zones = malloc(REPORT_BATCH * sizeof(*zones));
-	if (!dev->seq_bits || !dev->empty_bits || !dev->used_bits || !zones) {
+	if (!dev->seq_bits || !dev->empty_bits || !dev->used_bits || !dev->resets || !zones ||
+	    zbitmap_init(&dev->free_map, dev->nr_zones)) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
@@ -124,7 +126,10 @@ void fsc_dev_fini(struct fsc_dev *dev)
 	free(dev->seq_bits);
 	free(dev->empty_bits);
 	free(dev->used_bits);
+	free(dev->resets);
+	zbitmap_fini(&dev->free_map);
 	dev->seq_bits = dev->empty_bits = dev->used_bits = NULL;
+	dev->resets = NULL;
 	dev->nr_zones = 0;
 	dev->zone_bytes = 0;
 }
@@ -183,6 +188,26 @@ int fsc_check_mode(struct fsc *fs)
 static uint64_t sb_offset(int mirror)
 {
 	return mirror ? (16ULL * 1024) << (12 * mirror) : 64ULL * 1024;
+}
+
+int fsc_sb_layout(uint64_t zone_bytes, uint32_t nr_zones, uint32_t nr_conv)
+{
+	uint64_t cap = (uint64_t)nr_zones * zone_bytes;
+	int m, nr = 0;
+
+	if (!zone_bytes)
+		return -EINVAL;
+	for (m = 0; m < FSC_NR_SB_MIRRORS; m++) {
+		uint64_t pos = sb_offset(m);
+
+		if (pos + FSC_SB_BYTES > cap)
+			break;
+		if (pos / zone_bytes < nr_conv)
+			nr++;
+	}
+	if (nr)
+		return nr;
+	return !nr_conv && nr_zones >= 3 ? 0 : -ENOSPC;
 }
 
 /**

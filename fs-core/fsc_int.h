@@ -9,6 +9,8 @@
 #include <stdlib.h>
 
 #include "fsc.h"
+#include "zl_rng.h"
+#include "zbitmap.h"
 
 #define FSC_NO_ADDR UINT64_MAX
 #define FSC_NO_OWNER UINT32_MAX
@@ -26,11 +28,13 @@ struct fsc_dev {
 	uint64_t *empty_bits;     /* zone was empty at mount / is free again */
 	uint64_t *used_bits;      /* zone belongs to a device extent or a superblock */
 	uint32_t nr_free;         /* sequential, empty, unused zones */
+	struct zbitmap free_map;  /* those zones (fsc_zone_is_free()), for an O(log64 n) search */
 	uint32_t cursor;          /* next zone to look at for a device extent */
 	uint64_t sb_pos[FSC_NR_SB_MIRRORS]; /* conventional superblock copies, FSC_NO_ADDR = none */
 	bool sb_log;              /* superblock log ring on two sequential zones */
 	uint32_t sb_zone[2];      /* the ring's zones */
 	uint32_t sb_cur;          /* ring zone in use (0/1) */
+	uint32_t *resets;         /* per zone: resets fs-core made (CAT's erase count) */
 };
 
 static inline bool fsc_bit(const uint64_t *b, uint32_t i)
@@ -102,7 +106,125 @@ struct fsc_bg {
 	uint64_t last_submit_ns;
 	uint64_t create_ns;
 	uint64_t seq;             /* creation order (FIFO cleaning) */
+	uint64_t done_ns;         /* when allocation ended (sealed): "age" of the score policies */
+	uint32_t erases;          /* resets of its first zone before it was created (CAT) */
+	/* cleaning policy bookkeeping (fsc_clean.c) */
+	bool clean_member;        /* in the policy's structures (a candidate) */
+	uint8_t clean_where;      /* policy's use (windowed: in the window) */
+	uint64_t clean_used;      /* used_bytes the policy last saw */
+	uint32_t clean_idx[2];    /* positions in the policy's heaps / arrays */
 };
+
+/*
+ * An indexed binary heap of block groups (fsc_clean.c): @less orders it
+ * (the top is the "least"), each block group keeps its position in
+ * clean_idx[@slot], so removing or re-keying one costs O(log n).
+ */
+struct fsc_heap {
+	struct fsc_bg **v;
+	uint32_t nr, cap;
+	uint32_t slot;
+	bool (*less)(const struct fsc_bg *a, const struct fsc_bg *b);
+};
+
+int fsc_heap_push(struct fsc_heap *h, struct fsc_bg *bg);
+void fsc_heap_del(struct fsc_heap *h, struct fsc_bg *bg);
+void fsc_heap_fix(struct fsc_heap *h, struct fsc_bg *bg);  /* its key changed */
+static inline struct fsc_bg *fsc_heap_top(const struct fsc_heap *h)
+{
+	return h->nr ? h->v[0] : NULL;
+}
+void fsc_heap_fini(struct fsc_heap *h);
+
+struct fsc_clean;
+
+/*
+ * A victim-selection policy: one file each, one row in fsc_clean.c's table.
+ * fs-core tells it which block groups are candidates (add: one became a
+ * candidate, sealed and idle; remove: it stopped being one, or was
+ * relocated, or removed; update: a candidate's live bytes changed, the
+ * old value given) and asks it for a victim (pick, among its candidates,
+ * NULL if it declines).  Every call O(log n) or amortised O(1).  add may
+ * fail (-ENOMEM); fs-core then falls back to the scan for that pick.
+ */
+struct fsc_clean_ops {
+	const char *name;
+	const char *params;       /* accepted parameters, for messages */
+	int (*init)(struct fsc_clean *c);
+	void (*fini)(struct fsc_clean *c);
+	int (*add)(struct fsc_clean *c, struct fsc_bg *bg);
+	void (*remove)(struct fsc_clean *c, struct fsc_bg *bg);
+	void (*update)(struct fsc_clean *c, struct fsc_bg *bg, uint64_t old_used);
+	struct fsc_bg *(*pick)(struct fsc_clean *c, uint64_t now_ns);
+	/* the same choice over @bgs (any order), or NULL: the scan reference */
+	struct fsc_bg *(*pick_scan)(struct fsc_clean *c, struct fsc_bg *const *bgs, uint32_t nr,
+				    uint64_t now_ns);
+};
+
+/* A policy's state: the shared pieces each may use, and its own. */
+struct fsc_clean {
+	const struct fsc_clean_ops *ops;
+	struct fsc_clean_params p;
+	struct zl_rng rng;
+	struct fsc_heap heap[3];
+	struct fsc_bg **arr;      /* d-choices: the candidates, clean_idx[0] */
+	uint32_t nr, cap;
+	void *priv;
+	bool broken;              /* an add failed: picks scan */
+};
+
+extern const struct fsc_clean_ops fsc_clean_fifo_ops, fsc_clean_greedy_ops,
+	fsc_clean_cost_benefit_ops, fsc_clean_cat_ops, fsc_clean_dchoices_ops,
+	fsc_clean_windowed_ops, fsc_clean_btrfs_ops;
+
+/* Orders shared by several policies: (seq), (used, seq). */
+bool fsc_clean_older(const struct fsc_bg *a, const struct fsc_bg *b);
+bool fsc_clean_emptier(const struct fsc_bg *a, const struct fsc_bg *b);
+/* Among a scan's candidates: the least by @less, or NULL. */
+struct fsc_bg *fsc_clean_scan_min(struct fsc_bg *const *bgs, uint32_t nr,
+				  bool (*less)(const struct fsc_bg *, const struct fsc_bg *));
+
+/*
+ * Score policies (cost-benefit, CAT): score = f(class) * age, age = now -
+ * done_ns.  Candidates are grouped in classes of equal f (@key: e.g. live
+ * bytes and length); inside a class the best is the oldest (a heap on
+ * done_ns, seq), so a pick compares one head per non-empty class: at most
+ * min(n, distinct keys) (live bytes take at most Np + 1 values), and picks
+ * happen once per block group freed: amortised O(1) per write.
+ */
+struct fsc_score_ops {
+	void (*key)(const struct fsc_bg *bg, uint64_t key[2]);
+	double (*score)(const struct fsc_bg *bg, uint64_t now_ns);  /* higher = better */
+};
+int fsc_score_init(struct fsc_clean *c, const struct fsc_score_ops *ops);
+void fsc_score_fini(struct fsc_clean *c);
+int fsc_score_add(struct fsc_clean *c, struct fsc_bg *bg);
+void fsc_score_remove(struct fsc_clean *c, struct fsc_bg *bg);
+void fsc_score_update(struct fsc_clean *c, struct fsc_bg *bg, uint64_t old_used);
+struct fsc_bg *fsc_score_pick(struct fsc_clean *c, uint64_t now_ns);
+struct fsc_bg *fsc_score_pick_scan(struct fsc_clean *c, struct fsc_bg *const *bgs, uint32_t nr,
+				   uint64_t now_ns);
+static inline uint64_t fsc_bg_age_ns(const struct fsc_bg *bg, uint64_t now_ns)
+{
+	return now_ns > bg->done_ns ? now_ns - bg->done_ns : 0;
+}
+
+/* A block group is a cleaning candidate (docs/POLICIES.md). */
+static inline bool fsc_bg_is_cleanable(const struct fsc_bg *bg)
+{
+	return (bg->type & (FSC_BG_DATA | FSC_BG_META)) && bg->alloc_done && !bg->relocating &&
+	       !bg->nr_inflight && !bg->nr_held && bg->alloc_type == FSC_ALLOC_SEQ &&
+	       !bg->pinned_bytes &&  /* could not be reset before the commit */
+	       bg->used_bytes < bg->alloc_offset;
+}
+
+/* fsc_clean.c */
+int fsc_clean_init(struct fsc *fs);
+void fsc_clean_fini(struct fsc *fs);
+/* fsc_clean_sync() - @bg's state changed: tell the policy (add / update / remove). */
+void fsc_clean_sync(struct fsc *fs, struct fsc_bg *bg);
+/* fsc_clean_forget() - @bg goes away. */
+void fsc_clean_forget(struct fsc *fs, struct fsc_bg *bg);
 
 /* A tree node of the B-tree model. */
 struct fsc_node {
@@ -146,6 +268,8 @@ struct fsc {
 	uint32_t nr_commit_pinned, commit_pinned_cap;
 	uint32_t trans_id;
 	uint64_t generation;
+
+	struct fsc_clean clean;   /* victim selection */
 
 	struct fsc_bio *bio_free; /* pool */
 	uint64_t bio_seq;         /* zone append tokens */

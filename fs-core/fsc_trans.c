@@ -88,6 +88,7 @@ static void disown(struct fsc *fs, uint64_t logical)
 	if (bg) {
 		bg->owner[(logical - bg->start) / bg->unit_bytes] = 0;
 		bg->pinned_bytes += fs->cfg.node_bytes;
+		fsc_clean_sync(fs, bg);  /* pinned: no longer a candidate */
 	}
 }
 

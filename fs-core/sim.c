@@ -95,6 +95,7 @@ void sim_cfg_init(struct sim_cfg *c)
 	c->warmup_writes = 0;
 	c->writes = 100000;
 	c->clean = FSC_CLEAN_GREEDY;
+	fsc_clean_params_init(&c->clean_params);
 	c->reserve_zones = 2;
 	c->sample_ns = 1000000000ULL;
 	c->dev_error_abort = true;
@@ -321,7 +322,7 @@ static void clean(struct sim *s)
 
 	while (fsc_min_free_zones(s->fs) + fsc_stats(s->fs)->nr_relocating < s->reserve_free_zones &&
 	       guard++ < 64) {
-		victim = fsc_clean_pick(s->fs, s->cfg->clean, FSC_BG_DATA | FSC_BG_META);
+		victim = fsc_clean_pick(s->fs, s->now);
 		if (!victim) {
 			/* unpin what the running transaction freed, at most once
 			 * per zone of user data (no commit storms) */
@@ -534,6 +535,8 @@ static int check_values(const struct sim_cfg *c, char *msg, size_t msg_len)
 		zl_msgf(msg, msg_len, "--devices %u: --blkdev runs on one device", c->nr_devs);
 	else if (c->store == SIM_STORE_FILE && (!c->store_path || !*c->store_path))
 		zl_msgf(msg, msg_len, "--store file:PATH: no PATH");
+	else if (fsc_clean_params_check(c->clean, &c->clean_params, msg, msg_len))
+		return -EINVAL;
 	else if (c->metadata && (c->tree_fanout < 2 || !c->leaf_items))
 		zl_msgf(msg, msg_len, "--fanout %u --leaf-items %u: a tree needs a fanout of 2 or "
 			"more and 1 item per leaf or more (or --no-metadata)", c->tree_fanout,
@@ -566,6 +569,36 @@ static int check_profiles(const struct sim_cfg *c, char *msg, size_t msg_len)
 		zl_msgf(msg, msg_len, "--order append --profile %s: a zone append goes to one "
 			"zone of one device: data needs --profile single",
 			sim_profile_names[c->data_profile]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * A superblock location (fsc_sb_layout(), 004): a fixed copy in a
+ * conventional zone, or the log on zones 0-1 when there is none.  With
+ * conventional zones that end before the first copy (64 KiB + 4 KiB)
+ * neither works: fs-core would refuse to create (enospc, no write done).
+ * Tree blocks need a zone that holds one (node 16 KiB).
+ */
+static int check_layout(const struct sim_cfg *c, char *msg, size_t msg_len)
+{
+	uint64_t need = 64 * 1024 + 4096;
+
+	if (fsc_sb_layout(c->zone_bytes, c->nr_zones, c->nr_conv) < 0) {
+		zl_msgf(msg, msg_len, "--zone-size %llu --conv %u: no superblock location: "
+			"conventional zones end at %llu bytes, before the copy at 64 KiB, and "
+			"the log needs zones 0-1 sequential; give --conv %llu, --zone-size %lluK "
+			"or more, or --conv 0", (unsigned long long)c->zone_bytes, c->nr_conv,
+			(unsigned long long)(c->nr_conv * c->zone_bytes),
+			(unsigned long long)((need + c->zone_bytes - 1) / c->zone_bytes),
+			(unsigned long long)(((need + c->nr_conv - 1) / c->nr_conv + 4095) / 4096 * 4));
+		return -EINVAL;
+	}
+	if (c->metadata && c->zone_bytes < 16384) {
+		zl_msgf(msg, msg_len, "--zone-size %llu: smaller than a tree block (16384 bytes); "
+			"give --zone-size 16K or more, or --no-metadata",
+			(unsigned long long)c->zone_bytes);
 		return -EINVAL;
 	}
 	return 0;
@@ -609,6 +642,8 @@ int sim_cfg_check(const struct sim_cfg *c, char *msg, size_t msg_len)
 		ret = sim_devs_geometry_check(c, msg, msg_len);
 	if (!ret)
 		ret = check_profiles(c, msg, msg_len);
+	if (!ret)
+		ret = check_layout(c, msg, msg_len);
 	if (!ret)
 		ret = check_room(c, msg, msg_len);
 	return ret;
@@ -839,6 +874,9 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 	fc.file_bytes = s->file_blocks * SECTOR;
 	fc.tree_fanout = c->metadata ? c->tree_fanout : 0;
 	fc.leaf_items = c->leaf_items;
+	fc.clean = c->clean;
+	fc.clean_params = c->clean_params;
+	fc.seed = c->seed;
 	ret = fsc_create(&fc, &s->fs);
 	if (ret)
 		goto out_free;

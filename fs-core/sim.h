@@ -60,7 +60,7 @@ enum sim_store { SIM_STORE_NONE = 0, SIM_STORE_MEM, SIM_STORE_FILE };
 extern const char *const sim_profile_names[];   /* enum fsc_profile */
 extern const char *const sim_order_names[];     /* enum fsc_order */
 extern const char *const sim_release_names[];   /* enum fsc_release */
-extern const char *const sim_clean_names[];     /* enum fsc_clean_policy */
+#define sim_clean_names fsc_clean_names          /* enum fsc_clean_policy (fs-core's table) */
 extern const char *const sim_dist_names[];      /* enum sim_dist */
 extern const char *const sim_workload_names[];  /* enum sim_workload */
 extern const char *const sim_store_names[];     /* enum sim_store ("file" takes :PATH) */
@@ -113,6 +113,7 @@ struct sim_cfg {
 	uint64_t writes;            /* measured user writes */
 	/* cleaning */
 	enum fsc_clean_policy clean;
+	struct fsc_clean_params clean_params;  /* fsc_clean_parse(): --clean NAME[:params] */
 	uint32_t reserve_zones;     /* clean when free zones drop below this */
 	/* output */
 	uint64_t sample_ns;         /* CSV time-series period */

@@ -17,7 +17,6 @@ const char *const sim_profile_names[] = {
 };
 const char *const sim_order_names[] = { "submit-buffer", "serialize", "append", "none", NULL };
 const char *const sim_release_names[] = { "redirty", "zeros", "none", NULL };
-const char *const sim_clean_names[] = { "fifo", "greedy", NULL };
 const char *const sim_dist_names[] = { "const", "exp", "pareto", NULL };
 const char *const sim_workload_names[] = { "seq", "uniform", "hotcold", "zipf", NULL };
 const char *const sim_store_names[] = { "none", "mem", "file", NULL };
@@ -61,6 +60,7 @@ static void hist_json(FILE *f, const struct ana_hist *h)
 
 void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 {
+	char spec[128];
 	int k;
 
 	fprintf(f, "{\n  \"config\": {\n");
@@ -96,8 +96,9 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 		"\"hot_f\": %.4f, \"zipf_theta\": %.4f, \"qd\": %u, \"warmup_writes\": %llu, \"writes\": %llu,\n",
 		name(sim_workload_names, c->workload), c->util, c->bio_blocks, c->hot_r, c->hot_f,
 		c->zipf_theta, c->qd, U(c->warmup_writes), U(c->writes));
-	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u\n  },\n",
-		name(sim_clean_names, c->clean), c->reserve_zones);
+	fsc_clean_spec(c->clean, &c->clean_params, spec, sizeof(spec));
+	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u\n  },\n", spec,
+		c->reserve_zones);
 
 	fprintf(f, "  \"error\": \"%s\", \"error_text\": ", r->error ? fsc_errname(r->error) : "none");
 	zl_json_fprint_str(f, r->error ? (r->msg[0] ? r->msg : fsc_strerror(r->error)) : "");

@@ -615,6 +615,66 @@ static void test_sim_enum_out_of_range_is_refused(void **state)
 	free(json);
 }
 
+/*
+ * Zone sizes of every 4 KiB multiple up to 256 KiB (and the 1000 x 64 KiB
+ * case found while measuring), 0-2 conventional zones, metadata on and
+ * off: each geometry is either refused by the check with the way out, or
+ * runs to its end with user writes done.  None ends in enospc at once.
+ */
+static void test_sim_zone_sizes_either_refused_or_run(void **state)
+{
+	static struct sim_result r;
+	struct sim_cfg c;
+	char msg[256];
+	uint64_t kb;
+	uint32_t conv, meta, refused = 0, ran = 0;
+
+	for (kb = 4; kb <= 256; kb += 4)
+		for (conv = 0; conv <= 2; conv++)
+			for (meta = 0; meta <= 1; meta++) {
+				sim_cfg_init(&c);
+				c.nr_zones = 64;
+				c.zone_bytes = kb * 1024;
+				c.nr_conv = conv;
+				c.metadata = meta;
+				c.writes = 200;
+				c.sample_ns = 0;
+				if (sim_cfg_check(&c, msg, sizeof(msg))) {
+					assert_non_null(strstr(msg, "--"));  /* names an option */
+					refused++;
+					continue;
+				}
+				assert_int_equal(sim_run(&c, &r), 0);
+				assert_int_equal(r.error, 0);
+				assert_true(r.user_bytes > 0);
+				ran++;
+			}
+	assert_true(ran > 200);
+	assert_true(refused > 0);
+	/* the reported case: refused with the way out; with --conv 2 it runs */
+	sim_cfg_init(&c);
+	c.nr_zones = 1000;
+	c.zone_bytes = 64 * 1024;
+	c.metadata = false;
+	c.writes = 1000;
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "no superblock location"));
+	assert_non_null(strstr(msg, "give --conv 2, --zone-size 68K or more, or --conv 0"));
+	c.nr_conv = 2;
+	assert_int_equal(sim_run(&c, &r), 0);
+	assert_true(r.user_bytes > 0);
+	c.nr_conv = 0;
+	assert_int_equal(sim_run(&c, &r), 0);
+	c.nr_conv = 1;
+	c.zone_bytes = 68 * 1024;
+	assert_int_equal(sim_run(&c, &r), 0);
+	c.zone_bytes = 8 * 1024;  /* metadata on: smaller than a tree block */
+	c.nr_conv = 0;
+	c.metadata = true;
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "smaller than a tree block"));
+}
+
 static void test_sim_names_parse_as_printed(void **state)
 {
 	assert_int_equal(sim_name_parse(sim_profile_names, "raid10"), FSC_RAID10);
@@ -628,7 +688,7 @@ static void test_sim_names_parse_as_printed(void **state)
 	assert_int_equal(sim_name_parse(sim_store_names, "mem"), SIM_STORE_MEM);
 	assert_int_equal(sim_name_parse(sim_on_dev_error_names, "continue"), 1);
 	assert_string_equal(sim_name_of(sim_order_names, FSC_ORDER_APPEND), "append");
-	assert_null(sim_name_of(sim_clean_names, 2));
+	assert_null(sim_name_of(sim_clean_names, FSC_NR_CLEAN));
 	assert_null(sim_name_of(sim_clean_names, -1));
 }
 
@@ -662,6 +722,7 @@ int main(void)
 		cmocka_unit_test(test_sim_profile_without_enough_devices_is_refused),
 		cmocka_unit_test(test_sim_enum_out_of_range_is_refused),
 		cmocka_unit_test(test_sim_names_parse_as_printed),
+		cmocka_unit_test(test_sim_zone_sizes_either_refused_or_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

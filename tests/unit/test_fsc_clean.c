@@ -1,0 +1,370 @@
+/*
+ * test_fsc_clean.c — fs-core's victim-selection policies: "NAME[:params]"
+ * parsing and its errors (valid names and parameters listed); each policy's
+ * choice on hand-built block groups (live bytes and seal times set by the
+ * test: which victim, and that it differs where the policies differ); the
+ * fast structures agree with the scan of every block group over a long run
+ * of random overwrites and relocations; d-choices' sampling (d = all
+ * candidates without replacement = greedy; d = 1 spreads over all).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fsc_test_util.h"
+
+#define BLOCKS_PER_BG 256u  /* 1 MiB zones of 4 KiB blocks */
+
+struct cx {
+	struct tdevs t;
+	struct fsc *fs;
+};
+
+static struct cx *cx_new(uint32_t nr_zones, uint64_t file_blocks, enum fsc_clean_policy pol,
+			 const struct fsc_clean_params *p)
+{
+	struct cx *x = calloc(1, sizeof(*x));
+	struct fsc_cfg cfg;
+
+	assert_non_null(x);
+	tdevs_init(&x->t, 1, nr_zones, 1);
+	tcfg(&cfg, &x->t, FSC_SINGLE);
+	cfg.file_bytes = file_blocks * 4096;
+	cfg.tree_fanout = 0;  /* data only */
+	cfg.clean = pol;
+	if (p)
+		cfg.clean_params = *p;
+	cfg.seed = 7;
+	assert_int_equal(fsc_create(&cfg, &x->fs), 0);
+	return x;
+}
+
+static void cx_free(struct cx *x)
+{
+	fsc_destroy(x->fs);
+	tdevs_fini(&x->t);
+	free(x);
+}
+
+/* Write file blocks [@first, @first + @n) at @now (synchronous completion). */
+static void wr(struct cx *x, uint64_t first, uint64_t n, uint64_t now)
+{
+	struct fsc_bio *b;
+	uint64_t l;
+
+	for (l = first; l < first + n; l++) {
+		assert_int_equal(fsc_write_file(x->fs, l, 1, now, &b), 0);
+		assert_int_equal(fsc_submit(x->fs, b, now), 0);
+	}
+}
+
+/* Delete file block @lbn (its space dies where it is). */
+static void kill(struct cx *x, uint64_t lbn, uint64_t now)
+{
+	fsc_free_extent(x->fs, x->fs->file_map[lbn], 4096, now);
+	x->fs->file_map[lbn] = FSC_NO_ADDR;
+}
+
+/*
+ * Five full block groups A..E, sealed at t = 10, 20, 30, 40, 50 (ns), with
+ * 256, 100, 90, 250, 60 live blocks of 256: A is fully live (never a
+ * candidate), B the oldest candidate, E the emptiest and youngest.
+ */
+static const uint32_t live[5] = { 256, 100, 90, 250, 60 };
+
+static struct cx *five(enum fsc_clean_policy pol, const struct fsc_clean_params *p)
+{
+	struct cx *x = cx_new(16, 6 * BLOCKS_PER_BG, pol, p);
+	uint32_t g, k;
+
+	for (g = 0; g < 5; g++)
+		wr(x, g * BLOCKS_PER_BG, BLOCKS_PER_BG, 10 * (g + 1));
+	for (g = 0; g < 5; g++)
+		for (k = live[g]; k < BLOCKS_PER_BG; k++)
+			kill(x, g * BLOCKS_PER_BG + k, 55);
+	return x;
+}
+
+/* Which of A..E (0..4) @bg is, -1 for NULL. */
+static int which(struct cx *x, const struct fsc_bg *bg)
+{
+	uint32_t g;
+
+	if (!bg)
+		return -1;
+	for (g = 0; g < 5; g++)
+		if (fsc_bg_lookup(x->fs, x->fs->file_map[g * BLOCKS_PER_BG]) == bg)
+			return (int)g;
+	return -2;
+}
+
+static int pick_of(enum fsc_clean_policy pol, const struct fsc_clean_params *p, uint64_t now)
+{
+	struct cx *x = five(pol, p);
+	int w = which(x, fsc_clean_pick(x->fs, now));
+
+	if (pol != FSC_CLEAN_DCHOICES)  /* the scan reference agrees */
+		assert_int_equal(which(x, fsc_clean_pick_scan(x->fs, now)), w);
+	cx_free(x);
+	return w;
+}
+
+static void test_fsc_clean_fifo_takes_the_oldest_candidate_not_a_fully_live_one(void **state)
+{
+	assert_int_equal(pick_of(FSC_CLEAN_FIFO, NULL, 60), 1);  /* B; A is fully live */
+}
+
+static void test_fsc_clean_greedy_takes_the_emptiest(void **state)
+{
+	assert_int_equal(pick_of(FSC_CLEAN_GREEDY, NULL, 60), 4);  /* E: 60 live */
+}
+
+static void test_fsc_clean_greedy_ties_go_to_the_oldest(void **state)
+{
+	struct cx *x;
+	uint32_t k;
+
+	/* two block groups of 156 live blocks, a full one between: the first */
+	x = cx_new(16, 6 * BLOCKS_PER_BG, FSC_CLEAN_GREEDY, NULL);
+	wr(x, 0, 3 * BLOCKS_PER_BG, 10);
+	for (k = 0; k < 100; k++) {
+		kill(x, k, 20);                      /* first: 156 live */
+		kill(x, 2 * BLOCKS_PER_BG + k, 20);  /* third: 156 live */
+	}
+	assert_int_equal(fsc_clean_pick(x->fs, 30)->start, fsc_bg_lookup(x->fs,
+			 x->fs->file_map[100])->start);
+	cx_free(x);
+}
+
+static void test_fsc_clean_windowed_is_greedy_among_the_w_oldest(void **state)
+{
+	struct fsc_clean_params p;
+
+	fsc_clean_params_init(&p);
+	p.w = 1;
+	assert_int_equal(pick_of(FSC_CLEAN_WINDOWED, &p, 60), 1);  /* B alone */
+	p.w = 2;
+	assert_int_equal(pick_of(FSC_CLEAN_WINDOWED, &p, 60), 2);  /* C (90) < B (100) */
+	p.w = 3;
+	assert_int_equal(pick_of(FSC_CLEAN_WINDOWED, &p, 60), 2);  /* D (250) does not win */
+	p.w = 4;
+	assert_int_equal(pick_of(FSC_CLEAN_WINDOWED, &p, 60), 4);  /* E in: greedy */
+}
+
+static void test_fsc_clean_btrfs_takes_the_emptiest_under_the_threshold(void **state)
+{
+	struct fsc_clean_params p;
+
+	fsc_clean_params_init(&p);
+	assert_int_equal(p.threshold_pct, 75);
+	assert_int_equal(pick_of(FSC_CLEAN_BTRFS, &p, 60), 4);   /* E: 23% used */
+	p.threshold_pct = 24;
+	assert_int_equal(pick_of(FSC_CLEAN_BTRFS, &p, 60), 4);   /* 60 * 100 < 24 * 256 */
+	p.threshold_pct = 23;
+	assert_int_equal(pick_of(FSC_CLEAN_BTRFS, &p, 60), -1);  /* none under 23% */
+}
+
+static void test_fsc_clean_cost_benefit_weighs_age_against_live_bytes(void **state)
+{
+	/* now 60: ages B 40, C 30, E 10 -> (1-u) age / (1+u): B 17.5, C 14.4,
+	 * E 6.2: B, though E is emptier */
+	assert_int_equal(pick_of(FSC_CLEAN_COST_BENEFIT, NULL, 60), 1);
+	/* now 100: B 35.06, C 33.58, E 31.0: still B */
+	assert_int_equal(pick_of(FSC_CLEAN_COST_BENEFIT, NULL, 100), 1);
+	/* now 10000: ages nearly equal, the emptiest wins */
+	assert_int_equal(pick_of(FSC_CLEAN_COST_BENEFIT, NULL, 10000), 4);
+}
+
+static void test_fsc_clean_cat_divides_by_u(void **state)
+{
+	/* (1-u) age / (u (1 + erases)), no zone erased yet: now 60: B 62.4,
+	 * C 55.3, E 32.7: B; now 100: B 124.8, C 129.1, E 163.3: E, where
+	 * cost-benefit still takes B */
+	assert_int_equal(pick_of(FSC_CLEAN_CAT, NULL, 60), 1);
+	assert_int_equal(pick_of(FSC_CLEAN_CAT, NULL, 100), 4);
+}
+
+static void test_fsc_clean_dchoices_samples_from_the_candidates(void **state)
+{
+	struct fsc_clean_params p;
+	uint32_t hits[5] = { 0 }, i;
+	struct cx *x;
+	int w;
+
+	fsc_clean_params_init(&p);
+	p.d = 4;  /* every candidate, without replacement: the emptiest */
+	assert_int_equal(pick_of(FSC_CLEAN_DCHOICES, &p, 60), 4);
+	p.d = 1;  /* random selection: every candidate, about equally */
+	x = five(FSC_CLEAN_DCHOICES, &p);
+	for (i = 0; i < 4000; i++) {
+		w = which(x, fsc_clean_pick(x->fs, 60));
+		assert_in_range(w, 1, 4);
+		hits[w]++;
+	}
+	assert_int_equal(hits[0], 0);
+	for (i = 1; i < 5; i++)
+		assert_in_range(hits[i], 850, 1150);
+	cx_free(x);
+	/* the same seed gives the same sequence */
+	x = five(FSC_CLEAN_DCHOICES, &p);
+	{
+		struct cx *y = five(FSC_CLEAN_DCHOICES, &p);
+
+		for (i = 0; i < 100; i++)
+			assert_int_equal(which(x, fsc_clean_pick(x->fs, 60)),
+					 which(y, fsc_clean_pick(y->fs, 60)));
+		cx_free(y);
+	}
+	cx_free(x);
+	/* with replacement, d = 2: the larger of two draws is picked less
+	 * often than the smaller; the fullest candidate (D) least */
+	p.d = 2;
+	p.replace = true;
+	memset(hits, 0, sizeof(hits));
+	x = five(FSC_CLEAN_DCHOICES, &p);
+	for (i = 0; i < 4000; i++)
+		hits[which(x, fsc_clean_pick(x->fs, 60))]++;
+	/* P(E) = 1 - (3/4)^2 = 7/16; P(D) = (1/4)^2 = 1/16 */
+	assert_in_range(hits[4], 1550, 1950);
+	assert_in_range(hits[3], 150, 350);
+	cx_free(x);
+}
+
+/*
+ * Random overwrites on 32 zones at 80% with cleaning whenever fewer than 2
+ * zones are free: at every pick the policy's structures give the scan's
+ * choice (same eligibility, same order, same ties).
+ */
+static void agree_over_a_run(enum fsc_clean_policy pol, const struct fsc_clean_params *p)
+{
+	uint64_t nblocks = 30 * BLOCKS_PER_BG * 8 / 10, i, now = 0;
+	struct cx *x = cx_new(32, nblocks, pol, p);
+	struct zl_rng r;
+	uint32_t picks = 0;
+
+	zl_rng_seed(&r, 3);
+	wr(x, 0, nblocks, 0);
+	for (i = 0; i < 20 * nblocks; i++) {
+		now += 1000;
+		while (fsc_min_free_zones(x->fs) < 2) {
+			struct fsc_bg *v = fsc_clean_pick(x->fs, now), *sv;
+			struct fsc_bio *list, *b, *next;
+
+			sv = fsc_clean_pick_scan(x->fs, now);
+			if (v != sv)
+				fprintf(stderr, "pol %d pick %p used %llu seq %llu member %d / scan %p used %llu seq %llu member %d cleanable %d\n", pol, (void *)v, v ? (unsigned long long)v->used_bytes : 0, v ? (unsigned long long)v->seq : 0, v ? v->clean_member : 0, (void *)sv, sv ? (unsigned long long)sv->used_bytes : 0, sv ? (unsigned long long)sv->seq : 0, sv ? sv->clean_member : 0, v ? fsc_bg_is_cleanable(v) : 0);
+			assert_ptr_equal(v, sv);
+			assert_non_null(v);
+			picks++;
+			assert_true(fsc_relocate(x->fs, v, now, &list) >= 0);
+			for (b = list; b; b = next) {
+				next = b->next;
+				fsc_submit(x->fs, b, now);
+			}
+		}
+		wr(x, zl_rng_below(&r, nblocks), 1, now);
+	}
+	assert_true(picks > 100);
+	cx_free(x);
+}
+
+static void test_fsc_clean_structures_agree_with_the_scan(void **state)
+{
+	struct fsc_clean_params p;
+	int pol;
+
+	fsc_clean_params_init(&p);
+	for (pol = 0; pol < FSC_NR_CLEAN; pol++)
+		if (pol != FSC_CLEAN_DCHOICES && pol != FSC_CLEAN_BTRFS)
+			agree_over_a_run((enum fsc_clean_policy)pol, &p);
+	p.w = 3;
+	agree_over_a_run(FSC_CLEAN_WINDOWED, &p);
+	p.threshold_pct = 100;  /* at 80% victims hold ~65% live */
+	agree_over_a_run(FSC_CLEAN_BTRFS, &p);
+}
+
+static void test_fsc_clean_parse_names_params_and_errors(void **state)
+{
+	struct fsc_clean_params p;
+	enum fsc_clean_policy pol;
+	char msg[512], spec[128];
+
+	assert_int_equal(fsc_clean_parse("greedy", &pol, &p, msg, sizeof(msg)), 0);
+	assert_int_equal(pol, FSC_CLEAN_GREEDY);
+	assert_int_equal(fsc_clean_parse("d-choices:d=4,replace=1", &pol, &p, msg, sizeof(msg)), 0);
+	assert_int_equal(pol, FSC_CLEAN_DCHOICES);
+	assert_int_equal(p.d, 4);
+	assert_true(p.replace);
+	fsc_clean_spec(pol, &p, spec, sizeof(spec));
+	assert_string_equal(spec, "d-choices:d=4,replace=1");
+	assert_int_equal(fsc_clean_parse("windowed:32", &pol, &p, msg, sizeof(msg)), 0);
+	assert_int_equal(p.w, 32);
+	assert_int_equal(fsc_clean_parse("btrfs", &pol, &p, msg, sizeof(msg)), 0);
+	assert_int_equal(p.threshold_pct, 75);
+	fsc_clean_spec(pol, &p, spec, sizeof(spec));
+	assert_string_equal(spec, "btrfs:threshold=75");
+
+	assert_int_equal(fsc_clean_parse("lru", &pol, &p, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "unknown policy"));
+	assert_non_null(strstr(msg, "fifo, greedy, cost-benefit, cat, d-choices, windowed, btrfs"));
+	assert_int_equal(fsc_clean_parse("d-choices:k=3", &pol, &p, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "unknown parameter \"k=3\""));
+	assert_non_null(strstr(msg, "d=1..1024"));
+	assert_int_equal(fsc_clean_parse("d-choices:d=0", &pol, &p, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "between 1 and 1024"));
+	assert_int_equal(fsc_clean_parse("btrfs:threshold=101", &pol, &p, msg, sizeof(msg)),
+			 -EINVAL);
+	assert_int_equal(fsc_clean_parse("btrfs:threshold=-5", &pol, &p, msg, sizeof(msg)),
+			 -EINVAL);
+	assert_int_equal(fsc_clean_parse("windowed:w=", &pol, &p, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(fsc_clean_parse("windowed:w=9x", &pol, &p, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(fsc_clean_parse("greedy:w=3", &pol, &p, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "greedy takes no parameters"));
+	assert_int_equal(fsc_clean_parse("", &pol, &p, msg, sizeof(msg)), -EINVAL);
+	/* a failed parse leaves the outputs alone */
+	pol = FSC_CLEAN_FIFO;
+	assert_int_equal(fsc_clean_parse("cat:1", &pol, &p, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(pol, FSC_CLEAN_FIFO);
+}
+
+static void test_fsc_clean_bad_params_refuse_create(void **state)
+{
+	struct tdevs t;
+	struct fsc_cfg cfg;
+	struct fsc *fs = NULL;
+
+	tdevs_init(&t, 1, 8, 1);
+	tcfg(&cfg, &t, FSC_SINGLE);
+	cfg.clean = FSC_CLEAN_DCHOICES;
+	cfg.clean_params.d = 0;
+	assert_int_equal(fsc_create(&cfg, &fs), -EINVAL);
+	assert_null(fs);
+	cfg.clean = (enum fsc_clean_policy)FSC_NR_CLEAN;
+	assert_int_equal(fsc_create(&cfg, &fs), -EINVAL);
+	tdevs_fini(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fsc_clean_fifo_takes_the_oldest_candidate_not_a_fully_live_one),
+		cmocka_unit_test(test_fsc_clean_greedy_takes_the_emptiest),
+		cmocka_unit_test(test_fsc_clean_greedy_ties_go_to_the_oldest),
+		cmocka_unit_test(test_fsc_clean_windowed_is_greedy_among_the_w_oldest),
+		cmocka_unit_test(test_fsc_clean_btrfs_takes_the_emptiest_under_the_threshold),
+		cmocka_unit_test(test_fsc_clean_cost_benefit_weighs_age_against_live_bytes),
+		cmocka_unit_test(test_fsc_clean_cat_divides_by_u),
+		cmocka_unit_test(test_fsc_clean_dchoices_samples_from_the_candidates),
+		cmocka_unit_test(test_fsc_clean_structures_agree_with_the_scan),
+		cmocka_unit_test(test_fsc_clean_parse_names_params_and_errors),
+		cmocka_unit_test(test_fsc_clean_bad_params_refuse_create),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
