@@ -32,6 +32,7 @@ static const char sim_help[] =
 "  cleaning:  --clean NAME[:params] --reserve N (fifo, greedy, cost-benefit, cat,\n"
 "             d-choices[:d=N,replace=0|1], windowed[:w=N], btrfs[:threshold=PCT];\n"
 "             docs/POLICIES.md)\n"
+"  placement: --placement one-log|reloc|hint|freq[:reloc=0|1][,age=N]\n"
 "  output:    --csv FILE --sample-ms N\n";
 
 /* The value @names spells @s, in *@out; -1 after a message naming the choices. */
@@ -69,7 +70,7 @@ enum {
 	O_RELPROB, O_COMMIT_MS, O_COMMIT_BYTES, O_WORKERS, O_DIST, O_WMEAN, O_ALPHA,
 	O_WORKLOAD, O_UTIL, O_BIO, O_HOTR, O_HOTF, O_ZIPF, O_QD, O_WARMUP, O_WRITES, O_CLEAN,
 	O_RESERVE, O_CSV, O_SAMPLE, O_STORE, O_FAULTS, O_BLKDEV, O_ON_ERR, O_NO_RREAD,
-	O_HELP,
+	O_HELP, O_PLACEMENT,
 };
 
 static const struct option opts[] = {
@@ -90,7 +91,7 @@ static const struct option opts[] = {
 	{ "reserve", 1, 0, O_RESERVE }, { "csv", 1, 0, O_CSV }, { "sample-ms", 1, 0, O_SAMPLE },
 	{ "store", 1, 0, O_STORE }, { "faults", 1, 0, O_FAULTS }, { "blkdev", 1, 0, O_BLKDEV },
 	{ "on-dev-error", 1, 0, O_ON_ERR }, { "no-reloc-reads", 0, 0, O_NO_RREAD },
-	{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 },
+	{ "help", 0, 0, O_HELP }, { "placement", 1, 0, O_PLACEMENT }, { 0, 0, 0, 0 },
 };
 
 /* --store none|mem|file:PATH (the names: sim_store_names[]) */
@@ -120,6 +121,17 @@ static int parse_clean(struct sim_cfg *c, const char *a)
 	char msg[512];
 
 	if (!fsc_clean_parse(a, &c->clean, &c->clean_params, msg, sizeof(msg)))
+		return 0;
+	fprintf(stderr, "zonelab: sim: %s\n", msg);
+	return -1;
+}
+
+/* --placement NAME[:params] (fs-core's parser) */
+static int parse_placement(struct sim_cfg *c, const char *a)
+{
+	char msg[512];
+
+	if (!fsc_place_parse(a, &c->place, &c->place_params, msg, sizeof(msg)))
 		return 0;
 	fprintf(stderr, "zonelab: sim: %s\n", msg);
 	return -1;
@@ -199,6 +211,7 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 		c->dev_error_abort = e == 0;
 		break;
 	case O_NO_RREAD: c->reloc_reads = false; break;
+	case O_PLACEMENT: r = parse_placement(c, a); break;
 	}
 	return r ? -1 : 0;
 }

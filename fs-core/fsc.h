@@ -108,6 +108,39 @@ struct fsc_clean_params {
 	uint32_t threshold_pct; /* btrfs: reclaim under this used % (default 75) */
 };
 
+/*
+ * Placement: which data log (stream) a write goes to (fsc_place.c, one row
+ * per policy).  Every policy takes reloc=0|1: relocated data in its own
+ * log (1) or back into the log of the block group it came from (0).
+ */
+enum fsc_placement {
+	FSC_PLACE_ONE_LOG = 0,  /* one log for all data (reloc=1: plus a relocation log) */
+	FSC_PLACE_RELOC,        /* one-log with reloc=1: upstream's relocation block group */
+	FSC_PLACE_HINT,         /* hot / cold by the write-life hint of each write */
+	FSC_PLACE_FREQ,         /* hot / cold by the age of the data a write replaces */
+	FSC_NR_PLACE
+};
+#define FSC_MAX_STREAMS 3       /* data logs: hot (0), cold (1), relocation (2) */
+
+/* Linux write-life hints (RWH_WRITE_LIFE_*, fcntl F_SET_RW_HINT). */
+enum { FSC_HINT_NOT_SET = 0, FSC_HINT_NONE, FSC_HINT_SHORT, FSC_HINT_MEDIUM, FSC_HINT_LONG,
+       FSC_HINT_EXTREME };
+
+struct fsc_place_params {
+	bool reloc;             /* relocated data in its own log */
+	uint64_t age_writes;    /* freq: replaced data younger than this many user
+				 * writes is hot (0 = the file's blocks) */
+};
+extern const char *const fsc_place_names[];
+void fsc_place_params_init(struct fsc_place_params *p);
+/* fsc_place_parse() - "NAME[:reloc=0|1][,age=N]"; 0 or -EINVAL with @msg. */
+int fsc_place_parse(const char *spec, enum fsc_placement *place, struct fsc_place_params *p,
+		    char *msg, size_t msg_len);
+void fsc_place_spec(enum fsc_placement place, const struct fsc_place_params *p, char *buf,
+		    size_t len);
+/* fsc_place_nr_logs() - data logs the policy keeps open (against open/active zones). */
+uint32_t fsc_place_nr_logs(enum fsc_placement place, const struct fsc_place_params *p);
+
 struct fsc_cfg {
 	uint32_t nr_devs;
 	struct zblk *devs[FSC_MAX_DEVS];  /* borrowed; NULL = missing device */
@@ -128,6 +161,8 @@ struct fsc_cfg {
 	enum fsc_clean_policy clean;      /* victim selection (fsc_clean_pick()) */
 	struct fsc_clean_params clean_params;
 	uint64_t seed;                    /* randomised policies (d-choices) */
+	enum fsc_placement place;         /* which data log a write goes to */
+	struct fsc_place_params place_params;
 };
 
 struct fsc;
@@ -232,6 +267,11 @@ int fsc_dev_replace(struct fsc *fs, uint32_t src_dev, struct zblk *tgt);
  */
 int fsc_write_file(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint64_t now_ns,
 		   struct fsc_bio **out);
+
+/* fsc_write_file_hint() - fsc_write_file() with the write's life hint
+ * (FSC_HINT_*, the placement policy's input; fsc_write_file() = NOT_SET). */
+int fsc_write_file_hint(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint32_t hint,
+			uint64_t now_ns, struct fsc_bio **out);
 
 /**
  * fsc_submit() - a processed write bio is ready.  Submit buffer order: sent

@@ -27,6 +27,8 @@ void fsc_cfg_init(struct fsc_cfg *cfg)
 	cfg->leaf_items = 128;
 	cfg->clean = FSC_CLEAN_GREEDY;
 	fsc_clean_params_init(&cfg->clean_params);
+	cfg->place = FSC_PLACE_ONE_LOG;
+	fsc_place_params_init(&cfg->place_params);
 }
 
 static int fsc_setup(const struct fsc_cfg *cfg, struct fsc **out)
@@ -73,6 +75,9 @@ static int fsc_setup(const struct fsc_cfg *cfg, struct fsc **out)
 	ret = fsc_tree_init(fs);
 	if (ret)
 		goto out_destroy;
+	ret = fsc_place_init(fs);  /* after the tree model: needs the file's size */
+	if (ret)
+		goto out_destroy;
 	*out = fs;
 	return 0;
 out_destroy:
@@ -110,9 +115,13 @@ uint32_t fsc_chunks(const struct fsc *fs, struct fsc_chunk *out, uint32_t max)
 {
 	uint32_t i, s;
 
-	for (i = 0; i < fs->nr_bgs && i < max; i++) {
-		const struct fsc_bg *bg = fs->bgs[i];
+	uint32_t slot;
 
+	for (i = 0, slot = 0; slot < fs->nr_slots && i < max; slot++) {
+		const struct fsc_bg *bg = fs->bgs[slot];
+
+		if (!bg)
+			continue;
 		memset(&out[i], 0, sizeof(out[i]));
 		out[i].start = bg->start;
 		out[i].len_bytes = bg->len_bytes;
@@ -124,6 +133,7 @@ uint32_t fsc_chunks(const struct fsc *fs, struct fsc_chunk *out, uint32_t max)
 			out[i].stripes[s].dev = bg->stripes[s].dev;
 			out[i].stripes[s].phys = bg->stripes[s].phys;
 		}
+		i++;
 	}
 	return i;
 }
@@ -135,13 +145,17 @@ void fsc_destroy(struct fsc *fs)
 
 	if (!fs)
 		return;
-	for (i = 0; i < fs->nr_bgs; i++) {
+	for (i = 0; i < fs->nr_slots; i++) {
+		if (!fs->bgs[i])
+			continue;
 		/* bios still held in a submit buffer are ours */
 		while (fs->bgs[i]->nr_held)
 			free(fs->bgs[i]->held[--fs->bgs[i]->nr_held]);
 		fsc_bg_free(fs->bgs[i]);
 	}
 	free(fs->bgs);
+	free(fs->bg_starts);
+	free(fs->last_write);
 	fsc_clean_fini(fs);
 	for (i = 0; i < fs->nr_devs; i++)
 		fsc_dev_fini(&fs->devs[i]);
@@ -186,25 +200,33 @@ int fsc_dev_replace(struct fsc *fs, uint32_t src_dev, struct zblk *tgt)
 
 struct fsc_bg *fsc_bg_lookup(struct fsc *fs, uint64_t logical)
 {
-	uint32_t lo = 0, hi = fs->nr_bgs;
+	uint32_t lo = 0, hi = fs->nr_slots;
 
+	/* the last slot starting at or before @logical */
 	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;
-		struct fsc_bg *bg = fs->bgs[mid];
 
-		if (logical < bg->start)
-			hi = mid;
-		else if (logical >= bg->start + bg->len_bytes)
+		if (fs->bg_starts[mid] <= logical)
 			lo = mid + 1;
 		else
-			return bg;
+			hi = mid;
 	}
-	return NULL;
+	if (!lo || !fs->bgs[lo - 1] || logical >= fs->bg_starts[lo - 1] + fs->bgs[lo - 1]->len_bytes)
+		return NULL;
+	return fs->bgs[lo - 1];
 }
 
-static inline int type_slot(uint32_t type)
+static inline int type_slot(uint32_t type, uint32_t stream)
 {
-	return type == FSC_BG_DATA ? 0 : type == FSC_BG_META ? 1 : 2;
+	if (type == FSC_BG_DATA)
+		return stream ? 2 + (int)stream : 0;
+	return type == FSC_BG_META ? 1 : 2;
+}
+
+int fsc_alloc(struct fsc *fs, uint32_t type, uint64_t len, uint32_t owner, uint64_t now_ns,
+	      struct fsc_bg **bgp, uint64_t *logical)
+{
+	return fsc_alloc_stream(fs, type, 0, len, owner, now_ns, bgp, logical);
 }
 
 /**
@@ -214,10 +236,10 @@ static inline int type_slot(uint32_t type)
  * reused until reset).  Units from @owner on are recorded for relocation.
  * Returns 0 or -ENOSPC / block group creation errors.
  */
-int fsc_alloc(struct fsc *fs, uint32_t type, uint64_t len, uint32_t owner, uint64_t now_ns,
-	      struct fsc_bg **bgp, uint64_t *logical)
+int fsc_alloc_stream(struct fsc *fs, uint32_t type, uint32_t stream, uint64_t len,
+		     uint32_t owner, uint64_t now_ns, struct fsc_bg **bgp, uint64_t *logical)
 {
-	int slot = type_slot(type);
+	int slot = type_slot(type, stream);
 	struct fsc_bg *bg = fs->cur[slot];
 	uint64_t u, nr;
 	int ret;
@@ -235,6 +257,7 @@ int fsc_alloc(struct fsc *fs, uint32_t type, uint64_t len, uint32_t owner, uint6
 			return ret;
 		if (len > bg->len_bytes)
 			return -EINVAL;
+		bg->stream = type == FSC_BG_DATA ? stream : 0;
 		fs->cur[slot] = bg;
 	}
 	*logical = bg->start + bg->alloc_offset;
@@ -356,8 +379,8 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 
 		if (!owner)
 			continue;
-		ret = fsc_alloc(fs, bg->type, bg->unit_bytes, append ? FSC_NO_OWNER : owner - 1,
-				now_ns, &dst, &logical);
+		ret = fsc_alloc_stream(fs, bg->type, fsc_place_reloc(fs, bg), bg->unit_bytes,
+				       append ? FSC_NO_OWNER : owner - 1, now_ns, &dst, &logical);
 		if (ret)
 			break;
 		b = fsc_bio_get(fs);

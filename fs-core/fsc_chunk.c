@@ -95,15 +95,29 @@ static uint32_t devs_by_free(const struct fsc *fs, uint32_t *order)
 
 int fsc_bg_insert(struct fsc *fs, struct fsc_bg *bg)
 {
-	struct fsc_bg **v = fsc_grow(fs->bgs, &fs->bgs_cap, fs->nr_bgs, sizeof(*fs->bgs));
-	uint32_t i;
+	uint32_t i, cap = fs->bgs_cap;
+	struct fsc_bg **v = fsc_grow(fs->bgs, &cap, fs->nr_slots, sizeof(*fs->bgs));
+	uint64_t *st;
 
 	if (!v)
 		return -ENOMEM;
 	fs->bgs = v;
-	for (i = fs->nr_bgs; i > 0 && fs->bgs[i - 1]->start > bg->start; i--)
+	if (cap != fs->bgs_cap) {
+		st = realloc(fs->bg_starts, cap * sizeof(*st));
+		if (!st)
+			return -ENOMEM;  /* bgs grew alone: its capacity is not recorded */
+		fs->bg_starts = st;
+		fs->bgs_cap = cap;
+	}
+	/* new block groups come at the end (next_logical grows); mount may
+	 * load them in any order */
+	for (i = fs->nr_slots; i > 0 && fs->bg_starts[i - 1] > bg->start; i--) {
 		fs->bgs[i] = fs->bgs[i - 1];
+		fs->bg_starts[i] = fs->bg_starts[i - 1];
+	}
 	fs->bgs[i] = bg;
+	fs->bg_starts[i] = bg->start;
+	fs->nr_slots++;
 	fs->nr_bgs++;
 	if (bg->start + bg->len_bytes > fs->next_logical)
 		fs->next_logical = bg->start + bg->len_bytes;
@@ -451,6 +465,35 @@ out_free:
 	return ret;
 }
 
+/* @bg's slot becomes NULL (binary search by start: O(log n)); the slots are
+ * compacted when more than half are NULL: amortised O(1) per removal, no
+ * memmove of every block group each time. */
+static void bg_slot_clear(struct fsc *fs, struct fsc_bg *bg)
+{
+	uint32_t lo = 0, hi = fs->nr_slots, i, j;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+
+		if (fs->bg_starts[mid] < bg->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= fs->nr_slots || fs->bgs[lo] != bg)
+		return;
+	fs->bgs[lo] = NULL;
+	fs->nr_bgs--;
+	if (fs->nr_slots - fs->nr_bgs <= 32 || (fs->nr_slots - fs->nr_bgs) * 2 < fs->nr_slots)
+		return;
+	for (i = 0, j = 0; i < fs->nr_slots; i++)
+		if (fs->bgs[i]) {
+			fs->bgs[j] = fs->bgs[i];
+			fs->bg_starts[j++] = fs->bg_starts[i];
+		}
+	fs->nr_slots = j;
+}
+
 /**
  * fsc_bg_remove() - an unused block group goes away: its zones are reset
  * and return to the free pool (cover letter), the block group is freed.
@@ -479,15 +522,10 @@ void fsc_bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 		zone_put(dev, z);
 	}
 	fsc_clean_forget(fs, bg);
-	for (t = 0; t < 3; t++)
+	for (t = 0; t < 3 + FSC_MAX_STREAMS; t++)
 		if (fs->cur[t] == bg)
 			fs->cur[t] = NULL;
-	for (i = 0; i < fs->nr_bgs && fs->bgs[i] != bg; i++)
-		;
-	if (i < fs->nr_bgs) {
-		memmove(&fs->bgs[i], &fs->bgs[i + 1], (fs->nr_bgs - i - 1) * sizeof(fs->bgs[0]));
-		fs->nr_bgs--;
-	}
+	bg_slot_clear(fs, bg);
 	fs->st.nr_bg_removed++;
 	if (bg->relocating) {
 		fs->st.nr_relocating--;

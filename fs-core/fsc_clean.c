@@ -387,7 +387,7 @@ struct fsc_bg *fsc_clean_pick_scan(struct fsc *fs, uint64_t now_ns)
 	cand = malloc((fs->nr_bgs + 1) * sizeof(*cand));
 	if (!cand)
 		return NULL;
-	for (i = 0; i < fs->nr_bgs; i++)
+	for (i = 0; i < fs->nr_slots; i++)
 		if (fs->bgs[i] && fsc_bg_is_cleanable(fs->bgs[i]))
 			cand[n++] = fs->bgs[i];
 	best = c->ops->pick_scan(c, cand, n, now_ns);

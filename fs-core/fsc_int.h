@@ -106,6 +106,7 @@ struct fsc_bg {
 	uint64_t last_submit_ns;
 	uint64_t create_ns;
 	uint64_t seq;             /* creation order (FIFO cleaning) */
+	uint32_t stream;          /* data log it belongs to (placement) */
 	uint64_t done_ns;         /* when allocation ended (sealed): "age" of the score policies */
 	uint32_t erases;          /* resets of its first zone before it was created (CAT) */
 	/* cleaning policy bookkeeping (fsc_clean.c) */
@@ -246,11 +247,16 @@ struct fsc {
 	struct fsc_owner_ops ops;
 	void *ops_arg;
 
-	struct fsc_bg **bgs;      /* sorted by start */
-	uint32_t nr_bgs, bgs_cap;
+	struct fsc_bg **bgs;      /* slots sorted by start; NULL = removed (compacted lazily) */
+	uint64_t *bg_starts;      /* start of each slot's block group (kept for NULL ones) */
+	uint32_t nr_slots;        /* slots in use, NULL ones included */
+	uint32_t nr_bgs, bgs_cap; /* block groups (non-NULL slots); capacity of both arrays */
 	uint64_t next_logical;
 	uint64_t bg_seq;
-	struct fsc_bg *cur[3];    /* allocation target per type: data, meta, system */
+	struct fsc_bg *cur[3 + FSC_MAX_STREAMS]; /* allocation target: data stream 0, meta,
+						  * system, data streams 1.. at 3.. */
+	uint64_t *last_write;     /* freq placement: user write count at each block's last write */
+	uint64_t nr_user_writes;
 
 	uint64_t *file_map;       /* file block -> logical, FSC_NO_ADDR = hole */
 	uint64_t nr_file_blocks;
@@ -301,6 +307,15 @@ enum fsc_profile fsc_profile_of(const struct fsc *fs, uint32_t type);
 /* fsc_alloc.c */
 int fsc_alloc(struct fsc *fs, uint32_t type, uint64_t len, uint32_t owner, uint64_t now_ns,
 	      struct fsc_bg **bgp, uint64_t *logical);
+/* fsc_alloc_stream() - fsc_alloc() of data into log @stream. */
+int fsc_alloc_stream(struct fsc *fs, uint32_t type, uint32_t stream, uint64_t len,
+		     uint32_t owner, uint64_t now_ns, struct fsc_bg **bgp, uint64_t *logical);
+
+/* fsc_place.c */
+/* The data log of a user write of @lbn with @hint, or of a relocation out of @src. */
+uint32_t fsc_place_user(struct fsc *fs, uint64_t lbn, uint32_t hint);
+uint32_t fsc_place_reloc(const struct fsc *fs, const struct fsc_bg *src);
+int fsc_place_init(struct fsc *fs);
 void fsc_free_extent(struct fsc *fs, uint64_t logical, uint64_t len, uint64_t now_ns);
 void fsc_bg_put(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns);
 struct fsc_bio *fsc_bio_get(struct fsc *fs);

@@ -17,6 +17,12 @@
 int fsc_write_file(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint64_t now_ns,
 		   struct fsc_bio **out)
 {
+	return fsc_write_file_hint(fs, lbn, nr_blocks, FSC_HINT_NOT_SET, now_ns, out);
+}
+
+int fsc_write_file_hint(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint32_t hint,
+			uint64_t now_ns, struct fsc_bio **out)
+{
 	uint64_t len = (uint64_t)nr_blocks * fs->cfg.sector_bytes, logical, i, old;
 	bool append = fs->cfg.order == FSC_ORDER_APPEND;
 	struct fsc_bio *bio;
@@ -35,8 +41,8 @@ int fsc_write_file(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint64_t no
 	bio = fsc_bio_get(fs);
 	if (!bio)
 		return -ENOMEM;
-	ret = fsc_alloc(fs, FSC_BG_DATA, len, append ? FSC_NO_OWNER : (uint32_t)lbn, now_ns,
-			&bg, &logical);
+	ret = fsc_alloc_stream(fs, FSC_BG_DATA, fsc_place_user(fs, lbn, hint), len,
+			       append ? FSC_NO_OWNER : (uint32_t)lbn, now_ns, &bg, &logical);
 	if (ret) {
 		fsc_bio_put(fs, bio);
 		return ret;
@@ -297,10 +303,10 @@ int fsc_expire(struct fsc *fs, uint64_t now_ns)
 	uint32_t i = 0;
 	int n = 0;
 
-	while (i < fs->nr_bgs) {
+	while (i < fs->nr_slots) {
 		struct fsc_bg *bg = fs->bgs[i];
 
-		if (!bg->nr_held || bg->last_submit_ns + fs->cfg.expire_ns > now_ns) {
+		if (!bg || !bg->nr_held || bg->last_submit_ns + fs->cfg.expire_ns > now_ns) {
 			i++;
 			continue;
 		}
@@ -318,10 +324,10 @@ uint64_t fsc_next_expiry_ns(const struct fsc *fs)
 	uint64_t best = UINT64_MAX;
 	uint32_t i;
 
-	for (i = 0; i < fs->nr_bgs; i++) {
+	for (i = 0; i < fs->nr_slots; i++) {
 		const struct fsc_bg *bg = fs->bgs[i];
 
-		if (bg->nr_held && bg->last_submit_ns + fs->cfg.expire_ns < best)
+		if (bg && bg->nr_held && bg->last_submit_ns + fs->cfg.expire_ns < best)
 			best = bg->last_submit_ns + fs->cfg.expire_ns;
 	}
 	return best;

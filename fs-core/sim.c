@@ -96,6 +96,7 @@ void sim_cfg_init(struct sim_cfg *c)
 	c->writes = 100000;
 	c->clean = FSC_CLEAN_GREEDY;
 	fsc_clean_params_init(&c->clean_params);
+	fsc_place_params_init(&c->place_params);
 	c->reserve_zones = 2;
 	c->sample_ns = 1000000000ULL;
 	c->dev_error_abort = true;
@@ -402,7 +403,9 @@ static void issue_user(struct sim *s)
 			return;
 		}
 		lbn = s->next.offset_bytes / SECTOR;
-		ret = fsc_write_file(s->fs, lbn, (uint32_t)(s->next.len_bytes / SECTOR), s->now, &bio);
+		ret = fsc_write_file_hint(s->fs, lbn, (uint32_t)(s->next.len_bytes / SECTOR),
+					  s->next.has & TRC_HAS_HINT ? s->next.hint : FSC_HINT_NOT_SET,
+					  s->now, &bio);
 		if (ret == -ENOSPC) {
 			/* like btrfs: commit to unpin, wait for what is in flight */
 			if (c->metadata && !s->in_commit)
@@ -456,7 +459,8 @@ static double usable_data_zones(const struct sim_cfg *c)
 	uint32_t lost = c->nr_conv ? c->nr_conv : 2;
 	double z = (double)(c->nr_zones - lost) * c->nr_devs / copies(c->data_profile);
 
-	z -= (double)c->reserve_zones + 1;  /* cleaning reserve, open zone (no 32-bit wrap) */
+	/* cleaning reserve, an open zone per data log (no 32-bit wrap) */
+	z -= (double)c->reserve_zones + fsc_place_nr_logs(c->place, &c->place_params);
 	if (c->metadata && c->leaf_items) {
 		/* the tree twice (committed + being written) per metadata copy,
 		 * plus two partly used block groups: an estimate */
@@ -482,6 +486,7 @@ static int check_names(const struct sim_cfg *c, char *msg, size_t msg_len)
 		{ "--worker-dist", sim_dist_names, c->worker_dist },
 		{ "--workload", sim_workload_names, c->workload },
 		{ "--clean", sim_clean_names, c->clean },
+		{ "--placement", fsc_place_names, c->place },
 		{ "--store", sim_store_names, c->store },
 	};
 	size_t i, n;
@@ -877,6 +882,8 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 	fc.clean = c->clean;
 	fc.clean_params = c->clean_params;
 	fc.seed = c->seed;
+	fc.place = c->place;
+	fc.place_params = c->place_params;
 	ret = fsc_create(&fc, &s->fs);
 	if (ret)
 		goto out_free;

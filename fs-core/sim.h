@@ -114,6 +114,8 @@ struct sim_cfg {
 	/* cleaning */
 	enum fsc_clean_policy clean;
 	struct fsc_clean_params clean_params;  /* fsc_clean_parse(): --clean NAME[:params] */
+	enum fsc_placement place;   /* --placement: which data log a write goes to */
+	struct fsc_place_params place_params;
 	uint32_t reserve_zones;     /* clean when free zones drop below this */
 	/* output */
 	uint64_t sample_ns;         /* CSV time-series period */

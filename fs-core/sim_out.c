@@ -60,7 +60,7 @@ static void hist_json(FILE *f, const struct ana_hist *h)
 
 void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 {
-	char spec[128];
+	char spec[128], pspec[128];
 	int k;
 
 	fprintf(f, "{\n  \"config\": {\n");
@@ -97,8 +97,9 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 		name(sim_workload_names, c->workload), c->util, c->bio_blocks, c->hot_r, c->hot_f,
 		c->zipf_theta, c->qd, U(c->warmup_writes), U(c->writes));
 	fsc_clean_spec(c->clean, &c->clean_params, spec, sizeof(spec));
-	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u\n  },\n", spec,
-		c->reserve_zones);
+	fsc_place_spec(c->place, &c->place_params, pspec, sizeof(pspec));
+	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u, \"placement\": \"%s\"\n  },\n",
+		spec, c->reserve_zones, pspec);
 
 	fprintf(f, "  \"error\": \"%s\", \"error_text\": ", r->error ? fsc_errname(r->error) : "none");
 	zl_json_fprint_str(f, r->error ? (r->msg[0] ? r->msg : fsc_strerror(r->error)) : "");

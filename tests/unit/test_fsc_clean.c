@@ -350,6 +350,88 @@ static void test_fsc_clean_bad_params_refuse_create(void **state)
 	tdevs_fini(&t);
 }
 
+/* Placement: the hint splits hot and cold into two logs, relocation goes
+ * back to its log or (reloc=1) to its own; freq calls a block hot when the
+ * data it replaces is young. */
+static void test_fsc_place_streams_by_hint_age_and_relocation(void **state)
+{
+	struct tdevs t;
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+	struct fsc_bio *b, *list;
+	struct fsc_bg *hot, *cold;
+	char msg[256];
+	uint64_t l;
+
+	tdevs_init(&t, 1, 16, 1);
+	tcfg(&cfg, &t, FSC_SINGLE);
+	cfg.file_bytes = 1024 * 4096;
+	cfg.tree_fanout = 0;
+	assert_int_equal(fsc_place_parse("hint:reloc=1", &cfg.place, &cfg.place_params, msg,
+					 sizeof(msg)), 0);
+	assert_int_equal(fsc_place_nr_logs(cfg.place, &cfg.place_params), 3);
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	assert_int_equal(fsc_write_file_hint(fs, 0, 1, FSC_HINT_SHORT, 0, &b), 0);
+	hot = b->bg;
+	assert_int_equal(fsc_submit(fs, b, 0), 0);
+	assert_int_equal(fsc_write_file_hint(fs, 1, 1, FSC_HINT_LONG, 0, &b), 0);
+	cold = b->bg;
+	assert_int_equal(fsc_submit(fs, b, 0), 0);
+	assert_ptr_not_equal(hot, cold);
+	assert_int_equal(fsc_write_file_hint(fs, 2, 1, FSC_HINT_EXTREME, 0, &b), 0);
+	assert_ptr_equal(b->bg, cold);
+	assert_int_equal(fsc_submit(fs, b, 0), 0);
+	assert_int_equal(fsc_write_file_hint(fs, 3, 1, FSC_HINT_NOT_SET, 0, &b), 0);
+	assert_ptr_equal(b->bg, hot);
+	assert_int_equal(fsc_submit(fs, b, 0), 0);
+	/* fill the hot log's block group, kill half: relocation to a third */
+	for (l = 4; l < BLOCKS_PER_BG + 2; l++) {
+		assert_int_equal(fsc_write_file_hint(fs, l, 1, FSC_HINT_SHORT, 0, &b), 0);
+		assert_int_equal(fsc_submit(fs, b, 0), 0);
+	}
+	assert_true(hot->alloc_done);
+	for (l = 4; l < 100; l++) {
+		fsc_free_extent(fs, fs->file_map[l], 4096, 1);
+		fs->file_map[l] = FSC_NO_ADDR;
+	}
+	assert_ptr_equal(fsc_clean_pick(fs, 2), hot);
+	assert_true(fsc_relocate(fs, hot, 2, &list) > 0);
+	assert_ptr_not_equal(list->bg, hot);
+	assert_ptr_not_equal(list->bg, cold);
+	assert_int_equal(list->bg->stream, 2);
+	while (list) {
+		b = list->next;
+		fsc_submit(fs, list, 2);
+		list = b;
+	}
+	fsc_destroy(fs);
+
+	/* freq: first writes cold; a rewrite within age_writes hot, after it cold */
+	tcfg(&cfg, &t, FSC_SINGLE);
+	cfg.file_bytes = 1024 * 4096;
+	cfg.tree_fanout = 0;
+	assert_int_equal(fsc_place_parse("freq:age=3", &cfg.place, &cfg.place_params, msg,
+					 sizeof(msg)), 0);
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	assert_int_equal(fsc_place_user(fs, 10, 0), 1);  /* write 1: new, cold */
+	assert_int_equal(fsc_place_user(fs, 10, 0), 0);  /* write 2: replaced 1 write ago */
+	assert_int_equal(fsc_place_user(fs, 11, 0), 1);
+	assert_int_equal(fsc_place_user(fs, 12, 0), 1);
+	assert_int_equal(fsc_place_user(fs, 13, 0), 1);
+	assert_int_equal(fsc_place_user(fs, 10, 0), 1);  /* write 6: 4 writes later: cold */
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+
+	assert_int_equal(fsc_place_parse("lru", &cfg.place, &cfg.place_params, msg, sizeof(msg)),
+			 -EINVAL);
+	assert_non_null(strstr(msg, "one of: one-log, reloc, hint, freq"));
+	assert_int_equal(fsc_place_parse("hint:age=3", &cfg.place, &cfg.place_params, msg,
+					 sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "hint takes reloc=0|1"));
+	assert_int_equal(fsc_place_parse("one-log:reloc=2", &cfg.place, &cfg.place_params, msg,
+					 sizeof(msg)), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -364,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_fsc_clean_structures_agree_with_the_scan),
 		cmocka_unit_test(test_fsc_clean_parse_names_params_and_errors),
 		cmocka_unit_test(test_fsc_clean_bad_params_refuse_create),
+		cmocka_unit_test(test_fsc_place_streams_by_hint_age_and_relocation),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
