@@ -16,6 +16,13 @@ LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib/
 E2E_PKGS="busybox-static libc6 libgcc-s1 kmod bash coreutils grep sed gawk
   util-linux sg3-utils btrfs-progs f2fs-tools fio tcmu-runner libtcmu2
   open-iscsi libiscsi-bin zlib1g"
+# targetcli (part 3 of issue 13): python3, targetcli-fb and rtslib with their
+# python closure (not lib*, so named here), the D-Bus system bus it talks to
+# tcmu-runner over.
+E2E_PKGS="$E2E_PKGS python3 python3-minimal python3.11 python3.11-minimal
+  targetcli-fb python3-rtslib-fb python3-configshell-fb python3-gi
+  gir1.2-glib-2.0 python3-pyudev python3-six python3-pyparsing python3-urwid
+  dbus-daemon dbus-bin dbus-system-bus-common"
 
 e2e_log() { printf '[e2e %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 e2e_die() { e2e_log "error: $*"; exit 1; }

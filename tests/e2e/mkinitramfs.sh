@@ -4,8 +4,9 @@
 #   base.cpio (cached): the guest's binaries and their shared-library closure
 #     (resolved with the unpacked ld.so --list; a library that would come from
 #     the host is an error), the kernel's modules + modules.dep closure;
-#   overlay (every run): /init, the checks, the handlers (ours from
-#     BUILD_DIR/handler_zonelab.so when present), fio's t/zbd suite.
+#   overlay (every run): /init, the checks, fio's t/zbd suite, and ours
+#     installed by `make install PREFIX=/usr DESTDIR=overlay` from BUILD_DIR
+#     when it holds handler_zonelab.so and zonelab.
 # OUT = base + overlay concatenated (the kernel unpacks both).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -58,9 +59,32 @@ build_base() {
 	ln -sf bash "$stage/bin/sh"
 	ln -sf gawk "$stage/usr/bin/awk"   # what update-alternatives would do
 	cp -a "$ROOT/etc/tcmu" "$stage/etc/"
+	# targetcli: python3 with its standard library, the python packages
+	# (targetcli, rtslib, configshell, gi, pyudev...), GLib's typelibs, the
+	# D-Bus system bus configuration (tcmu-runner's policy is in
+	# /etc/dbus-1/system.d); the ELF modules among them get their libraries;
+	# everything byte-compiled here (the guest would compile on every start).
+	local pydirs=(usr/lib/python3.11 usr/lib/python3/dist-packages usr/lib/x86_64-linux-gnu/girepository-1.0 usr/share/dbus-1)
+	for f in "${pydirs[@]}"; do
+		[ -d "$ROOT/$f" ] || continue
+		mkdir -p "$stage/$(dirname "$f")" && cp -a "$ROOT/$f" "$stage/$f"
+	done
+	rm -rf "$stage"/usr/lib/python3.11/{test,idlelib,tkinter,turtledemo,lib2to3,ensurepip}
+	mapfile -t files < <(cd "$ROOT" && find usr/lib/python3.11 usr/lib/python3/dist-packages -name '*.so' 2>/dev/null | grep -v '/test/' | sort)
+	[ ${#files[@]} -eq 0 ] || copy_with_libs "$stage" "${files[@]}"
+	[ -d "$ROOT/etc/dbus-1" ] && cp -a "$ROOT/etc/dbus-1" "$stage/etc/"
+	if [ -x "$ROOT/usr/bin/python3.11" ]; then
+		PYTHONHOME=$ROOT/usr "$LDSO" --library-path "$LIBPATH" "$ROOT/usr/bin/python3.11" -m compileall -q -j 2 \
+			-s "$stage" -p / "$stage/usr/lib/python3.11" "$stage/usr/lib/python3/dist-packages" > /dev/null ||
+			e2e_die "byte-compiling the guest's python"
+	fi
+	mkdir -p "$stage/var/lib/dbus" "$stage/etc/target"
+	ln -sfn /run "$stage/var/run"
+	echo 5a6f6e656c61622d653265000000000d > "$stage/etc/machine-id"   # fixed: "zonelab-e2e"
+	ln -sf /etc/machine-id "$stage/var/lib/dbus/machine-id"
 	ln -sf /proc/mounts "$stage/etc/mtab"
-	echo "root:x:0:0:root:/:/bin/bash" > "$stage/etc/passwd"
-	echo "root:x:0:" > "$stage/etc/group"
+	printf '%s\n' "root:x:0:0:root:/:/bin/bash" "messagebus:x:100:101::/nonexistent:/bin/false" > "$stage/etc/passwd"
+	printf '%s\n' "root:x:0:" "messagebus:x:101:" > "$stage/etc/group"
 	mkdir -p "$stage/etc/iscsi" && echo "InitiatorName=iqn.2003-01.org.zonelab:guest" > "$stage/etc/iscsi/initiatorname.iscsi"
 	# Kernel modules: the list plus its modules.dep closure; depmod again.
 	local mdir=lib/modules/$kver need=() dep
@@ -91,17 +115,26 @@ ov=$(mktemp -d "$ZL_E2E_CACHE/initrd-overlay.XXXXXX")
 trap 'rm -rf "$ov" "$ov.cpio"' EXIT
 mkdir -p "$ov/e2e/handlers" "$ov/e2e/bin" "$ov/e2e/fio"
 cp "$E2E_DIR/guest/init" "$ov/init"
+mkdir -p "$ov/etc/rtslib-fb-target"   # rtslib's dbroot (python3-rtslib-fb's postinst makes it)
 cp -r "$E2E_DIR/guest/run-checks.sh" "$E2E_DIR/guest/lib.sh" "$E2E_DIR"/guest/handler-*.sh "$E2E_DIR/guest/checks" "$ov/e2e/"
-cp "$ROOT"/usr/lib/x86_64-linux-gnu/tcmu-runner/handler_file_zbc.so "$ov/e2e/handlers/"
-if [ -n "$build" ] && [ -f "$build/handler_zonelab.so" ]; then
-	cp "$build/handler_zonelab.so" "$ov/e2e/handlers/"
-	e2e_log "including $build/handler_zonelab.so"
-fi
-if [ -n "$build" ] && [ -x "$build/zonelab" ]; then
-	cp "$build/zonelab" "$ov/e2e/bin/"
+ln -s /usr/lib/x86_64-linux-gnu/tcmu-runner/handler_file_zbc.so "$ov/e2e/handlers/"
+# Ours as a user installs it: `make install PREFIX=/usr` into the guest's
+# root (zonelab in /usr/bin, handler_zonelab.so in tcmu-runner's default
+# handler directory, man page, completion, docs).  /e2e/bin and
+# /e2e/handlers keep links for older check scripts.
+if [ -n "$build" ] && [ -f "$build/handler_zonelab.so" ] && [ -x "$build/zonelab" ]; then
+	make -s --no-print-directory -C "$REPO_DIR" O="$build" install DESTDIR="$ov" PREFIX=/usr \
+		> "$ov.install.log" 2>&1 || { cat "$ov.install.log" >&2; e2e_die "make install into the guest tree failed"; }
+	rm -f "$ov.install.log"
+	hdir=$(cd "$ov" && ls -d usr/lib/*/tcmu-runner)
+	[ -f "$ov/$hdir/handler_zonelab.so" ] || e2e_die "make install put no handler_zonelab.so into tcmu-runner's directory"
+	(cd "$ov" && find . ! -type d | sed 's|^\.||' | LC_ALL=C sort) > "$ov/e2e/installed.list"
+	ln -s "/$hdir/handler_zonelab.so" "$ov/e2e/handlers/handler_zonelab.so"
+	ln -s /usr/bin/zonelab "$ov/e2e/bin/zonelab"
+	e2e_log "installed $build's zonelab and handler_zonelab.so into the guest (make install PREFIX=/usr)"
 fi
 # Our own ELF files must find all their libraries in the guest.
-for f in "$ov"/e2e/handlers/*.so "$ov"/e2e/bin/*; do
+for f in "$ov"/usr/lib/*/tcmu-runner/*.so "$ov"/usr/bin/*; do
 	[ -f "$f" ] || continue
 	miss=$("$LDSO" --inhibit-cache --library-path "$base/lib/x86_64-linux-gnu:$base/usr/lib/x86_64-linux-gnu" --list "$f" 2>&1 | awk '/=>/ && $1 !~ "ld-linux" && $3 !~ "^'"$base"'" { print $1 }' | tr '\n' ' ')
 	[ -z "$miss" ] || e2e_log "warning: ${f##*/} needs libraries that are not in the guest: $miss"

@@ -27,7 +27,7 @@ t_start=$(date +%s.%N)
 initrd=$out/initramfs.cpio   # per run; removed when qemu is done
 E2E_MODE=$mode E2E_HANDLER=$handler "$E2E_DIR/mkinitramfs.sh" "$initrd" "$O"
 kver=$(cat "$ROOT/.kver")
-if [ $mode = full ]; then mem=${E2E_MEM:-6144}; tmo=${E2E_TIMEOUT:-7200}; else mem=${E2E_MEM:-2048}; tmo=${E2E_TIMEOUT:-900}; fi
+if [ $mode = full ]; then mem=${E2E_MEM:-6144}; tmo=${E2E_TIMEOUT:-7200}; else mem=${E2E_MEM:-3072}; tmo=${E2E_TIMEOUT:-900}; fi
 
 e2e_log "booting $kver, handler $handler, mode $mode, ${mem} MiB; results in $out"
 t_boot=$(date +%s.%N)

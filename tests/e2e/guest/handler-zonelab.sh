@@ -17,3 +17,5 @@ h_fresh() { rm -f "$1"; }
 # h_cfg_ctl FILE ZONE_MIB NCONV MAXOPEN - with the control socket FILE.ctl
 # (docs/CTL.md), for `zonelab ctl`.
 h_cfg_ctl() { echo "zonelab/$1?zsize=$2M&conv=$3&max_open=$4&lba=${E2E_LBA:-512}&ctl=1"; }
+# h_cfg_bad FILE - a cfgstring check_config refuses (zone size not a number).
+h_cfg_bad() { echo "zonelab/$1?zsize=banana&conv=1"; }

@@ -25,13 +25,48 @@ say() { echo "$*"; }
 runner_pid() { cat "$STATE/runner.pid" 2>/dev/null; }
 runner_alive() { local p; p=$(runner_pid); [ -n "$p" ] && kill -0 "$p" 2>/dev/null; }
 
-# runner_start - start tcmu-runner with our handler directory.
+# The installed layout (make install PREFIX=/usr into the guest's root).
+ZONELAB=/usr/bin/zonelab
+
+# dbus_start - the D-Bus system bus (Debian's system.conf; tcmu-runner's
+# policy from /etc/dbus-1/system.d), which targetcli uses to find
+# tcmu-runner's handlers and check cfgstrings.
+dbus_start() {
+	[ -S /run/dbus/system_bus_socket ] && return 0
+	mkdir -p /run/dbus
+	dbus-daemon --system --fork >> "$LOGS/dbus.out" 2>&1 || { cat "$LOGS/dbus.out"; return 1; }
+	local i; for i in $(seq 50); do [ -S /run/dbus/system_bus_socket ] && return 0; sleep 0.1; done
+	echo "dbus-daemon made no /run/dbus/system_bus_socket"; return 1
+}
+
+# runner_start - start tcmu-runner as installed: handlers from its default
+# directory (where make install puts handler_zonelab.so), registered on the
+# system bus when one runs.
+# Ready when every handler of the directory is registered (its log says so;
+# handler_rbd.so pulls in librados and takes seconds under TCG): a device
+# enabled before that fails with EAGAIN.
 runner_start() {
+	local log=$LOGS/tcmu/tcmu-runner.log n0 nh i
 	mkdir -p "$LOGS/tcmu"
-	tcmu-runner --handler-path /e2e/handlers -l "$LOGS/tcmu" >> "$LOGS/tcmu-runner.out" 2>&1 &
+	n0=$(grep -c 'is registered' $log 2>/dev/null)
+	nh=$(ls /usr/lib/x86_64-linux-gnu/tcmu-runner/handler_*.so | wc -l)
+	tcmu-runner -l "$LOGS/tcmu" >> "$LOGS/tcmu-runner.out" 2>&1 &
 	echo $! > "$STATE/runner.pid"
-	sleep 1
+	for i in $(seq 300); do
+		[ $(( $(grep -c 'is registered' $log 2>/dev/null) - ${n0:-0} )) -ge $nh ] && break
+		runner_alive || break
+		sleep 0.1
+	done
+	sleep 0.5
 	runner_alive || { echo "tcmu-runner died at start"; return 1; }
+}
+
+# runner_stop - kill tcmu-runner and wait until it is gone.
+runner_stop() {
+	local p i; p=$(runner_pid); [ -n "$p" ] || return 0
+	kill "$p" 2>/dev/null
+	for i in $(seq 100); do kill -0 "$p" 2>/dev/null || { rm -f "$STATE/runner.pid"; return 0; }; sleep 0.1; done
+	kill -9 "$p" 2>/dev/null; sleep 0.5; rm -f "$STATE/runner.pid"
 }
 
 # dev_create NAME SIZE_BYTES SUBTYPE/CONFIG - make a TCMU backstore and wait
@@ -86,6 +121,19 @@ lun_attach() {
 		sleep 0.1
 	done
 	echo "no /dev/sdX for $name" >&2; return 1
+}
+
+# loop_disk WWN - sdX of LUN 0 of the tcm_loop target WWN (its TPG's
+# "address" is host:0:target); waits up to 20 s.
+loop_disk() {
+	local a d i
+	for i in $(seq 200); do
+		a=$(cat $CFS/loopback/$1/tpgt_1/address 2>/dev/null)
+		d=$(ls /sys/class/scsi_device/$a:0/device/block 2>/dev/null | head -1)
+		[ -n "$a" ] && [ -n "$d" ] && { udevless_wait $d; echo $d; return 0; }
+		sleep 0.1
+	done
+	return 1
 }
 
 udevless_wait() { local i; for i in $(seq 50); do [ -b "/dev/$1" ] && return 0; sleep 0.1; done; }
@@ -162,11 +210,30 @@ kmsg_since() { dmesg | tail -n +$(( $(cat "$STATE/kmsg.mark" 2>/dev/null || echo
 
 bc_sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
 
-# btrfs_cycle DEV - mkfs.btrfs -O zoned, mount, 21 files written + fsynced,
-# scrub, umount, remount, verify; calls fail; notes timings and kernel
-# messages.  Caller did kmsg_mark.
+# ksigs < KMSG - one signature per kernel WARNING, BUG or Oops in a dmesg
+# extract: "WARNING fs/btrfs/block-group.c:1111 btrfs_remove_block_group",
+# "BUG fs/x.c:12" (kernel BUG at), "BUG <message> @ <RIP function>",
+# "Oops @ <RIP function>"; sorted, duplicates kept (a count per signature).
+ksigs() {
+	awk '
+	function flush() { if (pend != "") { print pend (rip != "" ? " @ " rip : ""); pend = ""; rip = "" } }
+	/ WARNING: CPU: [0-9]+ PID: [0-9]+ at / {
+		flush(); l = $0; sub(/.* at /, "", l); n = split(l, w, " ")
+		f = w[2]; sub(/\+0x.*/, "", f); sub(/\.(cold|isra|constprop|part)[.0-9]*$/, "", f); print "WARNING " w[1] " " f; next }
+	/ kernel BUG at / { flush(); l = $0; sub(/.* kernel BUG at /, "", l); sub(/!.*/, "", l); pend = "BUG " l; next }
+	/ BUG: / { flush(); l = $0; sub(/.* BUG: /, "", l); gsub(/[0-9a-fx]{8,}/, "X", l); pend = "BUG " l; next }
+	/ Oops: | general protection fault/ { if (pend == "") pend = "Oops"; next }
+	/ RIP: [0-9]+:/ { if (pend != "" && rip == "") { r = $0; sub(/.* RIP: [0-9]+:/, "", r); sub(/\+0x.*/, "", r); rip = r } next }
+	END { flush() }' | LC_ALL=C sort
+}
+
+# btrfs_cycle DEV [LABEL] - mkfs.btrfs -O zoned, mount, 21 files written +
+# fsynced, scrub, umount, remount, verify; calls fail; notes timings and
+# kernel messages.  Caller did kmsg_mark.  The kernel's messages go to
+# $LOGS/btrfs-LABEL.kmsg, their WARNING/BUG/Oops signatures (ksigs) to
+# $STATE/ksigs.LABEL (LABEL defaults to the handler's).
 btrfs_cycle() {
-	local dev=$1 t0 t1 t2 t3 i w
+	local dev=$1 label=${2:-$H_LABEL} t0 t1 t2 t3 i w km
 	modprobe btrfs || fail "modprobe btrfs"
 	t0=$EPOCHREALTIME
 	mkfs.btrfs -q -f -O zoned $dev || fail "mkfs.btrfs -O zoned"
@@ -188,12 +255,34 @@ btrfs_cycle() {
 	# Linux 6.1 scrub counts one superblock corruption at physical 0 when
 	# zone 0 is conventional (also on scsi_debug, see btrfs_scsi_debug_ref):
 	# reported, not failed, as long as every file verifies.
-	kmsg_since > $LOGS/btrfs.kmsg
-	grep -q 'super block error on device .*physical 0$' $LOGS/btrfs.kmsg && note "kernel: scrub counted 1 superblock corruption at physical 0 (primary superblock in conventional zone 0; see docs/E2E.md);"
-	grep -iE 'BTRFS (error|critical)' $LOGS/btrfs.kmsg | grep -vE 'errs: wr 0, rd 0, flush 0, corrupt 1, gen 0' && fail "btrfs errors in dmesg"
-	w=$(grep -cE '^\[ *[0-9.]+\] WARNING:' $LOGS/btrfs.kmsg)
-	[ "$w" = 0 ] || note "kernel: $w WARNING(s), first: $(grep -m1 -E 'WARNING:' $LOGS/btrfs.kmsg | sed 's/.*WARNING: //');"
-	note "$(printf 'mkfs %.2fs, mount %.2fs, 21 files (~43 MiB) write+fsync %.2fs; scrub exit 0; all verified after remount' $(bc_sub $t1 $t0) $(bc_sub $t2 $t1) $(bc_sub $t3 $t2))"
+	# btrfs-cleaner removes emptied block groups in the background: give it
+	# the same time on every backend before the messages are collected.
+	sleep 2
+	km=$LOGS/btrfs-$label.kmsg
+	kmsg_since > $km
+	ksigs < $km > $STATE/ksigs.$label
+	grep -q 'super block error on device .*physical 0$' $km && note "$label: scrub counted 1 superblock corruption at physical 0 (kernel, docs/E2E.md);"
+	grep -iE 'BTRFS (error|critical)' $km | grep -vE 'errs: wr 0, rd 0, flush 0, corrupt 1, gen 0' && fail "btrfs errors in dmesg"
+	w=$(wc -l < $STATE/ksigs.$label)
+	[ "$w" = 0 ] || note "kernel ($label): $w WARNING/BUG/Oops: $(uniq -c $STATE/ksigs.$label | sed 's/^ *//' | tr '\n' ';' | sed 's/;$//');"
+	note "$(printf '%s: mkfs %.2fs, mount %.2fs, 21 files (~43 MiB) write+fsync %.2fs; scrub exit 0; all verified after remount;' $label $(bc_sub $t1 $t0) $(bc_sub $t2 $t1) $(bc_sub $t3 $t2))"
+}
+
+# scsi_debug_attach - the kernel's own zoned emulator with zl0's geometry;
+# prints sdX.
+scsi_debug_attach() {
+	local before d i
+	before=$(ls /sys/block | grep '^sd' | sort)
+	modprobe scsi_debug zbc=managed dev_size_mb=$((ZL0_SIZE >> 20)) zone_size_mb=$ZL0_ZONE_MIB \
+		zone_nr_conv=$ZL0_NCONV zone_max_open=$ZL0_MAXOPEN || return 1
+	for i in $(seq 100); do
+		d=$(comm -13 <(echo "$before") <(ls /sys/block | grep '^sd' | sort) | head -1)
+		[ -n "$d" ] && break; sleep 0.1
+	done
+	[ -n "$d" ] || return 1
+	udevless_wait $d
+	[ "$(cat /sys/block/$d/queue/zoned)" = host-managed ] || return 1
+	echo $d
 }
 
 # dd_err TEXT - the error of a failed dd ("Remote I/O error"), first line.

@@ -13,18 +13,21 @@ short=(attach:00-attach.sh::120 blkzone_report:10-blkzone-report.sh::60
 	blkzone_conv_away:11-blkzone-conv-away.sh::60 blkzone_ops:12-blkzone-ops.sh::60
 	dio_at_wp:20-dio-at-wp.sh::60 unaligned_write:21-unaligned-write.sh::60
 	read_above_wp:22-read-above-wp.sh::60
-	btrfs:30-btrfs.sh::300 persistence:60-persistence.sh::300)
+	btrfs:30-btrfs.sh::600 persistence:60-persistence.sh::300)
 full=(attach:00-attach.sh::120 blkzone_report:10-blkzone-report.sh::60
 	blkzone_conv_away:11-blkzone-conv-away.sh::60 blkzone_ops:12-blkzone-ops.sh::60
 	dio_at_wp:20-dio-at-wp.sh::60 unaligned_write:21-unaligned-write.sh::60
 	read_above_wp:22-read-above-wp.sh::60 readcap10:23-readcap10.sh::60
-	btrfs:30-btrfs.sh::300 btrfs_scsi_debug_ref:31-btrfs-scsi-debug.sh::300 f2fs:40-f2fs.sh::300 fscore_blkdev:45-fscore-blkdev.sh::300
+	btrfs:30-btrfs.sh::600 f2fs:40-f2fs.sh::300 fscore_blkdev:45-fscore-blkdev.sh::300
 	fio_zbd:50-fio-zbd.sh::600
 	neg_zone_nonpow2:80-neg-nonpow2.sh::60 neg_urswrz0:81-neg-urswrz0.sh::60
 	faults:90-faults.sh::600 faults_cfgstring:91-faults-cfgstring.sh::300
 	fio_suite_zonelab:55-fio-suite.sh:zonelab:3600 fio_suite_file_zbc:55-fio-suite.sh:file_zbc:3600
 	persistence:60-persistence.sh::300
 	iscsi:70-iscsi.sh::120 load_iscsi:95-load.sh::900 load_stats:96-load-stats.sh::60)
+# targetcli's round trip tears every LIO device down and restores it: last.
+short+=(targetcli:65-targetcli.sh::300)
+full+=(targetcli:65-targetcli.sh::300)
 if [ "$E2E_MODE" = full ]; then list=("${full[@]}"); else list=("${short[@]}"); fi
 # E2E_ONLY: the named checks of this mode; a name that is not one of them
 # fails the run (a typo must not leave a run with nothing but "boot").

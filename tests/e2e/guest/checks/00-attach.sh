@@ -7,6 +7,7 @@ for m in configfs target_core_mod target_core_user uio tcm_loop sd_mod sg crc32c
 	modprobe "$m" || fail "modprobe $m"
 done
 mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config || fail "mount configfs"
+dbus_start || fail "no D-Bus system bus"
 runner_start || fail "tcmu-runner does not start"
 img=/tmp/zl0.img; h_fresh "$img"
 dev_create zl0 $ZL0_SIZE "$(h_cfg $img $ZL0_ZONE_MIB $ZL0_NCONV $ZL0_MAXOPEN)" || fail "backstore zl0"
@@ -23,4 +24,12 @@ kmsg_since
 if kmsg_since | grep -iE 'error|fail|critical|warn|bug|call trace' | grep -v 'tcmu-runner' ; then
 	fail "dmesg errors while attaching"
 fi
-note "$dev host-managed, $nr zones of ${ZL0_ZONE_MIB} MiB, max open $mo ($H_LABEL)"
+# Ours comes as `make install PREFIX=/usr` put it (mkinitramfs.sh).
+inst=""
+if [ "$E2E_HANDLER" = zonelab ]; then
+	[ -s /e2e/installed.list ] || fail "no installed layout (make install) in the guest"
+	while read -r f; do [ -e "$f" ] || fail "installed file $f missing"; done < /e2e/installed.list
+	$ZONELAB --help > /dev/null || fail "installed $ZONELAB --help"
+	inst="; installed layout: $(wc -l < /e2e/installed.list) files, handler from $(dirname $(ls /usr/lib/*/tcmu-runner/handler_zonelab.so))"
+fi
+note "$dev host-managed, $nr zones of ${ZL0_ZONE_MIB} MiB, max open $mo ($H_LABEL)$inst"

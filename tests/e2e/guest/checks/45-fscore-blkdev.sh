@@ -6,7 +6,7 @@
 # (512 MiB, 16 MiB zones, 4 conventional) is removed afterwards: the guest's
 # images live in RAM.
 . /e2e/lib.sh
-[ -x /e2e/bin/zonelab ] || skip "zonelab command not in the VM"
+[ -x $ZONELAB ] || skip "zonelab command not in the VM"
 img=/tmp/zlf.img; h_fresh $img
 dev_create zlf $((512 << 20)) "$(h_cfg $img 16 4 16)" || fail "backstore zlf"
 lun_attach zlf > /dev/null || fail "no disk for zlf"
@@ -14,9 +14,9 @@ dev=/dev/$(devname zlf)
 trap 'dev_remove zlf; rm -f $img' EXIT
 kmsg_mark
 args="--util 0.5 --bio-blocks 16 --writes 6000 --seed 1"
-/e2e/bin/zonelab sim --blkdev $dev $args > $LOGS/sim-blkdev.json 2> $LOGS/sim-blkdev.err \
+$ZONELAB sim --blkdev $dev $args > $LOGS/sim-blkdev.json 2> $LOGS/sim-blkdev.err \
 	|| { cat $LOGS/sim-blkdev.err; fail "zonelab sim --blkdev $dev failed"; }
-/e2e/bin/zonelab sim --zones 32 --zone-size 16M --conv 4 $args > $LOGS/sim-zdev.json \
+$ZONELAB sim --zones 32 --zone-size 16M --conv 4 $args > $LOGS/sim-zdev.json \
 	|| fail "in-process reference run failed"
 j=$LOGS/sim-blkdev.json
 grep -q '"backend": *"blkdev"' $j || fail "not the blkdev backend"

@@ -7,7 +7,7 @@
 suite=$(ls /e2e/fio/t/zbd/test-zbd-support 2>/dev/null) || skip "fio source (t/zbd) not in the initramfs"
 label=$1
 case $label in
-zonelab) [ -e /e2e/handlers/handler_zonelab.so ] || skip "handler_zonelab.so not built yet"
+zonelab) [ -e /usr/lib/x86_64-linux-gnu/tcmu-runner/handler_zonelab.so ] || skip "handler_zonelab.so not built yet"
 	. /e2e/handler-zonelab.sh ;;
 file_zbc) . /e2e/handler-zbc.sh ;;
 esac

@@ -5,9 +5,9 @@
 # completion latency; offline + media error again over iSCSI (127.0.0.1:3261).
 . /e2e/lib.sh
 [ "$E2E_HANDLER" = zonelab ] || skip "runs only against handler_zonelab"
-[ -x /e2e/bin/zonelab ] && /e2e/bin/zonelab ctl --help > /dev/null 2>&1 || skip "zonelab ctl (control channel) not available"
+[ -x $ZONELAB ] && $ZONELAB ctl --help > /dev/null 2>&1 || skip "zonelab ctl (control channel) not available"
 type h_cfg_ctl > /dev/null 2>&1 || skip "adapter has no h_cfg_ctl"
-ctl() { /e2e/bin/zonelab ctl /tmp/zlx.img.ctl "$@"; }
+ctl() { $ZONELAB ctl /tmp/zlx.img.ctl "$@"; }
 img=/tmp/zlx.img; h_fresh $img
 dev_create zlx $((1024 << 20)) "$(h_cfg_ctl $img 16 8 16)" || fail "backstore"
 dev=$(lun_attach zlx) || fail "no disk"

@@ -5,8 +5,8 @@ d=$(cat $STATE/zli.dev 2>/dev/null) || skip "no iSCSI disk (iscsi check did not 
 blkzone reset /dev/$d || fail "reset"
 off=$(( 8 * (16 << 20) ))
 sock=/tmp/zli.img.ctl
-stat1() { /e2e/bin/zonelab ctl --json $sock stats | grep -oE "\"$1\":[0-9]+" | head -1 | cut -d: -f2; }
-if [ -S $sock ] && [ -x /e2e/bin/zonelab ]; then w0=$(stat1 write_lbas); e0=$(stat1 errors); fi
+stat1() { $ZONELAB ctl --json $sock stats | grep -oE "\"$1\":[0-9]+" | head -1 | cut -d: -f2; }
+if [ -S $sock ] && [ -x $ZONELAB ]; then w0=$(stat1 write_lbas); e0=$(stat1 errors); fi
 fio --name=load --filename=/dev/$d --direct=1 --zonemode=zbd --ioengine=libaio --iodepth=32 \
 	--rw=randwrite --bs=64k --max_open_zones=16 --offset=$off --time_based --runtime=${E2E_LOAD_SECS:-60} \
 	--output-format=terse --terse-version=3 > $LOGS/load.terse || fail "fio QD32 over iSCSI"

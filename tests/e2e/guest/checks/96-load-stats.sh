@@ -2,7 +2,7 @@
 # load run) match fio's byte count, with no errors counted.
 . /e2e/lib.sh
 [ "$E2E_HANDLER" = zonelab ] || skip "handler_file_zbc has no statistics"
-[ -x /e2e/bin/zonelab ] && /e2e/bin/zonelab ctl --help > /dev/null 2>&1 || skip "zonelab ctl (control channel) not available"
+[ -x $ZONELAB ] && $ZONELAB ctl --help > /dev/null 2>&1 || skip "zonelab ctl (control channel) not available"
 [ -s $STATE/load.stats ] || skip "no statistics from load_iscsi (it did not run or had no control socket)"
 read -r kb_fio kb_h err_h < $STATE/load.stats
 echo "fio wrote $kb_fio KiB; handler counted $kb_h KiB of writes and $err_h errors"
