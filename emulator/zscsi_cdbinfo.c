@@ -36,6 +36,7 @@ int zscsi_cdb_info(const uint8_t *cdb, size_t cdb_len, struct zscsi_cdb_info *ou
 		break;
 	case 0x28:              /* READ(10) */
 	case 0x2a:              /* WRITE(10) */
+	case 0x2e:              /* WRITE AND VERIFY(10) */
 	case 0x2f:              /* VERIFY(10) */
 	case 0x35:              /* SYNCHRONIZE CACHE(10) */
 	case 0x41:              /* WRITE SAME(10) */
@@ -52,11 +53,17 @@ int zscsi_cdb_info(const uint8_t *cdb, size_t cdb_len, struct zscsi_cdb_info *ou
 		break;
 	case 0x88:              /* READ(16) */
 	case 0x8a:              /* WRITE(16) */
+	case 0x8e:              /* WRITE AND VERIFY(16) */
 	case 0x8f:              /* VERIFY(16) */
 	case 0x91:              /* SYNCHRONIZE CACHE(16) */
 	case 0x93:              /* WRITE SAME(16) */
 		out->lba = zl_get_be64(c + 2);
 		out->nr_lba = zl_get_be32(c + 10);
+		out->flags = ZSCSI_CDBI_LBA | ZSCSI_CDBI_LEN;
+		break;
+	case 0x89:              /* COMPARE AND WRITE */
+		out->lba = zl_get_be64(c + 2);
+		out->nr_lba = c[13];
 		out->flags = ZSCSI_CDBI_LBA | ZSCSI_CDBI_LEN;
 		break;
 	case 0x94:              /* ZBC OUT: zone management */

@@ -88,10 +88,13 @@ static size_t inquiry_vpd(const struct zscsi *s, uint8_t page, uint8_t *b)
 		n = 12 + 4 + d[3];
 		break;
 	case 0xb0:
-		/* Block limits: only what is implemented (no UNMAP, no WRITE SAME) */
+		/* Block limits: only what is implemented (no UNMAP) */
 		n = 0x3c;
+		b[4] = 0x01;                                          /* WSNZ: WRITE SAME of 0 blocks refused */
+		b[5] = ZSCSI_MAX_CAW_LBA;                             /* MAXIMUM COMPARE AND WRITE LENGTH */
 		zl_put_be16(b + 6, (uint16_t)(1u << s->pblock_exp)); /* OPTIMAL TRANSFER LENGTH GRANULARITY */
 		zl_put_be32(b + 8, ZSCSI_MAX_XFER_BYTES / s->lba_size); /* MAXIMUM TRANSFER LENGTH */
+		zl_put_be64(b + 36, ZSCSI_MAX_WS_BYTES / s->lba_size); /* MAXIMUM WRITE SAME LENGTH */
 		break;
 	case 0xb1:
 		n = 0x3c;

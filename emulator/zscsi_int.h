@@ -27,10 +27,15 @@ enum {
 	ZSK_UNIT_ATTENTION = 0x6,
 	ZSK_DATA_PROTECT = 0x7,
 	ZSK_ABORTED_COMMAND = 0xb,
+	ZSK_MISCOMPARE = 0xe,
 };
 
 /* Largest transfer of one READ/WRITE (VPD B0h MAXIMUM TRANSFER LENGTH), bytes. */
 #define ZSCSI_MAX_XFER_BYTES (8u << 20)
+/* Largest WRITE SAME (VPD B0h MAXIMUM WRITE SAME LENGTH), bytes: one block replicated. */
+#define ZSCSI_MAX_WS_BYTES (64u << 20)
+/* Largest COMPARE AND WRITE (VPD B0h MAXIMUM COMPARE AND WRITE LENGTH), LBAs. */
+#define ZSCSI_MAX_CAW_LBA 16u
 
 struct zscsi {
 	struct zdisk *disk;              /* borrowed */
@@ -47,6 +52,7 @@ struct zscsi {
 	bool has_gaps;                   /* the device reports ZBC-2 gap zones */
 	/* mutable state, under lock */
 	pthread_mutex_t lock;
+	pthread_mutex_t caw_lock;        /* COMPARE AND WRITE: one at a time */
 	uint8_t last_sense[ZSCSI_SENSE_LEN];
 	bool have_sense;                 /* last_sense is pending for REQUEST SENSE */
 	uint64_t seen_power_cycles;      /* zl_stats.power_cycles already reported as UA */
@@ -196,8 +202,12 @@ uint8_t zscsi_rw(struct zscsi_cmd *c);
  */
 uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len);
-uint8_t zscsi_verify(struct zscsi_cmd *c);
 uint8_t zscsi_sync_cache(struct zscsi_cmd *c);
+/* zscsi_sbc.c */
+uint8_t zscsi_verify(struct zscsi_cmd *c);
+uint8_t zscsi_write_verify(struct zscsi_cmd *c);
+uint8_t zscsi_write_same(struct zscsi_cmd *c);
+uint8_t zscsi_compare_and_write(struct zscsi_cmd *c);
 /* zscsi_zbc.c */
 uint8_t zscsi_report_zones(struct zscsi_cmd *c);
 uint8_t zscsi_zone_out(struct zscsi_cmd *c);

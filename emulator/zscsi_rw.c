@@ -1,6 +1,7 @@
 /*
- * zscsi_rw.c — READ and WRITE (6/10/12/16), VERIFY (10/16) and
- * SYNCHRONIZE CACHE (10/16).
+ * zscsi_rw.c — READ and WRITE (6/10/12/16) and SYNCHRONIZE CACHE (10/16).
+ * VERIFY, WRITE AND VERIFY, WRITE SAME and COMPARE AND WRITE are in
+ * zscsi_sbc.c.
  *
  * This file parses the CDB, bounds the transfer by the caller's buffer and
  * the maximum transfer length, and hands the LBA range to zdisk; zone rules
@@ -99,6 +100,59 @@ static inline enum rw_bad rw_check_parsed(const struct zscsi *s, const uint8_t *
 	return RW_OK;
 }
 
+/*
+ * A READ whose buffer holds less than TRANSFER LENGTH blocks (the
+ * initiator expects less: SAM-5 overflow): the blocks that fit, the last
+ * one cut, as LIO's own backstores read only the expected length.  The
+ * transport reports the residual (the kernel sized the buffer).
+ */
+static uint8_t read_what_fits(struct zscsi_cmd *c, const struct rw_args *a)
+{
+	struct zscsi *s = c->s;
+	uint64_t whole = c->buf_len / s->lba_size;
+	size_t part = c->buf_len % s->lba_size;
+	struct zdisk_io io = { 0 };
+	uint8_t *last;
+	int err = 0;
+
+	if (whole)
+		err = zdisk_readv(s->disk, a->lba, whole, c->iov, c->iov_cnt, &io);
+	if (err) {
+		c->data_len = (size_t)io.done_lba * s->lba_size;
+		return zscsi_fail_err(c, err, ZSCSI_CTX_IO, a->lba + io.done_lba);
+	}
+	c->data_len = (size_t)whole * s->lba_size;
+	if (!part)
+		return ZSCSI_GOOD;
+	last = malloc(s->lba_size);
+	if (!last)
+		return zscsi_fail(c, ZSK_HARDWARE_ERROR, 0x44, 0x00);
+	err = zdisk_read(s->disk, a->lba + whole, 1, last, &io);
+	if (!err) {
+		struct iovec *iov = (struct iovec *)c->iov;  /* (only its lengths are read) */
+		size_t skip = c->data_len, n, done = 0;
+
+		for (int i = 0; i < c->iov_cnt && done < part; i++) {
+			n = iov[i].iov_len;
+			if (skip >= n) {
+				skip -= n;
+				continue;
+			}
+			n -= skip;
+			if (n > part - done)
+				n = part - done;
+			memcpy((uint8_t *)iov[i].iov_base + skip, last + done, n);
+			done += n;
+			skip = 0;
+		}
+		c->data_len += part;
+	}
+	free(last);
+	if (err)
+		return zscsi_fail_err(c, err, ZSCSI_CTX_IO, a->lba + whole);
+	return ZSCSI_GOOD;
+}
+
 static inline enum rw_bad rw_check(const struct zscsi *s, const uint8_t *cdb, size_t buf_len,
 				   struct rw_args *a)
 {
@@ -132,6 +186,8 @@ uint8_t zscsi_rw(struct zscsi_cmd *c)
 	case RW_BAD_RANGE:
 		return zscsi_fail_err(c, ZL_E_LBA_RANGE, ZSCSI_CTX_IO, a.lba);
 	case RW_BAD_LENGTH:
+		if (!a.write && a.bytes <= ZSCSI_MAX_XFER_BYTES)
+			return read_what_fits(c, &a);
 		return zscsi_fail_cdb(c, a.tl_byte, 7);
 	case RW_OK:
 		break;
@@ -242,57 +298,6 @@ uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 	return rw_fast_failed(s, cdb, cdb_len, iov, iov_cnt, &a, err, io.done_lba, sense, data_len);
 table:
 	return zscsi_execute_table(s, cdb, cdb_len, iov, iov_cnt, sense, data_len);
-}
-
-/*
- * VERIFY with BYTCHK = 0: a medium verification of the range.  The read
- * rules apply (gap, offline, read boundaries); the data is read and
- * dropped, so injected medium errors are found as a real drive would.
- */
-uint8_t zscsi_verify(struct zscsi_cmd *c)
-{
-	struct rw_args a;
-	struct zdisk_io io;
-	uint64_t lba, left;
-	uint32_t chunk;
-	void *buf;
-	int err = 0;
-
-	rw_parse(c->cdb, &a);
-	if (c->cdb[1] & 0xe0)                           /* VRPROTECT */
-		return zscsi_fail_cdb(c, 1, 7);
-	if (c->cdb[1] & 0x06)                           /* BYTCHK: no data compare */
-		return zscsi_fail_cdb(c, 1, 2);
-	if (!lba_in_range(c->s, a.lba, a.nr_lba))
-		return zscsi_fail_err(c, ZL_E_LBA_RANGE, ZSCSI_CTX_IO, a.lba);
-	if (!a.nr_lba)
-		return ZSCSI_GOOD;
-	chunk = ZSCSI_MAX_XFER_BYTES / c->s->lba_size;
-	buf = malloc((size_t)chunk * c->s->lba_size);
-	if (!buf)
-		return zscsi_fail(c, ZSK_HARDWARE_ERROR, 0x44, 0x00);
-	/* the whole range is checked first, so a cross-zone verify fails like a read */
-	zdisk_lock(c->s->disk);
-	err = zdev_read_check(zdisk_zdev(c->s->disk), a.lba, a.nr_lba);
-	zdisk_unlock(c->s->disk);
-	lba = a.lba;
-	left = a.nr_lba;
-	while (!err && left) {
-		uint64_t n = left < chunk ? left : chunk;
-
-		memset(&io, 0, sizeof(io));
-		err = zdisk_read(c->s->disk, lba, n, buf, &io);
-		if (err) {
-			lba += io.done_lba;
-			break;
-		}
-		lba += n;
-		left -= n;
-	}
-	free(buf);
-	if (err)
-		return zscsi_fail_err(c, err, ZSCSI_CTX_IO, lba);
-	return ZSCSI_GOOD;
 }
 
 uint8_t zscsi_sync_cache(struct zscsi_cmd *c)

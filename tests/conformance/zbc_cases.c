@@ -60,6 +60,7 @@ const struct zbc_geom *zbc_geom_find(const char *name)
 #define S_PLL ZBC_SENSE(5, 0x1a, 0x00)
 #define S_NOSAVE ZBC_SENSE(5, 0x39, 0x00)
 #define S_UA ZBC_SENSE(6, 0x29, 0x00)
+#define S_MISCOMPARE ZBC_SENSE(0xe, 0x1d, 0x00)
 
 /* MODE SELECT parameter lists (hex). */
 #define H10 "0000000000000000"                  /* MODE SELECT(10) header, no block descriptor */
@@ -91,7 +92,9 @@ const struct zbc_case zbc_cases[] = {
 	{ "vpd83-t10-vendor", "hm", NULL, "inq vpd=0x83", GOOD, "bm 17 0x0f 0x01", "SPC-5 7.7.6.4" },
 	{ "vpdb0-length", "hm", NULL, "inq vpd=0xb0", GOOD, "b 1 0xb0; be 2 2 0x3c", "SBC-4 6.6.4" },
 	{ "zl-vpdb0-max-transfer", "hm", NULL, "inq vpd=0xb0", GOOD, "be 8 4 16384", "zonelab: 8 MiB" },
-	{ "vpdb0-no-unmap", "hm", NULL, "inq vpd=0xb0", GOOD, "be 20 4 0; be 24 4 0; be 36 8 0", "nothing not implemented is advertised" },
+	{ "vpdb0-no-unmap", "hm", NULL, "inq vpd=0xb0", GOOD, "be 20 4 0; be 24 4 0", "nothing not implemented is advertised (no UNMAP)" },
+	{ "vpdb0-max-write-same", "hm", NULL, "inq vpd=0xb0", GOOD, "be 36 8 131072; bm 4 0x01 0x01", "SBC-4 6.6.4: MAXIMUM WRITE SAME LENGTH 64 MiB, WSNZ" },
+	{ "vpdb0-max-caw", "hm", NULL, "inq vpd=0xb0", GOOD, "b 5 16", "SBC-4 6.6.4: MAXIMUM COMPARE AND WRITE LENGTH" },
 	{ "vpdb0-granularity-512e", "hm-512e", NULL, "inq vpd=0xb0", GOOD, "be 6 2 8", "OPTIMAL TRANSFER LENGTH GRANULARITY = physical block" },
 	{ "vpdb1-rotation", "hm", NULL, "inq vpd=0xb1", GOOD, "be 2 2 0x3c; be 4 2 7200", "SBC-4 6.6.5" },
 	{ "vpdb1-zoned-hm", "hm", NULL, "inq vpd=0xb1", GOOD, "bm 8 0x30 0x00", "zbc.md 2.1: HM leaves ZONED 00b" },
@@ -130,8 +133,8 @@ const struct zbc_case zbc_cases[] = {
 	{ "luns", "hm", NULL, "luns", GOOD, "be 0 4 8", "SPC-5 6.33" },
 	{ "opcode-unknown", "hm", NULL, "cdb ff 00 00 00 00 00", S_OPCODE, NULL, "SPC-5: INVALID COMMAND OPERATION CODE" },
 	{ "opcode-unmap", "hm", NULL, "cdb 42 00 00 00 00 00 00 00 18 00 out=24", S_OPCODE, NULL, "UNMAP not implemented" },
-	{ "opcode-write-same16", "hm", NULL, "cdb 93 00 00 00 00 00 00 00 00 00 00 00 00 01 00 00 out=512", S_OPCODE, NULL, "WRITE SAME not implemented" },
-	{ "opcode-write-same10", "hm", NULL, "cdb 41 00 00 00 00 00 00 00 01 00 out=512", S_OPCODE, NULL, "WRITE SAME not implemented" },
+	{ "opcode-write-same16", "hm", NULL, "cdb 93 00 00 00 00 00 00 00 00 00 00 00 00 01 00 00 out=512", GOOD, "zero 0 1", "WRITE SAME(16) implemented" },
+	{ "opcode-write-same10", "hm", NULL, "cdb 41 00 00 00 00 00 00 00 01 00 out=512", GOOD, "zero 0 1", "WRITE SAME(10) implemented" },
 	{ "sai-unknown-sa", "hm", NULL, "cdb 9e 11 00 00 00 00 00 00 00 00 00 00 00 20 00 00 in=32", S_FIELD, "sks 1 4", "SPC-5: unsupported service action" },
 	{ "control-naca", "hm", NULL, "cdb 00 00 00 00 00 04", S_FIELD, "sks 5 2", "SAM-5 5.11: NACA not supported" },
 	{ "rsoc-all", "hm", NULL, "rsoc", GOOD, "ge 0 4 160; b 4 0x00", "SPC-5 6.35" },
@@ -140,7 +143,12 @@ const struct zbc_case zbc_cases[] = {
 	{ "rsoc-one-reset-wp", "hm", NULL, "rsoc ropt=2 op=0x94 sa=4", GOOD, "bm 1 7 3; b 5 4", "SPC-5 6.35.3" },
 	{ "rsoc-one-needs-sa", "hm", NULL, "rsoc ropt=1 op=0x95", S_FIELD, NULL, "SPC-5: opcode has service actions" },
 	{ "rsoc-one-unmap-unsupported", "hm", NULL, "rsoc ropt=1 op=0x42", GOOD, "bm 1 7 1", "not advertised" },
-	{ "rsoc-one-write-same-unsupported", "hm", NULL, "rsoc ropt=1 op=0x93", GOOD, "bm 1 7 1", "not advertised" },
+	{ "rsoc-one-write-same-unsupported", "hm", NULL, "rsoc ropt=1 op=0x93", GOOD, "bm 1 7 3; be 2 2 16; b 5 0xf9", "WRITE SAME(16) is implemented now: advertised (UNMAP, NDOB)" },
+	{ "rsoc-one-write-same10", "hm", NULL, "rsoc ropt=1 op=0x41", GOOD, "bm 1 7 3; be 2 2 10", "SPC-5 6.35.3" },
+	{ "rsoc-one-write-verify16", "hm", NULL, "rsoc ropt=1 op=0x8e", GOOD, "bm 1 7 3; be 2 2 16; b 5 0xf2", "SPC-5 6.35.3" },
+	{ "rsoc-one-write-verify10", "hm", NULL, "rsoc ropt=1 op=0x2e", GOOD, "bm 1 7 3; be 2 2 10", "SPC-5 6.35.3" },
+	{ "rsoc-one-caw", "hm", NULL, "rsoc ropt=1 op=0x89", GOOD, "bm 1 7 3; be 2 2 16; b 17 0xff", "SPC-5 6.35.3" },
+	{ "rsoc-one-verify-bytchk", "hm", NULL, "rsoc ropt=1 op=0x8f", GOOD, "bm 5 0x06 0x06", "BYTCHK evaluated" },
 	{ "rsoc-rctd", "hm", NULL, "rsoc ropt=1 op=0x88 rctd", GOOD, "bm 1 0x80 0x80; be 20 2 10", "SPC-5 6.35.4" },
 	{ "rsoc-bad-option", "hm", NULL, "rsoc ropt=7", S_FIELD, NULL, "SPC-5 6.35" },
 
@@ -246,8 +254,21 @@ const struct zbc_case zbc_cases[] = {
 	{ "r-4kn", "hm-4kn", "w z1 4", "r z1 4", GOOD, "data pat z1", "4096-byte blocks" },
 	{ "v-good", "hm", "w z2 8", "v z2 8", GOOD, NULL, "SBC-4 5.34: BYTCHK 0" },
 	{ "v10-good", "hm", NULL, "v10 0 8", GOOD, NULL, "SBC-4 5.33" },
-	{ "v-bytchk", "hm", NULL, "cdb 8f 02 00 00 00 00 00 00 10 00 00 00 00 08 00 00", S_FIELD, NULL, "BYTCHK not supported" },
+	{ "v-bytchk", "hm", NULL, "cdb 8f 02 00 00 00 00 00 00 10 00 00 00 00 08 00 00", S_FIELD, "sks 10", "zl: BYTCHK=1 without the data-out" },
 	{ "v-out-of-range", "hm", NULL, "v cap-1 2", S_LBA, NULL, "SBC-4" },
+	{ "v-bytchk1-match", "hm", "w z2 8", "vb z2 8", GOOD, NULL, "SBC-4 5.34: BYTCHK 01b" },
+	{ "v-bytchk1-miscompare", "hm", "w z2 8", "vb z2 8 flip=1000", S_MISCOMPARE, "info 1000", "SBC-4 5.34: MISCOMPARE, offset in INFORMATION" },
+	{ "v-bytchk1-conv-unwritten", "hm", NULL, "vb 0 1", S_MISCOMPARE, "info 8", "unwritten blocks read as zeros" },
+	{ "v-bytchk1-past-wp", "hm", "w z2 8", "vb z2 16", S_MISCOMPARE, "info 4102", "past the WP reads zeros (URSWRZ)" },
+	{ "v-bytchk3-same", "hm", NULL, "vb 200 8 bytchk=3 zero", GOOD, NULL, "SBC-4: BYTCHK 11b, one block against every block" },
+	{ "v-bytchk3-miscompare", "hm", "w 203 1", "vb 200 8 bytchk=3 zero", S_MISCOMPARE, "info 1543", "BYTCHK 11b: offset over the range" },
+	{ "v-bytchk2-reserved", "hm", NULL, "cdb 8f 04 00 00 00 00 00 00 10 00 00 00 00 08 00 00", S_FIELD, "sks 1 2", "SBC-4: BYTCHK 10b reserved" },
+	{ "v-bytchk-out-of-range", "hm", NULL, "vb cap-1 2", S_LBA, NULL, "range before flags" },
+	{ "v-vrprotect-out-of-range", "hm", NULL, "cdb 8f e2 00 00 00 00 00 00 80 00 00 00 00 01 00 00", S_LBA, NULL, "range before flags" },
+	{ "v-bytchk-short-data", "hm", "w z2 8", "vb z2 8 vl=16", S_FIELD, "sks 10", "zl: data-out shorter than VERIFICATION LENGTH" },
+	{ "v-bytchk-cross-type", "hm", NULL, "vb z1+2040 16", S_RINVALID, NULL, "the read rules first" },
+	{ "v10-bytchk1-miscompare", "hm", "w 64 8", "vb10 64 8 flip=3", S_MISCOMPARE, "info 3", "SBC-4 5.33" },
+	{ "v10-bytchk1-match", "hm", "w 64 8", "vb10 64 8", GOOD, NULL, "SBC-4 5.33" },
 
 	/* ---- zone management (ZBC-2 5.x; zbc.md 2.3) ---- */
 	{ "open-empty", "hm", NULL, "open z2", GOOD, "zone z2 eopen z2", "ZBC-2 5.6" },
@@ -347,6 +368,53 @@ const struct zbc_case zbc_cases[] = {
 	{ "rz-gap-all-but-gap", "hm-gap", NULL, "rz 0 opt=0x3e", GOOD, "zll 8", "reporting option 3Eh skips gaps" },
 	{ "rz-gap-not-wp", "hm-gap", NULL, "rz 0 opt=0x3f", GOOD, "zll 8", "gap and conventional zones have no WP" },
 	{ "rz-gap-all", "hm-gap", NULL, "rz 0", GOOD, "zll 14", "2 conventional + 6 x (SWR + gap)" },
+
+	/* ---- READ with a buffer other than TRANSFER LENGTH (SAM-5 5.4.3: residuals) ---- */
+	{ "r-buffer-short", "hm", "w 64 4", "rbuf 64 4 700", GOOD, "xfer 700; data pat 64 0 1", "overflow: what fits" },
+	{ "r-buffer-long", "hm", "w 64 2", "rbuf 64 2 1500", GOOD, "xfer 1024; data pat 64 0 2", "underflow: the data, then zeros" },
+	{ "r-buffer-none", "hm", "w 64 4", "rbuf 64 4 0", GOOD, "xfer 0", "nothing expected, nothing sent" },
+	{ "r-buffer-short-seq", "hm", "w z2 8", "rbuf z2 8 2048", GOOD, "xfer 2048; data pat z2 0 4", "overflow in a sequential zone" },
+
+	/* ---- WRITE SAME (SBC-4 5.48/5.50) ---- */
+	{ "ws-conv", "hm", NULL, "ws 100 16 fill=0xab", GOOD, "fill 100 16 0xab", "conventional: anywhere" },
+	{ "ws10-conv", "hm", NULL, "ws10 100 16 fill=0x11", GOOD, "fill 100 16 0x11", "SBC-4 5.48" },
+	{ "ws-seq-at-wp", "hm", NULL, "ws z2 64 fill=0x7e", GOOD, "zone z2 iopen z2+64; fill z2 64 0x7e", "sequential: at the WP" },
+	{ "ws10-seq-append", "hm", "w z2 8", "ws10 z2+8 8 fill=0x01", GOOD, "zone z2 iopen z2+16; pat z2 8; fill z2+8 8 1", "sequential: at the WP" },
+	{ "ws-seq-not-at-wp", "hm", NULL, "ws z2+8 8", S_UNALIGNED, "info z2+8; zone z2 empty z2", "UNALIGNED WRITE COMMAND" },
+	{ "ws-seq-cross-zone", "hm", "w z2 2040", "ws z2+2040 16", S_WBOUND, "zone z2 iopen z2+2040", "WRITE BOUNDARY VIOLATION" },
+	{ "ws-seq-fill", "hm", NULL, "ws z3 2048 fill=0x5a", GOOD, "zone z3 full", "a whole zone" },
+	{ "ws-full-zone", "hm", "finish z3", "ws z3 8", S_FIELD, "zone z3 full", "write to FULL" },
+	{ "ws-ndob", "hm", "w 100 8", "ws 100 8 ndob", GOOD, "zero 100 8", "SBC-4: NDOB writes zeros" },
+	{ "ws-ndob-seq", "hm", NULL, "ws z2 8 ndob", GOOD, "zone z2 iopen z2+8; zero z2 8", "the kernel's write-zeroes" },
+	{ "ws-unmap-writes", "hm", "w 100 8", "ws 100 8 unmap", GOOD, "zero 100 8", "LBPME=0: UNMAP ignored, the data is written" },
+	{ "ws-anchor", "hm", NULL, "ws 100 8 anchor", S_FIELD, "sks 1 4", "ANCHOR not supported" },
+	{ "ws-zero-blocks", "hm", NULL, "ws 100 0", S_FIELD, "sks 10", "WSNZ=1" },
+	{ "ws10-zero-blocks", "hm", NULL, "ws10 100 0", S_FIELD, "sks 7", "WSNZ=1" },
+	{ "ws-too-long", "hm-huge", NULL, "ws 0 131073", S_FIELD, "sks 10", "above MAXIMUM WRITE SAME LENGTH" },
+	{ "ws-no-data", "hm", NULL, "ws 100 8 nodata", S_FIELD, NULL, "zl: no data-out block" },
+	{ "ws-out-of-range", "hm", NULL, "ws cap-4 8", S_LBA, NULL, "SBC-4" },
+	{ "ws-out-of-range-anchor", "hm", NULL, "ws cap 8 anchor", S_LBA, NULL, "range before flags" },
+	{ "ws-wrprotect", "hm", NULL, "cdb 93 20 00 00 00 00 00 00 00 64 00 00 00 08 00 00 out=512", S_FIELD, "sks 1 7", "no protection information" },
+	{ "ws-ro-zone", "hm", "setcond 3 ro", "ws z3 8", S_RO, NULL, "READ ONLY zone" },
+
+	/* ---- WRITE AND VERIFY (SBC-4 5.43/5.45) ---- */
+	{ "wv-seq-at-wp", "hm", NULL, "wv z2 8", GOOD, "zone z2 iopen z2+8; pat z2 8", "at the WP, compared" },
+	{ "wv10-conv", "hm", NULL, "wv10 100 8", GOOD, "pat 100 8", "conventional: anywhere" },
+	{ "wv-bytchk0", "hm", NULL, "wv z2 8 bytchk=0", GOOD, "zone z2 iopen z2+8; pat z2 8", "medium verification" },
+	{ "wv-not-at-wp", "hm", NULL, "wv z2+8 8", S_UNALIGNED, "zone z2 empty z2", "zone rules of WRITE" },
+	{ "wv-bytchk3-reserved", "hm", NULL, "wv z2 8 bytchk=3", S_FIELD, "sks 1 2; zone z2 empty z2", "BYTCHK 11b reserved for WRITE AND VERIFY" },
+	{ "wv-out-of-range", "hm", NULL, "wv cap 1", S_LBA, NULL, "SBC-4" },
+	{ "wv-full-zone", "hm", "finish z4", "wv z4 8", S_FIELD, "zone z4 full", "write to FULL" },
+
+	/* ---- COMPARE AND WRITE (SBC-4 5.3) ---- */
+	{ "caw-conv-match", "hm", "w 100 4", "caw 100 4 fill=0x3c", GOOD, "fill 100 4 0x3c", "equal: written" },
+	{ "caw-conv-miscompare", "hm", "w 100 4", "caw 100 4 fill=0x3c flip=600", S_MISCOMPARE, "info 600; pat 100 4", "different: MISCOMPARE, nothing written" },
+	{ "caw-seq-at-wp", "hm", NULL, "caw z2 4 zero fill=0x44", GOOD, "zone z2 iopen z2+4; fill z2 4 0x44", "at the WP (compared with zeros)" },
+	{ "caw-seq-not-at-wp", "hm", "w z2 8", "caw z2 4 fill=1", S_UNALIGNED, "zone z2 iopen z2+8; pat z2 8", "zone rules of WRITE" },
+	{ "caw-zero-blocks", "hm", NULL, "caw 100 0", GOOD, NULL, "SBC-4: 0 blocks is not an error" },
+	{ "caw-too-long", "hm", NULL, "caw 100 17", S_FIELD, "sks 13", "above MAXIMUM COMPARE AND WRITE LENGTH" },
+	{ "caw-out-of-range", "hm", NULL, "caw cap-1 2", S_LBA, NULL, "SBC-4" },
+	{ "caw-short-data", "hm", "w 100 4", "caw 100 2 vl=4", S_FIELD, "sks 13", "zl: data-out shorter than 2 x NUMBER OF LOGICAL BLOCKS" },
 
 	/* ---- gap zones ---- */
 	{ "gap-write", "hm-gap", NULL, "w z2+1536 8", S_GAP, NULL, "ATTEMPT TO ACCESS GAP ZONE" },

@@ -15,6 +15,9 @@
  *   dt|dc|ds|dl|dw I VAL    descriptor I: type, condition, start, length, WP
  *   data pat LBA [BLK N] | data zero [BLK N]   the command's read data
  *   pat LBA N | zero LBA N  read back now and compare
+ *   fill LBA N B            read back now: every byte is B
+ *   xfer N                  the command's data-in length as the target reports it
+ *                           (not checked on a target that sends whole buffers)
  *   info VAL                sense VALID and INFORMATION = VAL
  *   sks BYTE [BIT]          sense-key specific field pointer
  *   wce V                   MODE SENSE caching page WCE = V
@@ -257,6 +260,30 @@ static int check(struct run *r, const char *text)
 			return zr_failf(r, "read back: %s", zr_outcome(r->status, r->sense, cd, sizeof(cd)));
 		snprintf(cd, sizeof(cd), tok[0][0] == 'p' ? "data pat %s" : "data zero", tok[1]);
 		return check(r, cd);
+	}
+	if (!strcmp(tok[0], "fill")) {
+		char st[64], o[48];
+
+		if (n < 4 || zr_eval(r, tok[3], &v))
+			return zr_failf(r, "fill LBA N B");
+		snprintf(st, sizeof(st), "r %s %s", tok[1], tok[2]);
+		if (zr_step(r, st))
+			return -1;
+		if (r->status)
+			return zr_failf(r, "read back: %s", zr_outcome(r->status, r->sense, o, sizeof(o)));
+		for (size_t i = 0; i < r->data_len; i++)
+			if (r->data[i] != (uint8_t)v)
+				return zr_failf(r, "byte %zu read back is 0x%02x, want 0x%02llx", i,
+						r->data[i], (unsigned long long)v);
+		return 0;
+	}
+	if (!strcmp(tok[0], "xfer")) {
+		if (n < 2 || zr_eval(r, tok[1], &v))
+			return zr_failf(r, "xfer N");
+		if (!r->t->xfer_whole_buffer && r->xfer_len != v)
+			return zr_failf(r, "data-in length %zu, want %llu", r->xfer_len,
+					(unsigned long long)v);
+		return 0;
 	}
 	if (!strcmp(tok[0], "info")) {
 		if (n < 2 || zr_eval(r, tok[1], &v))

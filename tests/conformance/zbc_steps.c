@@ -22,6 +22,17 @@
  *   msel6|msel10 HEX [sp] [nopf] [pll=N]   MODE SELECT with this parameter list
  *   wce 0|1                 MODE SENSE(10) caching page, flip WCE, MODE SELECT(10)
  *   rsoc [ropt=N] [op=N] [sa=N] [rctd] [alloc=N]   REPORT SUPPORTED OPERATION CODES
+ *   vb|vb10 LBA N [bytchk=1|3] [flip=K] [vl=N] [zero]   VERIFY(16/10) with BYTCHK
+ *                           (default 1) and data-out: the LBA pattern of N blocks (one
+ *                           block of LBA's pattern for 3; zeros with zero), byte K
+ *                           inverted; vl= the CDB's
+ *                           length if it differs from N (the data-out stays N)
+ *   wv|wv10 LBA N [bytchk=1]  WRITE AND VERIFY(16/10) of the LBA pattern
+ *   ws|ws10 LBA N [fill=B] [unmap] [ndob] [anchor] [nodata]   WRITE SAME(16/10)
+ *                           of one block of byte B (default 0); nodata: no data-out
+ *   caw LBA N [fill=B] [zero] [flip=K]   COMPARE AND WRITE: compare with the LBA
+ *                           pattern (zeros with zero), byte K inverted; write byte B
+ *   rbuf LBA N BYTES        READ(16) of N blocks into a buffer of BYTES bytes
  *   cdb HEX... [in=N] [out=N]   a raw CDB with a data-in or data-out buffer
  *   pcycle | pcycle!        power cycle (pcycle absorbs the unit attention with a TUR)
  *   reopen                  close the device and open its image again
@@ -490,6 +501,79 @@ int zr_step(struct run *r, const char *text)
 		zl_test_put_be(cdb + 4, sa, 2);
 		zl_test_put_be(cdb + 6, alloc, 4);
 		zr_exec_in(r, cdb, 12, alloc);
+		return 0;
+	}
+	if (!strcmp(tok[0], "vb") || !strcmp(tok[0], "vb10") || !strcmp(tok[0], "wv") ||
+	    !strcmp(tok[0], "wv10") || !strcmp(tok[0], "caw") || !strcmp(tok[0], "ws") ||
+	    !strcmp(tok[0], "ws10") || !strcmp(tok[0], "rbuf")) {
+		uint32_t bs = r->g->lba_size;
+		uint64_t bytchk = 1, flip = ~0ull, fill = 0, vl;
+		bool ten = !!strstr(tok[0], "10"), ws = tok[0][0] == 'w' && tok[0][1] == 's';
+		bool caw = tok[0][0] == 'c', wv = tok[0][0] == 'w' && tok[0][1] == 'v';
+		size_t bytes, nblk;
+		uint8_t *buf;
+
+		if (n < 3 || zr_eval(r, tok[1], &a) || zr_eval(r, tok[2], &b))
+			return zr_failf(r, "step '%s': need LBA N", text);
+		if (!strcmp(tok[0], "rbuf")) {
+			if (n < 4 || zr_eval(r, tok[3], &v))
+				return zr_failf(r, "step '%s': rbuf LBA N BYTES", text);
+			cdb[0] = 0x88;
+			zl_test_put_be(cdb + 2, a, 8);
+			zl_test_put_be(cdb + 10, b, 4);
+			zr_exec_in(r, cdb, 16, v);
+			return 0;
+		}
+		zr_opt_num(r, tok, n, "bytchk", &bytchk);
+		zr_opt_num(r, tok, n, "flip", &flip);
+		zr_opt_num(r, tok, n, "fill", &fill);
+		vl = b;
+		zr_opt_num(r, tok, n, "vl", &vl);
+		if (caw) {
+			cdb[0] = 0x89;
+			zl_test_put_be(cdb + 2, a, 8);
+			cdb[13] = (uint8_t)vl;
+			nblk = 2 * b;
+		} else if (ws) {
+			cdb[0] = ten ? 0x41 : 0x93;
+			cdb[1] = (uint8_t)((zr_opt_flag(tok, n, "unmap") ? 0x08 : 0) |
+					   (zr_opt_flag(tok, n, "anchor") ? 0x10 : 0) |
+					   (zr_opt_flag(tok, n, "ndob") ? 0x01 : 0));
+			nblk = zr_opt_flag(tok, n, "nodata") || zr_opt_flag(tok, n, "ndob") ? 0 : 1;
+		} else {
+			cdb[0] = wv ? (ten ? 0x2e : 0x8e) : (ten ? 0x2f : 0x8f);
+			cdb[1] = (uint8_t)((bytchk & 3) << 1);
+			nblk = !wv && bytchk == 3 ? 1 : b;
+		}
+		if (!caw) {
+			if (ten) {
+				zl_test_put_be(cdb + 2, a, 4);
+				zl_test_put_be(cdb + 7, vl, 2);
+				clen = 10;
+			} else {
+				zl_test_put_be(cdb + 2, a, 8);
+				zl_test_put_be(cdb + 10, vl, 4);
+			}
+		}
+		bytes = nblk * bs;
+		buf = calloc(1, bytes + 1);
+		if (!buf)
+			return zr_failf(r, "out of memory");
+		if (ws) {
+			memset(buf, (int)fill, bytes);
+		} else if (caw) {
+			if (!zr_opt_flag(tok, n, "zero"))
+				for (uint64_t i = 0; i < b; i++)
+					zr_pattern(r->g, a + i, buf + i * bs);
+			memset(buf + b * bs, (int)fill, b * bs);
+		} else if (!zr_opt_flag(tok, n, "zero")) {
+			for (uint64_t i = 0; i < nblk; i++)
+				zr_pattern(r->g, a + i, buf + i * bs);
+		}
+		if (flip < bytes)
+			buf[flip] ^= 0xff;
+		zr_exec(r, cdb, clen, bytes ? buf : NULL, bytes, bytes ? ZBC_DIR_OUT : ZBC_DIR_NONE);
+		free(buf);
 		return 0;
 	}
 	if (!strcmp(tok[0], "cdb")) {

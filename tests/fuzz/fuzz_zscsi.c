@@ -9,7 +9,10 @@
  * buffer into three iovecs, bit 6 data-out (else data-in), bit 7 a control
  * action first), 2 bytes buffer length (big endian, capped), the CDB, then
  * for data-out the buffer bytes.  Every buffer is allocated to its exact
- * size so ASan sees any overrun.  A fresh disk per input keeps runs
+ * size so ASan sees any overrun.  A data-in buffer starts as 0xa5 bytes:
+ * after a GOOD data-in command everything past the data-in length must be
+ * zero.  Seeds sbc-* cover VERIFY BYTCHK, WRITE SAME, WRITE AND VERIFY,
+ * COMPARE AND WRITE and READs whose buffer differs from TRANSFER LENGTH.  A fresh disk per input keeps runs
  * deterministic.
  */
 #include <stddef.h>
@@ -25,6 +28,15 @@
 #define MAX_BUF (64 * 1024)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The opcodes zscsi answers with data-in (its table's ZSCSI_F_DATA_IN entries). */
+static int is_data_in(uint8_t op)
+{
+	static const uint8_t in[] = { 0x03, 0x08, 0x12, 0x1a, 0x25, 0x28, 0x5a, 0x88, 0x95, 0x9e,
+				      0xa0, 0xa3, 0xa8 };
+
+	return memchr(in, op, sizeof(in)) != NULL;
+}
 
 /* The file store's image: one per process, made afresh for every input. */
 static const char *image_path(void)
@@ -91,6 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct iovec iov[3];
 		int iov_cnt = 0;
 		size_t dlen = 0;
+		uint8_t st;
 
 		pos += 3;
 		if (hdr & 0x80) {
@@ -138,9 +151,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				iov_cnt = 1;
 			}
 		}
-		zscsi_execute(s, cdb, clen, iov_cnt ? iov : NULL, iov_cnt, sense, &dlen);
+		st = zscsi_execute(s, cdb, clen, iov_cnt ? iov : NULL, iov_cnt, sense, &dlen);
 		if (dlen > blen)
 			abort();   /* never more data-in than the buffer */
+		/* a data-in command leaves nothing stale after its data */
+		if (st == ZSCSI_GOOD && !(hdr & 0x40) && is_data_in(cdb[0]))
+			for (size_t i = dlen; i < blen; i++)
+				if (buf[i])
+					abort();
 		free(buf);
 		free(cdb);
 	}

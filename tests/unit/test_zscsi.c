@@ -198,17 +198,48 @@ static void test_zscsi_inquiry_data_len_bounded_by_alloc_and_buffer(void **state
 	assert_memory_equal(buf + 8, "ACME_LON", 8);
 }
 
-static void test_zscsi_read_beyond_buffer_is_refused(void **state)
+/*
+ * A READ whose buffer (the initiator's expected length) holds less than
+ * its TRANSFER LENGTH: the blocks that fit, the last one cut, GOOD (the
+ * transport reports the overflow residual); a WRITE so is refused.
+ */
+static void test_zscsi_read_longer_than_buffer_transfers_what_fits(void **state)
 {
 	struct fx *f = *state;
-	uint8_t cdb[16] = { 0x88 }, buf[512];
+	uint8_t cdb[16] = { 0x88 }, data[4 * 512], buf[4 * 512 + 1];
+	struct iovec iov[2] = { { buf, 600 }, { buf + 600, 500 } };
 
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 13 + 5);
+	assert_int_equal(rw16(f, 0x8a, 64, 4, data), ZSCSI_GOOD);      /* conventional */
+	zl_test_put_be(cdb + 2, 64, 8);
+	zl_test_put_be(cdb + 10, 4, 4);
+	memset(buf, 0xee, sizeof(buf));
+	assert_int_equal(run(f, cdb, 16, buf, 512), ZSCSI_GOOD);       /* one block fits */
+	assert_int_equal(f->dlen, 512);
+	assert_memory_equal(buf, data, 512);
+	assert_int_equal(buf[512], 0xee);                              /* not the buffer's */
+	memset(buf, 0xee, sizeof(buf));
+	assert_int_equal(zscsi_execute(f->s, cdb, 16, iov, 2, f->sense, &f->dlen), ZSCSI_GOOD);
+	assert_int_equal(f->dlen, 1100);                               /* two blocks and 76 bytes */
+	assert_memory_equal(buf, data, 1100);
+	assert_int_equal(buf[1100], 0xee);
+	assert_int_equal(run(f, cdb, 16, NULL, 0), ZSCSI_GOOD);        /* nothing expected */
+	assert_int_equal(f->dlen, 0);
+	/* a longer buffer: the data, then zeros (underflow) */
 	zl_test_put_be(cdb + 10, 2, 4);
-	assert_int_equal(run(f, cdb, 16, buf, sizeof(buf)), ZSCSI_CHECK_CONDITION);
+	memset(buf, 0xee, sizeof(buf));
+	assert_int_equal(run(f, cdb, 16, buf, sizeof(buf)), ZSCSI_GOOD);
+	assert_int_equal(f->dlen, 1024);
+	assert_memory_equal(buf, data, 1024);
+	for (size_t i = 1024; i < sizeof(buf); i++)
+		assert_int_equal(buf[i], 0);
+	/* a WRITE with less data than its TRANSFER LENGTH is refused */
+	cdb[0] = 0x8a;
+	assert_int_equal(run(f, cdb, 16, buf, 512), ZSCSI_CHECK_CONDITION);
 	assert_sense(f, 5, 0x24, 0);
 	assert_int_equal(f->sense[15], 0xc0 | 0x08 | 7);
 	assert_int_equal(zl_test_get_be(f->sense + 16, 2), 10);
-	assert_int_equal(f->dlen, 0);
 }
 
 static void test_zscsi_transfer_over_max_is_refused(void **state)
@@ -428,8 +459,8 @@ static void test_zscsi_read_fast_does_the_common_read_or_nothing(void **state)
 	declined(f, bad, 16, 2 * 512, 1);
 	assert_int_equal(zscsi_read_fast(f->s, r16, 16, NULL, 1, f->sense, &f->dlen), -1);
 	assert_int_equal(zscsi_execute(f->s, r16, 16, NULL, 1, f->sense, &f->dlen),
-			 ZSCSI_CHECK_CONDITION);                   /* no buffer at all */
-	assert_sense(f, 5, 0x24, 0x00);
+			 ZSCSI_GOOD);                              /* no buffer: nothing fits */
+	assert_int_equal(f->dlen, 0);
 	assert_int_equal(run(f, bad, 16, rf_buf, 2 * 512), ZSCSI_CHECK_CONDITION);
 	assert_sense(f, 5, 0x21, 0x00);
 
@@ -877,7 +908,7 @@ int main(void)
 		T(test_zscsi_write_read_scattered_iov),
 		T(test_zscsi_contiguous_iov_used_flat),
 		T(test_zscsi_inquiry_data_len_bounded_by_alloc_and_buffer),
-		T(test_zscsi_read_beyond_buffer_is_refused),
+		T(test_zscsi_read_longer_than_buffer_transfers_what_fits),
 		T(test_zscsi_transfer_over_max_is_refused),
 		T(test_zscsi_rw_fast_path_answers_as_the_table),
 		TF(test_zscsi_rw_fast_path_answers_as_the_table),

@@ -150,7 +150,8 @@ static void run_group(const char *prefix)
 	X(zone_count, "zone-count") X(all, "all-") X(zbc_sa, "zbc-")		\
 	X(report_zones, "rz-") X(gap, "gap-") X(runt, "runt-")			\
 	X(read_only, "ro-") X(offline, "offline-") X(persistence, "persist-")	\
-	X(unit_attention, "ua-")
+	X(unit_attention, "ua-") X(write_same, "ws") X(write_verify, "wv")	\
+	X(compare_and_write, "caw-")
 
 #define GROUP_TEST(name, prefix) \
 	static void test_conformance_##name(void **state) { run_group(prefix); }
