@@ -322,6 +322,7 @@ static void test_zscsi_rw_fast_path_answers_as_the_table(void **state)
 		{ false, true, 3 * ZS, 8, 0, 0, 8 * 512 },           /* read of data: */
 		{ false, true, 3 * ZS + 2, 4, 0, 0, 4 * 512 },       /*  zscsi_read_fast() */
 		{ false, true, 3 * ZS + 2, 4, 0, 0, 8 * 512 },       /* longer buffer: the table */
+		{ false, true, 3 * ZS, 8, 0, 0, 4 * 512 },           /* shorter buffer: what fits */
 		{ false, true, 3 * ZS + 4, 8, 0, 0, 8 * 512 },       /* data, then past the WP (URSWRZ) */
 		{ true, false, 3 * ZS, 8, 0x08, 0, 8 * 512 },        /* FUA write at the WP */
 		{ true, false, 3 * ZS + 8, 8, 0, 0, 8 * 512 },       /* write not at the WP */
@@ -352,8 +353,11 @@ static void test_zscsi_rw_fast_path_answers_as_the_table(void **state)
 			if (k == 0) {
 				if (!cmds[i].write && cmds[i].written &&
 				    cmds[i].lba + cmds[i].n <= 3 * ZS + 8) {     /* all data */
+					size_t all = (size_t)cmds[i].n * 512;
+
 					assert_int_equal(st, ZSCSI_GOOD);
-					assert_int_equal(f->dlen, cmds[i].n * 512);
+					assert_int_equal(f->dlen, all < cmds[i].buflen ? all
+										: cmds[i].buflen);
 				}
 				want_status = st;
 				want_dlen = f->dlen;
