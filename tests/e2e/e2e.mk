@@ -18,3 +18,4 @@ e2e-short: $(E2E_SHLIB_DEP)
 
 e2e-fetch:
 	@tests/e2e/host-deps.sh && tests/e2e/fetch.sh
+CHECK_SCRIPTS += tests/scripts/075-e2e-ksigs.sh

@@ -214,18 +214,7 @@ bc_sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
 # extract: "WARNING fs/btrfs/block-group.c:1111 btrfs_remove_block_group",
 # "BUG fs/x.c:12" (kernel BUG at), "BUG <message> @ <RIP function>",
 # "Oops @ <RIP function>"; sorted, duplicates kept (a count per signature).
-ksigs() {
-	awk '
-	function flush() { if (pend != "") { print pend (rip != "" ? " @ " rip : ""); pend = ""; rip = "" } }
-	/ WARNING: CPU: [0-9]+ PID: [0-9]+ at / {
-		flush(); l = $0; sub(/.* at /, "", l); n = split(l, w, " ")
-		f = w[2]; sub(/\+0x.*/, "", f); sub(/\.(cold|isra|constprop|part)[.0-9]*$/, "", f); print "WARNING " w[1] " " f; next }
-	/ kernel BUG at / { flush(); l = $0; sub(/.* kernel BUG at /, "", l); sub(/!.*/, "", l); pend = "BUG " l; next }
-	/ BUG: / { flush(); l = $0; sub(/.* BUG: /, "", l); gsub(/[0-9a-fx]{8,}/, "X", l); pend = "BUG " l; next }
-	/ Oops: | general protection fault/ { if (pend == "") pend = "Oops"; next }
-	/ RIP: [0-9]+:/ { if (pend != "" && rip == "") { r = $0; sub(/.* RIP: [0-9]+:/, "", r); sub(/\+0x.*/, "", r); rip = r } next }
-	END { flush() }' | LC_ALL=C sort
-}
+ksigs() { awk -f /e2e/ksigs.awk | LC_ALL=C sort; }
 
 # btrfs_cycle DEV [LABEL] - mkfs.btrfs -O zoned, mount, 21 files written +
 # fsynced, scrub, umount, remount, verify; calls fail; notes timings and
