@@ -341,13 +341,13 @@ uint32_t fsc_min_free_zones(const struct fsc *fs);
  * candidates: data and metadata block groups fully allocated, idle (nothing
  * in flight or held), not relocating, nothing pinned, not every byte live.
  * O(log n) or amortised O(1) in the number of block groups.  NULL if none.
- * @now_ns is the age reference of the score policies.
+ * Age (score policies) = user bytes written since a block group was sealed.
  */
-struct fsc_bg *fsc_clean_pick(struct fsc *fs, uint64_t now_ns);
+struct fsc_bg *fsc_clean_pick(struct fsc *fs);
 /* fsc_clean_pick_scan() - the same choice by a scan of every block group
  * (the reference the fast path is tested against; FIFO / greedy / windowed
  * / btrfs / cost-benefit / CAT; d-choices has none: NULL). */
-struct fsc_bg *fsc_clean_pick_scan(struct fsc *fs, uint64_t now_ns);
+struct fsc_bg *fsc_clean_pick_scan(struct fsc *fs);
 /**
  * fsc_relocate() - copy @bg's live blocks elsewhere (bios in *@list, kind
  * RELOC, to submit like any other) and reset @bg once they completed.

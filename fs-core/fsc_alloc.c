@@ -246,7 +246,7 @@ int fsc_alloc_stream(struct fsc *fs, uint32_t type, uint32_t stream, uint64_t le
 
 	if (bg && bg->alloc_offset + len > bg->len_bytes) {
 		bg->alloc_done = true;
-		bg->done_ns = now_ns;
+		bg->done_clock = fs->st.user_bytes;
 		fs->cur[slot] = NULL;
 		fsc_bg_put(fs, bg, now_ns);
 		bg = NULL;
@@ -270,7 +270,7 @@ int fsc_alloc_stream(struct fsc *fs, uint32_t type, uint32_t stream, uint64_t le
 	bg->nr_inflight++;
 	if (bg->alloc_offset == bg->len_bytes) {
 		bg->alloc_done = true;
-		bg->done_ns = now_ns;
+		bg->done_clock = fs->st.user_bytes;
 		fs->cur[slot] = NULL;
 	}
 	*bgp = bg;

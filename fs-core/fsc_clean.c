@@ -376,8 +376,9 @@ void fsc_clean_forget(struct fsc *fs, struct fsc_bg *bg)
 	bg->clean_member = false;
 }
 
-struct fsc_bg *fsc_clean_pick_scan(struct fsc *fs, uint64_t now_ns)
+struct fsc_bg *fsc_clean_pick_scan(struct fsc *fs)
 {
+	uint64_t now_ns = fs->st.user_bytes;  /* the age clock (fsc_int.h) */
 	struct fsc_clean *c = &fs->clean;
 	struct fsc_bg **cand, *best;
 	uint32_t i, n = 0;
@@ -395,13 +396,14 @@ struct fsc_bg *fsc_clean_pick_scan(struct fsc *fs, uint64_t now_ns)
 	return best;
 }
 
-struct fsc_bg *fsc_clean_pick(struct fsc *fs, uint64_t now_ns)
+struct fsc_bg *fsc_clean_pick(struct fsc *fs)
 {
+	uint64_t now_ns = fs->st.user_bytes;  /* the age clock (fsc_int.h) */
 	struct fsc_clean *c = &fs->clean;
 
 	if (!c->ops)
 		return NULL;
 	if (c->broken)
-		return fsc_clean_pick_scan(fs, now_ns);
+		return fsc_clean_pick_scan(fs);
 	return c->ops->pick(c, now_ns);
 }

@@ -2,7 +2,7 @@
  * fsc_clean_cat.c — cost-age-times (Chiang, Lee & Chang 1999): clean the
  * candidate with the lowest u / (1 - u) * 1 / age * times, i.e. the highest
  * (1 - u) * age / (u * (1 + erases)); u = live bytes / block group length,
- * age = now - sealed, erases = resets of its first zone before it was
+ * age = user bytes written since it was sealed, erases = resets of its first zone before it was
  * created (the wear term; times = 1 + erases so a new zone counts once).
  * u = 0 scores infinite.  Ties: the oldest.  Classes of equal (u, erases)
  * (fsc_clean_score.c): amortised O(distinct erase counts) per write.
@@ -23,7 +23,7 @@ static double cat_score(const struct fsc_bg *bg, uint64_t now_ns)
 
 	if (!bg->used_bytes)
 		return INFINITY;
-	return (1 - u) * (double)fsc_bg_age_ns(bg, now_ns) / (u * (1.0 + bg->erases));
+	return (1 - u) * (double)fsc_bg_age(bg, now_ns) / (u * (1.0 + bg->erases));
 }
 
 static const struct fsc_score_ops cat_score_ops = { cat_key, cat_score };

@@ -18,7 +18,7 @@ static double cb_score(const struct fsc_bg *bg, uint64_t now_ns)
 {
 	double u = (double)bg->used_bytes / (double)bg->len_bytes;
 
-	return (1 - u) * (double)fsc_bg_age_ns(bg, now_ns) / (1 + u);
+	return (1 - u) * (double)fsc_bg_age(bg, now_ns) / (1 + u);
 }
 
 static const struct fsc_score_ops cb_score_ops = { cb_key, cb_score };

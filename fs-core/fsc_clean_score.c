@@ -13,7 +13,7 @@
 
 static bool by_age(const struct fsc_bg *a, const struct fsc_bg *b)
 {
-	return a->done_ns < b->done_ns || (a->done_ns == b->done_ns && a->seq < b->seq);
+	return a->done_clock < b->done_clock || (a->done_clock == b->done_clock && a->seq < b->seq);
 }
 
 struct klass {

@@ -107,7 +107,8 @@ struct fsc_bg {
 	uint64_t create_ns;
 	uint64_t seq;             /* creation order (FIFO cleaning) */
 	uint32_t stream;          /* data log it belongs to (placement) */
-	uint64_t done_ns;         /* when allocation ended (sealed): "age" of the score policies */
+	uint64_t done_clock;      /* user bytes written when allocation ended (sealed): the
+				   * score policies' age = user bytes written since */
 	uint32_t erases;          /* resets of its first zone before it was created (CAT) */
 	/* cleaning policy bookkeeping (fsc_clean.c) */
 	bool clean_member;        /* in the policy's structures (a candidate) */
@@ -187,9 +188,9 @@ struct fsc_bg *fsc_clean_scan_min(struct fsc_bg *const *bgs, uint32_t nr,
 
 /*
  * Score policies (cost-benefit, CAT): score = f(class) * age, age = now -
- * done_ns.  Candidates are grouped in classes of equal f (@key: e.g. live
+ * done_clock.  Candidates are grouped in classes of equal f (@key: e.g. live
  * bytes and length); inside a class the best is the oldest (a heap on
- * done_ns, seq), so a pick compares one head per non-empty class: at most
+ * done_clock, seq), so a pick compares one head per non-empty class: at most
  * min(n, distinct keys) (live bytes take at most Np + 1 values), and picks
  * happen once per block group freed: amortised O(1) per write.
  */
@@ -205,9 +206,11 @@ void fsc_score_update(struct fsc_clean *c, struct fsc_bg *bg, uint64_t old_used)
 struct fsc_bg *fsc_score_pick(struct fsc_clean *c, uint64_t now_ns);
 struct fsc_bg *fsc_score_pick_scan(struct fsc_clean *c, struct fsc_bg *const *bgs, uint32_t nr,
 				   uint64_t now_ns);
-static inline uint64_t fsc_bg_age_ns(const struct fsc_bg *bg, uint64_t now_ns)
+/* Age: user bytes written since @bg was sealed (@now = fs->st.user_bytes):
+ * a logical clock, the same whatever the device timing. */
+static inline uint64_t fsc_bg_age(const struct fsc_bg *bg, uint64_t now)
 {
-	return now_ns > bg->done_ns ? now_ns - bg->done_ns : 0;
+	return now > bg->done_clock ? now - bg->done_clock : 0;
 }
 
 /* A block group is a cleaning candidate (docs/POLICIES.md). */

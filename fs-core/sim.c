@@ -323,7 +323,7 @@ static void clean(struct sim *s)
 
 	while (fsc_min_free_zones(s->fs) + fsc_stats(s->fs)->nr_relocating < s->reserve_free_zones &&
 	       guard++ < 64) {
-		victim = fsc_clean_pick(s->fs, s->now);
+		victim = fsc_clean_pick(s->fs);
 		if (!victim) {
 			/* unpin what the running transaction freed, at most once
 			 * per zone of user data (no commit storms) */

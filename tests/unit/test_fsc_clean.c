@@ -2,7 +2,8 @@
  * test_fsc_clean.c — fs-core's victim-selection policies: "NAME[:params]"
  * parsing and its errors (valid names and parameters listed); each policy's
  * choice on hand-built block groups (live bytes and seal times set by the
- * test: which victim, and that it differs where the policies differ); the
+ * test, age by user writes: which victim, and that it differs where the
+ * policies differ); the
  * fast structures agree with the scan of every block group over a long run
  * of random overwrites and relocations; d-choices' sampling (d = all
  * candidates without replacement = greedy; d = 1 spreads over all).
@@ -72,15 +73,21 @@ static void kill(struct cx *x, uint64_t lbn, uint64_t now)
 }
 
 /*
- * Five full block groups A..E, sealed at t = 10, 20, 30, 40, 50 (ns), with
- * 256, 100, 90, 250, 60 live blocks of 256: A is fully live (never a
- * candidate), B the oldest candidate, E the emptiest and youngest.
+ * Five full block groups A..E, written in that order, with 256, 100, 90,
+ * 250, 60 live blocks of 256: A is fully live (never a candidate), B the
+ * oldest candidate, E the emptiest and youngest.  Then @extra blocks
+ * written elsewhere (fully live block groups, no candidates) age them: the
+ * age clock is user bytes written.  Sealed at blocks 255, 511, 767, 1023,
+ * 1279 (the last block's write seals before it counts), so ages in blocks
+ * are B 769 + extra, C 513 + extra, D 257 + extra, E 1 + extra.
  */
 static const uint32_t live[5] = { 256, 100, 90, 250, 60 };
+#define EXTRA_FIRST (5 * BLOCKS_PER_BG)
 
-static struct cx *five(enum fsc_clean_policy pol, const struct fsc_clean_params *p)
+static struct cx *five_aged(enum fsc_clean_policy pol, const struct fsc_clean_params *p,
+			    uint32_t extra)
 {
-	struct cx *x = cx_new(16, 6 * BLOCKS_PER_BG, pol, p);
+	struct cx *x = cx_new(32, EXTRA_FIRST + 4096, pol, p);
 	uint32_t g, k;
 
 	for (g = 0; g < 5; g++)
@@ -88,7 +95,13 @@ static struct cx *five(enum fsc_clean_policy pol, const struct fsc_clean_params 
 	for (g = 0; g < 5; g++)
 		for (k = live[g]; k < BLOCKS_PER_BG; k++)
 			kill(x, g * BLOCKS_PER_BG + k, 55);
+	wr(x, EXTRA_FIRST, extra, 60);
 	return x;
+}
+
+static struct cx *five(enum fsc_clean_policy pol, const struct fsc_clean_params *p)
+{
+	return five_aged(pol, p, 256);
 }
 
 /* Which of A..E (0..4) @bg is, -1 for NULL. */
@@ -104,25 +117,25 @@ static int which(struct cx *x, const struct fsc_bg *bg)
 	return -2;
 }
 
-static int pick_of(enum fsc_clean_policy pol, const struct fsc_clean_params *p, uint64_t now)
+static int pick_of(enum fsc_clean_policy pol, const struct fsc_clean_params *p, uint32_t extra)
 {
-	struct cx *x = five(pol, p);
-	int w = which(x, fsc_clean_pick(x->fs, now));
+	struct cx *x = five_aged(pol, p, extra);
+	int w = which(x, fsc_clean_pick(x->fs));
 
 	if (pol != FSC_CLEAN_DCHOICES)  /* the scan reference agrees */
-		assert_int_equal(which(x, fsc_clean_pick_scan(x->fs, now)), w);
+		assert_int_equal(which(x, fsc_clean_pick_scan(x->fs)), w);
 	cx_free(x);
 	return w;
 }
 
 static void test_fsc_clean_fifo_takes_the_oldest_candidate_not_a_fully_live_one(void **state)
 {
-	assert_int_equal(pick_of(FSC_CLEAN_FIFO, NULL, 60), 1);  /* B; A is fully live */
+	assert_int_equal(pick_of(FSC_CLEAN_FIFO, NULL, 256), 1);  /* B; A is fully live */
 }
 
 static void test_fsc_clean_greedy_takes_the_emptiest(void **state)
 {
-	assert_int_equal(pick_of(FSC_CLEAN_GREEDY, NULL, 60), 4);  /* E: 60 live */
+	assert_int_equal(pick_of(FSC_CLEAN_GREEDY, NULL, 256), 4);  /* E: 60 live */
 }
 
 static void test_fsc_clean_greedy_ties_go_to_the_oldest(void **state)
@@ -137,7 +150,7 @@ static void test_fsc_clean_greedy_ties_go_to_the_oldest(void **state)
 		kill(x, k, 20);                      /* first: 156 live */
 		kill(x, 2 * BLOCKS_PER_BG + k, 20);  /* third: 156 live */
 	}
-	assert_int_equal(fsc_clean_pick(x->fs, 30)->start, fsc_bg_lookup(x->fs,
+	assert_int_equal(fsc_clean_pick(x->fs)->start, fsc_bg_lookup(x->fs,
 			 x->fs->file_map[100])->start);
 	cx_free(x);
 }
@@ -148,13 +161,13 @@ static void test_fsc_clean_windowed_is_greedy_among_the_w_oldest(void **state)
 
 	fsc_clean_params_init(&p);
 	p.w = 1;
-	assert_int_equal(pick_of(FSC_CLEAN_WINDOWED, &p, 60), 1);  /* B alone */
+	assert_int_equal(pick_of(FSC_CLEAN_WINDOWED, &p, 256), 1);  /* B alone */
 	p.w = 2;
-	assert_int_equal(pick_of(FSC_CLEAN_WINDOWED, &p, 60), 2);  /* C (90) < B (100) */
+	assert_int_equal(pick_of(FSC_CLEAN_WINDOWED, &p, 256), 2);  /* C (90) < B (100) */
 	p.w = 3;
-	assert_int_equal(pick_of(FSC_CLEAN_WINDOWED, &p, 60), 2);  /* D (250) does not win */
+	assert_int_equal(pick_of(FSC_CLEAN_WINDOWED, &p, 256), 2);  /* D (250) does not win */
 	p.w = 4;
-	assert_int_equal(pick_of(FSC_CLEAN_WINDOWED, &p, 60), 4);  /* E in: greedy */
+	assert_int_equal(pick_of(FSC_CLEAN_WINDOWED, &p, 256), 4);  /* E in: greedy */
 }
 
 static void test_fsc_clean_btrfs_takes_the_emptiest_under_the_threshold(void **state)
@@ -163,31 +176,31 @@ static void test_fsc_clean_btrfs_takes_the_emptiest_under_the_threshold(void **s
 
 	fsc_clean_params_init(&p);
 	assert_int_equal(p.threshold_pct, 75);
-	assert_int_equal(pick_of(FSC_CLEAN_BTRFS, &p, 60), 4);   /* E: 23% used */
+	assert_int_equal(pick_of(FSC_CLEAN_BTRFS, &p, 256), 4);   /* E: 23% used */
 	p.threshold_pct = 24;
-	assert_int_equal(pick_of(FSC_CLEAN_BTRFS, &p, 60), 4);   /* 60 * 100 < 24 * 256 */
+	assert_int_equal(pick_of(FSC_CLEAN_BTRFS, &p, 256), 4);   /* 60 * 100 < 24 * 256 */
 	p.threshold_pct = 23;
-	assert_int_equal(pick_of(FSC_CLEAN_BTRFS, &p, 60), -1);  /* none under 23% */
+	assert_int_equal(pick_of(FSC_CLEAN_BTRFS, &p, 256), -1);  /* none under 23% */
 }
 
 static void test_fsc_clean_cost_benefit_weighs_age_against_live_bytes(void **state)
 {
-	/* now 60: ages B 40, C 30, E 10 -> (1-u) age / (1+u): B 17.5, C 14.4,
-	 * E 6.2: B, though E is emptier */
-	assert_int_equal(pick_of(FSC_CLEAN_COST_BENEFIT, NULL, 60), 1);
-	/* now 100: B 35.06, C 33.58, E 31.0: still B */
-	assert_int_equal(pick_of(FSC_CLEAN_COST_BENEFIT, NULL, 100), 1);
-	/* now 10000: ages nearly equal, the emptiest wins */
-	assert_int_equal(pick_of(FSC_CLEAN_COST_BENEFIT, NULL, 10000), 4);
+	/* 256 blocks later: ages B 1025, C 769, E 257 -> (1-u) age / (1+u):
+	 * B 449, C 369, E 159: B, though E is emptier */
+	assert_int_equal(pick_of(FSC_CLEAN_COST_BENEFIT, NULL, 256), 1);
+	/* 1280 later: B 898, C 860, E 795: still B */
+	assert_int_equal(pick_of(FSC_CLEAN_COST_BENEFIT, NULL, 1280), 1);
+	/* 2560 later: B 1459, C 1474, E 1588: ages closer, the emptiest wins */
+	assert_int_equal(pick_of(FSC_CLEAN_COST_BENEFIT, NULL, 2560), 4);
 }
 
 static void test_fsc_clean_cat_divides_by_u(void **state)
 {
-	/* (1-u) age / (u (1 + erases)), no zone erased yet: now 60: B 62.4,
-	 * C 55.3, E 32.7: B; now 100: B 124.8, C 129.1, E 163.3: E, where
+	/* (1-u) age / (u (1 + erases)), no zone erased yet: 256 later: B 1599,
+	 * C 1418, E 839: B; 1280 later: B 3197, C 3306, E 4184: E, where
 	 * cost-benefit still takes B */
-	assert_int_equal(pick_of(FSC_CLEAN_CAT, NULL, 60), 1);
-	assert_int_equal(pick_of(FSC_CLEAN_CAT, NULL, 100), 4);
+	assert_int_equal(pick_of(FSC_CLEAN_CAT, NULL, 256), 1);
+	assert_int_equal(pick_of(FSC_CLEAN_CAT, NULL, 1280), 4);
 }
 
 static void test_fsc_clean_dchoices_samples_from_the_candidates(void **state)
@@ -199,11 +212,11 @@ static void test_fsc_clean_dchoices_samples_from_the_candidates(void **state)
 
 	fsc_clean_params_init(&p);
 	p.d = 4;  /* every candidate, without replacement: the emptiest */
-	assert_int_equal(pick_of(FSC_CLEAN_DCHOICES, &p, 60), 4);
+	assert_int_equal(pick_of(FSC_CLEAN_DCHOICES, &p, 256), 4);
 	p.d = 1;  /* random selection: every candidate, about equally */
 	x = five(FSC_CLEAN_DCHOICES, &p);
 	for (i = 0; i < 4000; i++) {
-		w = which(x, fsc_clean_pick(x->fs, 60));
+		w = which(x, fsc_clean_pick(x->fs));
 		assert_in_range(w, 1, 4);
 		hits[w]++;
 	}
@@ -217,8 +230,8 @@ static void test_fsc_clean_dchoices_samples_from_the_candidates(void **state)
 		struct cx *y = five(FSC_CLEAN_DCHOICES, &p);
 
 		for (i = 0; i < 100; i++)
-			assert_int_equal(which(x, fsc_clean_pick(x->fs, 60)),
-					 which(y, fsc_clean_pick(y->fs, 60)));
+			assert_int_equal(which(x, fsc_clean_pick(x->fs)),
+					 which(y, fsc_clean_pick(y->fs)));
 		cx_free(y);
 	}
 	cx_free(x);
@@ -229,7 +242,7 @@ static void test_fsc_clean_dchoices_samples_from_the_candidates(void **state)
 	memset(hits, 0, sizeof(hits));
 	x = five(FSC_CLEAN_DCHOICES, &p);
 	for (i = 0; i < 4000; i++)
-		hits[which(x, fsc_clean_pick(x->fs, 60))]++;
+		hits[which(x, fsc_clean_pick(x->fs))]++;
 	/* P(E) = 1 - (3/4)^2 = 7/16; P(D) = (1/4)^2 = 1/16 */
 	assert_in_range(hits[4], 1550, 1950);
 	assert_in_range(hits[3], 150, 350);
@@ -253,10 +266,10 @@ static void agree_over_a_run(enum fsc_clean_policy pol, const struct fsc_clean_p
 	for (i = 0; i < 20 * nblocks; i++) {
 		now += 1000;
 		while (fsc_min_free_zones(x->fs) < 2) {
-			struct fsc_bg *v = fsc_clean_pick(x->fs, now), *sv;
+			struct fsc_bg *v = fsc_clean_pick(x->fs), *sv;
 			struct fsc_bio *list, *b, *next;
 
-			sv = fsc_clean_pick_scan(x->fs, now);
+			sv = fsc_clean_pick_scan(x->fs);
 			if (v != sv)
 				fprintf(stderr, "pol %d pick %p used %llu seq %llu member %d / scan %p used %llu seq %llu member %d cleanable %d\n", pol, (void *)v, v ? (unsigned long long)v->used_bytes : 0, v ? (unsigned long long)v->seq : 0, v ? v->clean_member : 0, (void *)sv, sv ? (unsigned long long)sv->used_bytes : 0, sv ? (unsigned long long)sv->seq : 0, sv ? sv->clean_member : 0, v ? fsc_bg_is_cleanable(v) : 0);
 			assert_ptr_equal(v, sv);
@@ -394,7 +407,7 @@ static void test_fsc_place_streams_by_hint_age_and_relocation(void **state)
 		fsc_free_extent(fs, fs->file_map[l], 4096, 1);
 		fs->file_map[l] = FSC_NO_ADDR;
 	}
-	assert_ptr_equal(fsc_clean_pick(fs, 2), hot);
+	assert_ptr_equal(fsc_clean_pick(fs), hot);
 	assert_true(fsc_relocate(fs, hot, 2, &list) > 0);
 	assert_ptr_not_equal(list->bg, hot);
 	assert_ptr_not_equal(list->bg, cold);

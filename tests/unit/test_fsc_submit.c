@@ -371,7 +371,7 @@ static void test_fsc_relocation_moves_live_blocks_and_resets(void **state)
 		assert_int_equal(fsc_submit(f->fs, a, 0), 0);
 	}
 	drain(&f->cap);
-	victim = fsc_clean_pick(f->fs, 0);
+	victim = fsc_clean_pick(f->fs);
 	assert_non_null(victim);
 	victim_start = victim->start;
 	assert_int_equal(fsc_bg_used_bytes(victim), 128 * 4096);
@@ -412,12 +412,12 @@ static void test_fsc_relocation_without_space_is_enospc(void **state)
 	drain(&f->cap);
 	f->fs->file_map[0] = FSC_NO_ADDR;  /* as if the block were deleted */
 	fsc_free_extent(f->fs, f->fs->bgs[0]->start, 4096, 0);
-	victim = fsc_clean_pick(f->fs, 0);
+	victim = fsc_clean_pick(f->fs);
 	assert_non_null(victim);
 	assert_int_equal(fsc_relocate(f->fs, victim, 0, &list), -ENOSPC);
 	assert_int_equal(fsc_bg_used_bytes(victim), 255 * 4096);  /* nothing moved */
 	assert_false(victim->relocating);                          /* pickable again */
-	assert_ptr_equal(fsc_clean_pick(f->fs, 0), victim);
+	assert_ptr_equal(fsc_clean_pick(f->fs), victim);
 	assert_int_equal(fsc_stats(f->fs)->nr_relocations, 0);
 	fx_free(f);
 }
