@@ -93,4 +93,162 @@ static inline void trc_source_destroy(struct trc_source *src)
 		src->ops->destroy(src);
 }
 
+
+/* ---- reading ------------------------------------------------------------- */
+
+/* Which blktrace / blkparse event stands for a request. */
+enum trc_event {
+	TRC_EV_DISPATCH = 0,         /* D: the device saw it (default) */
+	TRC_EV_QUEUE = 1,            /* Q: the bio arrived at the block layer */
+	TRC_EV_COMPLETE = 2,         /* C: completion (carries the error) */
+};
+
+/* Reader configuration: format, event and the filters every reader applies. */
+struct trc_reader_cfg {
+	const char *format;          /* a trc_formats[] name; NULL or "auto": detect */
+	enum trc_event event;        /* blktrace / blkparse only */
+	bool lenient;                /* skip and count malformed records instead of failing */
+	bool dev_filter;             /* keep only records of device @dev (records without a device pass) */
+	uint32_t dev;
+	uint32_t op_mask;            /* 1u << enum trc_op kept; 0 = all */
+	uint64_t from_ns, to_ns;     /* window relative to the first record's time; to_ns 0 = open */
+};
+
+void trc_reader_cfg_init(struct trc_reader_cfg *cfg);
+
+struct trc_reader;
+
+/*
+ * One row per format: name (for --format), what it is, detect() on the
+ * file's first bytes (up to TRC_DETECT_BYTES; true = "this is mine") and
+ * open() that sets up the reader.  trc_formats[] is in detection order.
+ */
+#define TRC_DETECT_BYTES 4096
+struct trc_format {
+	const char *name;
+	const char *desc;
+	bool (*detect)(const uint8_t *buf, size_t len);
+	int (*open)(struct trc_reader *r);
+};
+extern const struct trc_format trc_formats[];
+extern const size_t trc_nr_formats;
+const struct trc_format *trc_format_find(const char *name);
+
+/**
+ * trc_reader_open() - open a trace file for streaming.
+ * @path: the file (blktrace: any NAME.blktrace.N; its per-CPU siblings are
+ *        merged by time); borrowed.
+ * @cfg: format, event, filters (copied); NULL = defaults.
+ * @out: set on success; caller owns it (trc_reader_close()).
+ * Return: 0; -ENOENT/-errno (cannot open), -EINVAL (unknown format name),
+ * -EPROTO (no reader recognises the file: @msg names the formats tried),
+ * -EBADMSG (bad header), -ENOMEM.  @msg names @path and says why.
+ */
+int trc_reader_open(const char *path, const struct trc_reader_cfg *cfg, struct trc_reader **out,
+		    char *msg, size_t msg_len);
+/**
+ * trc_reader_next() - the next record that passes the filters.
+ * Return: 1 with @rec filled, 0 at the end, -EINVAL for a malformed or
+ * truncated record (not with --lenient: then it is skipped and counted),
+ * -EBADMSG for a stream that cannot be read on, -EIO on a read error.
+ * trc_reader_msg() then names the file, the line or byte offset and what
+ * was wrong.  After an error, further calls return 0.
+ */
+int trc_reader_next(struct trc_reader *r, struct trc_rec *rec);
+const char *trc_reader_msg(const struct trc_reader *r);
+const char *trc_reader_format(const struct trc_reader *r);   /* the format's name */
+uint64_t trc_reader_nr_bad(const struct trc_reader *r);     /* skipped (lenient) */
+uint64_t trc_reader_pos(const struct trc_reader *r);        /* bytes consumed */
+uint64_t trc_reader_size(const struct trc_reader *r);       /* bytes in the input(s) */
+void trc_reader_close(struct trc_reader *r);                /* NULL is a no-op */
+
+/* ---- writing -------------------------------------------------------------- */
+
+enum trc_out_fmt {
+	TRC_OUT_NATIVE = 0,          /* docs/TRACES.md, native format */
+	TRC_OUT_IOLOG3 = 1,          /* fio iolog version 3 */
+	TRC_OUT_BLKPARSE = 2,        /* blkparse default text (one event per record) */
+	TRC_OUT_TEXT = 3,            /* `trace cat`: one record a line */
+};
+
+struct trc_writer;
+
+/**
+ * trc_writer_open() - write records to @path ("-" = stdout) in @fmt.
+ * @source: name of the input format, kept in the native header (may be NULL).
+ * Return: 0, -errno; @msg says why.
+ */
+int trc_writer_open(const char *path, enum trc_out_fmt fmt, const char *source,
+		    struct trc_writer **out, char *msg, size_t msg_len);
+/* 0, -EOVERFLOW (a field the format cannot hold), -errno on write. */
+int trc_writer_put(struct trc_writer *w, const struct trc_rec *rec, char *msg, size_t msg_len);
+/* Records skipped because the format cannot express them. */
+uint64_t trc_writer_nr_skipped(const struct trc_writer *w);
+/* Flushes and closes; 0 or the first write error.  NULL is a no-op. */
+int trc_writer_close(struct trc_writer *w, char *msg, size_t msg_len);
+
+/* Native format codec (docs/TRACES.md). */
+#define TRC_NATIVE_MAGIC "ZLBTRC1"   /* 8 bytes with its NUL */
+#define TRC_NATIVE_HDR_SIZE 64
+#define TRC_NATIVE_REC_SIZE 48
+void trc_native_rec_encode(const struct trc_rec *rec, uint8_t buf[TRC_NATIVE_REC_SIZE]);
+/* 0, or -EINVAL (op out of range, unknown has bits) */
+int trc_native_rec_decode(const uint8_t buf[TRC_NATIVE_REC_SIZE], struct trc_rec *rec);
+
+/* ---- replay onto a disk (trc_replay.c) ----------------------------------- */
+
+struct trc_replay_result {
+	uint64_t nr_recs;            /* records read */
+	uint64_t nr_replayed;        /* commands executed on the target */
+	uint64_t nr_skipped;         /* records with nothing to replay (see docs/TRACES.md) */
+	uint64_t nr_errors;          /* commands that failed on the target */
+	bool diverged;               /* verify: first divergence in div */
+	uint64_t div_rec;            /* its record number, from 0 */
+	char div[512];               /* record, command, expected, got */
+};
+
+/**
+ * trc_replay() - replay @trace onto @target (a zonelab image, or a zoned
+ * block device) command by command.  A zonelab command trace is replayed
+ * as SCSI commands through zscsi (status and sense compared); other traces
+ * through their records (with @verify: blktrace/blkparse C events, success
+ * versus failure compared).  Stops at the first divergence when @verify.
+ * Return: 0 (see @res), or -errno / ZL_E_* with @msg (cannot open, bad trace).
+ */
+int trc_replay(const char *trace, const struct trc_reader_cfg *rc, const char *target, bool verify,
+	       struct trc_replay_result *res, char *msg, size_t msg_len);
+
+/* ---- descriptors (trace stat) --------------------------------------------- */
+
+struct trc_stat;
+/* 0 or -ENOMEM. */
+int trc_stat_create(struct trc_stat **out);
+void trc_stat_destroy(struct trc_stat *st);
+/* Account one record; 0 or -ENOMEM. */
+int trc_stat_add(struct trc_stat *st, const struct trc_rec *rec);
+
+#define TRC_NR_SIZE_BUCKETS 10       /* <=4K, 8K, 16K, ..., 1M, >1M */
+#define TRC_NR_PCT 7
+extern const double trc_stat_pcts[TRC_NR_PCT];  /* 50, 90, 95, 99, 99.9, 99.99, 100 */
+
+struct trc_stat_result {
+	uint64_t nr_recs;
+	uint64_t nr_ops[TRC_NR_OPS];
+	uint64_t bytes_ops[TRC_NR_OPS];
+	uint64_t first_ns, last_ns;        /* smallest and largest time */
+	uint64_t duration_ns;              /* last - first */
+	uint64_t fp_touched_bytes;         /* distinct 4 KiB blocks read or written, x 4096 */
+	uint64_t fp_written_bytes;
+	uint64_t fp_read_bytes;
+	uint64_t size_hist[TRC_NR_SIZE_BUCKETS];   /* reads and writes by length */
+	uint64_t nr_seq;                   /* requests starting where the previous one on the device ended */
+	uint64_t nr_seq_candidates;        /* reads and writes after the first on their device */
+	double skew[3];                    /* share of block writes to the hottest 1, 10, 20% of written blocks */
+	uint64_t iat_pct_ns[TRC_NR_PCT];   /* inter-arrival percentiles (log histogram, < 1.6% error) */
+	double iat_mean_ns;
+	uint64_t nr_devs;                  /* distinct devices seen (records with a device) */
+	uint64_t mem_bytes;                /* memory the footprint structures use */
+};
+void trc_stat_result(struct trc_stat *st, struct trc_stat_result *out);
+
 #endif /* TRC_H */

@@ -1,0 +1,120 @@
+/*
+ * trc_native.c — the native binary trace: a 64-byte header and fixed
+ * 48-byte little-endian records holding every field of struct trc_rec, so
+ * reading is a bounds check and a few loads per record (docs/TRACES.md has
+ * the layout).  Written by `zonelab trace convert --to native`
+ * (trc_write.c); this file has the codec and the reader.
+ */
+#include "trc_int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zl_crc.h"
+#include "zl_le.h"
+
+#define HAS_KNOWN (TRC_HAS_DEV | TRC_HAS_LATENCY | TRC_HAS_STATUS | TRC_HAS_PID | TRC_HAS_HINT | TRC_HAS_ALL)
+
+void trc_native_rec_encode(const struct trc_rec *rec, uint8_t b[TRC_NATIVE_REC_SIZE])
+{
+	zl_put_le64(b + 0, rec->ts_ns);
+	zl_put_le64(b + 8, rec->offset_bytes);
+	zl_put_le64(b + 16, rec->len_bytes);
+	zl_put_le64(b + 24, rec->latency_ns);
+	zl_put_le32(b + 32, rec->dev);
+	zl_put_le32(b + 36, rec->pid);
+	zl_put_le32(b + 40, rec->status);
+	b[44] = rec->op;
+	b[45] = rec->hint;
+	zl_put_le16(b + 46, rec->has);
+}
+
+int trc_native_rec_decode(const uint8_t b[TRC_NATIVE_REC_SIZE], struct trc_rec *rec)
+{
+	rec->ts_ns = zl_get_le64(b + 0);
+	rec->offset_bytes = zl_get_le64(b + 8);
+	rec->len_bytes = zl_get_le64(b + 16);
+	rec->latency_ns = zl_get_le64(b + 24);
+	rec->dev = zl_get_le32(b + 32);
+	rec->pid = zl_get_le32(b + 36);
+	rec->status = zl_get_le32(b + 40);
+	rec->op = b[44];
+	rec->hint = b[45];
+	rec->has = zl_get_le16(b + 46);
+	if (rec->op >= TRC_NR_OPS || (rec->has & ~HAS_KNOWN) || rec->hint > 5 ||
+	    rec->len_bytes > UINT64_MAX - rec->offset_bytes)
+		return -EINVAL;
+	return 0;
+}
+
+bool trc_native_detect(const uint8_t *buf, size_t len)
+{
+	return len >= 8 && !memcmp(buf, TRC_NATIVE_MAGIC, 8);
+}
+
+struct native {
+	uint64_t nr;                 /* records returned */
+};
+
+static int native_next(struct trc_reader *r, struct trc_rec *rec)
+{
+	struct native *n = r->priv;
+	uint64_t off = r->in.base + r->in.pos;
+	long got;
+
+	if (r->in.len - r->in.pos < TRC_NATIVE_REC_SIZE) {
+		got = trc_in_fill(&r->in, TRC_NATIVE_REC_SIZE);
+		if (got < 0)
+			return trc_err_off(r, (int)got, off, "read error: %s", strerror((int)-got));
+		if (got == 0)
+			return 0;
+		if (got < TRC_NATIVE_REC_SIZE) {
+			r->in.pos = r->in.len;
+			return trc_err_off(r, -EINVAL, off, "record %" PRIu64 " is truncated (%ld of %d bytes)",
+					   n->nr, got, TRC_NATIVE_REC_SIZE);
+		}
+	}
+	r->in.pos += TRC_NATIVE_REC_SIZE;
+	n->nr++;
+	if (trc_native_rec_decode(r->in.buf + r->in.pos - TRC_NATIVE_REC_SIZE, rec))
+		return trc_err_off(r, -EINVAL, off, "record %" PRIu64 ": op %u, has 0x%x or hint %u out of range, "
+				   "or offset + length overflows", n->nr - 1, rec->op, rec->has, rec->hint);
+	return 1;
+}
+
+static void native_close(struct trc_reader *r)
+{
+	free(r->priv);
+	r->priv = NULL;
+}
+
+int trc_native_open(struct trc_reader *r)
+{
+	const uint8_t *h;
+	long got;
+
+	got = trc_in_fill(&r->in, TRC_NATIVE_HDR_SIZE);
+	if (got < 0)
+		return trc_err_off(r, (int)got, 0, "read error: %s", strerror((int)-got));
+	h = r->in.buf + r->in.pos;
+	if (got < 8 || memcmp(h, TRC_NATIVE_MAGIC, 8))
+		return trc_err_off(r, -EBADMSG, 0, "not a native trace (magic is not '%s')", TRC_NATIVE_MAGIC);
+	if (got < TRC_NATIVE_HDR_SIZE)
+		return trc_err_off(r, -EBADMSG, 0, "header truncated (%ld of %d bytes)", got, TRC_NATIVE_HDR_SIZE);
+	if (zl_get_le32(h + 60) != zl_crc32c(0, h, 60))
+		return trc_err_off(r, -EBADMSG, 60, "header CRC-32C mismatch");
+	if (zl_get_le16(h + 8) != 1 || zl_get_le16(h + 10) != TRC_NATIVE_HDR_SIZE ||
+	    zl_get_le16(h + 12) != TRC_NATIVE_REC_SIZE)
+		return trc_err_off(r, -EBADMSG, 8, "version %u, header size %u, record size %u: this reader "
+				   "knows 1, %d, %d", zl_get_le16(h + 8), zl_get_le16(h + 10), zl_get_le16(h + 12),
+				   TRC_NATIVE_HDR_SIZE, TRC_NATIVE_REC_SIZE);
+	r->priv = calloc(1, sizeof(struct native));
+	if (!r->priv)
+		return -ENOMEM;
+	r->in.pos += TRC_NATIVE_HDR_SIZE;
+	r->next = native_next;
+	r->close = native_close;
+	return 0;
+}
