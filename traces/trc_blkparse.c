@@ -181,21 +181,24 @@ static int bp_next(struct trc_reader *r, struct trc_rec *rec)
 					    "(DEV CPU SEQ SECONDS.NANOSECONDS PID ACTION RWBS ...)");
 		if (e.act.n != 1 || e.act.p[0] != want[r->cfg.event])
 			continue;
-		break;
-	}
-	if (e.nf < 8)
-		return trc_err_line(r, -EINVAL, "%c event without RWBS and trailer", e.act.p[0]);
-	/* trailer: "SECTOR + N [x]" | "SECTOR [x]" | "[x]" */
-	t = 7;
-	if (e.f[t].p[0] != '[') {
-		if (!trc_parse_u64(e.f[t], &sector) || sector > UINT64_MAX / 512)
-			return trc_err_line(r, -EINVAL, "sector '%.*s' is not a number", TRC_FLD(e.f[t]));
-		t++;
-		if (t < e.nf && trc_field_is(e.f[t], "+")) {
-			if (t + 1 >= e.nf || !trc_parse_u64(e.f[t + 1], &nsec) || nsec > UINT32_MAX)
-				return trc_err_line(r, -EINVAL, "sector count after '+' is missing or not a number");
-			t += 2;
+		if (e.nf < 8)
+			return trc_err_line(r, -EINVAL, "%c event without RWBS and trailer", e.act.p[0]);
+		/* trailer: "SECTOR + N [x]" | "SECTOR [x]" | "[x]" | PC: "BYTES (CDB ..) [x]" */
+		t = 7;
+		sector = nsec = 0;
+		if (e.f[t].p[0] != '[') {
+			if (!trc_parse_u64(e.f[t], &sector) || sector > UINT64_MAX / 512)
+				return trc_err_line(r, -EINVAL, "sector '%.*s' is not a number", TRC_FLD(e.f[t]));
+			t++;
+			if (t < e.nf && e.f[t].p[0] == '(')
+				continue;           /* a passthrough (PC) request, as the binary reader */
+			if (t < e.nf && trc_field_is(e.f[t], "+")) {
+				if (t + 1 >= e.nf || !trc_parse_u64(e.f[t + 1], &nsec) || nsec > UINT32_MAX)
+					return trc_err_line(r, -EINVAL, "sector count after '+' is missing or not a number");
+				t += 2;
+			}
 		}
+		break;
 	}
 	if (r->cfg.event == TRC_EV_COMPLETE) {
 		struct trc_field b;

@@ -89,16 +89,16 @@ static int iolog_next(struct trc_reader *r, struct trc_rec *rec)
 			return trc_err_line(r, -EINVAL, "unknown file action '%.*s' (add, open, close)",
 					    TRC_FLD(a));
 		}
+		if (l->version == 2 && nf == 3 && trc_field_is(f[1], "wait")) {
+			if (!trc_parse_u64(f[2], &n) || n > UINT64_MAX / 1000000)
+				return trc_err_line(r, -EINVAL, "wait '%.*s' is not a number", TRC_FLD(f[2]));
+			l->wait_ns = n * 1000000;
+			continue;
+		}
 		if (nf != i0 + 4)
 			return trc_err_line(r, -EINVAL, "%s fields: I/O lines are '%sFILE OP OFFSET LENGTH'",
 					    nf > i0 + 4 ? "too many" : "too few", i0 ? "TS " : "");
 		fi = file_index(l, f[i0]);
-		if (trc_field_is(f[i0 + 1], "wait") && l->version == 2) {
-			if (!trc_parse_u64(f[i0 + 2], &n) || n > UINT64_MAX / 1000000)
-				return trc_err_line(r, -EINVAL, "wait '%.*s' is not a number", TRC_FLD(f[i0 + 2]));
-			l->wait_ns = n * 1000000;
-			continue;
-		}
 		if (trc_field_is(f[i0 + 1], "read"))
 			rec->op = TRC_OP_READ;
 		else if (trc_field_is(f[i0 + 1], "write"))

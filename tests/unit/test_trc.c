@@ -1,0 +1,940 @@
+/*
+ * test_trc.c — the trace readers, writers, descriptors and replay: one
+ * hand-checked sample per format (tests/data/, see its README) read back
+ * record by record; auto-detection of every sample and the refusal of a
+ * file no reader knows; malformed, truncated and --lenient input with the
+ * file and line / byte offset in the message; the filters; the blktrace
+ * binary against Debian blkparse's own text of the same files; writers read
+ * back; trace stat on a trace whose descriptors are worked out by hand;
+ * replay of a command trace recorded through zscsi onto a fresh image with
+ * zero divergences, and the first divergence of a trace with one changed
+ * record.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "trc.h"
+#include "zdisk.h"
+#include "zl_test.h"
+#include "zscsi.h"
+#include "ztrace.h"
+
+static char scratch[512];
+
+static const char *data(const char *name)
+{
+	static char path[4][1024];
+	static int k;
+	char rel[512];
+	struct stat st;
+
+	k = (k + 1) % 4;
+	snprintf(path[k], sizeof(path[k]), "tests/data/%s", name);
+	if (stat(path[k], &st) == 0)
+		return path[k];
+	snprintf(rel, sizeof(rel), "../tests/data/%s", name);
+	zl_test_build_path(rel, path[k], sizeof(path[k]));
+	return path[k];
+}
+
+static const char *tmp(const char *name)
+{
+	static char path[4][1024];
+	static int k;
+
+	k = (k + 1) % 4;
+	snprintf(path[k], sizeof(path[k]), "%s/%s", scratch, name);
+	return path[k];
+}
+
+static void put_file(const char *path, const void *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void put_text(const char *path, const char *s)
+{
+	put_file(path, s, strlen(s));
+}
+
+/* Read every record of @path into @out (max @max); returns the count, or the
+ * negative return of trc_reader_next (message in @msg). */
+static int read_all(const char *path, const struct trc_reader_cfg *cfg, struct trc_rec *out, int max,
+		    char *msg, size_t msg_len, const char **fmt)
+{
+	struct trc_reader *r;
+	int n = 0, ret;
+
+	msg[0] = 0;
+	ret = trc_reader_open(path, cfg, &r, msg, msg_len);
+	if (ret)
+		return ret;
+	if (fmt)
+		*fmt = trc_reader_format(r);
+	while ((ret = trc_reader_next(r, &out[n < max ? n : max - 1])) == 1)
+		n++;
+	if (ret < 0)
+		snprintf(msg, msg_len, "%s", trc_reader_msg(r));
+	trc_reader_close(r);
+	return ret < 0 ? ret : n;
+}
+
+#define REC(ts, op_, off, len) { .ts_ns = (ts), .op = (op_), .offset_bytes = (off), .len_bytes = (len) }
+
+static void check_rec(const struct trc_rec *got, uint64_t ts, uint8_t op, uint64_t off, uint64_t len)
+{
+	assert_int_equal(got->ts_ns, ts);
+	assert_int_equal(got->op, op);
+	assert_int_equal(got->offset_bytes, off);
+	assert_int_equal(got->len_bytes, len);
+}
+
+/* ---- samples, one per format -------------------------------------------- */
+
+static void test_trc_msr_sample_fields(void **state)
+{
+	struct trc_rec r[8];
+	char msg[512];
+	const char *fmt;
+	/* FILETIME 128166036000000000 = 2007-02-22 00:00 UTC = Unix 1172102400 s... as ns */
+	uint64_t t0 = (128166036000000000ull - 116444736000000000ull) * 100;
+
+	assert_int_equal(read_all(data("msr.csv"), NULL, r, 8, msg, sizeof(msg), &fmt), 5);
+	assert_string_equal(fmt, "msr");
+	check_rec(&r[0], t0, TRC_OP_WRITE, 4096, 8192);
+	assert_int_equal(r[0].latency_ns, 1200000);       /* 12000 x 100 ns */
+	assert_int_equal(r[0].dev, 0);
+	assert_int_equal(r[0].has, TRC_HAS_DEV | TRC_HAS_LATENCY);
+	check_rec(&r[1], t0 + 10000000, TRC_OP_READ, 0, 4096);
+	check_rec(&r[2], t0 + 20000000, TRC_OP_WRITE, 12288, 4096);
+	assert_int_equal(r[2].dev, 1);
+	check_rec(&r[4], t0 + 40000000, TRC_OP_WRITE, 12288, 65536);
+}
+
+static void test_trc_alibaba_sample_skips_header(void **state)
+{
+	struct trc_rec r[8];
+	char msg[512];
+	const char *fmt;
+
+	assert_int_equal(read_all(data("alibaba.csv"), NULL, r, 8, msg, sizeof(msg), &fmt), 4);
+	assert_string_equal(fmt, "alibaba");
+	check_rec(&r[0], 1577808000000626000ull, TRC_OP_READ, 126703644672ull, 4096);
+	check_rec(&r[2], 1577808000001000000ull, TRC_OP_WRITE, 4096, 4096);
+	assert_int_equal(r[2].dev, 3);
+}
+
+static void test_trc_tencent_sample_sectors_and_device_filter(void **state)
+{
+	struct trc_reader_cfg c;
+	struct trc_rec r[8];
+	char msg[512];
+	const char *fmt;
+
+	assert_int_equal(read_all(data("tencent.csv"), NULL, r, 8, msg, sizeof(msg), &fmt), 4);
+	assert_string_equal(fmt, "tencent");
+	check_rec(&r[0], 1538352000000000000ull, TRC_OP_WRITE, 2097152ull * 512, 8 * 512);
+	check_rec(&r[2], 1538352001000000000ull, TRC_OP_READ, 0, 16 * 512);
+	assert_int_equal(r[2].dev, 77);
+	trc_reader_cfg_init(&c);
+	c.dev_filter = true;
+	c.dev = 1234;
+	assert_int_equal(read_all(data("tencent.csv"), &c, r, 8, msg, sizeof(msg), NULL), 3);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(r[i].dev, 1234);
+	check_rec(&r[2], 1538352002000000000ull, TRC_OP_READ, 2097152ull * 512, 4096);
+}
+
+static void test_trc_spc_sample(void **state)
+{
+	struct trc_rec r[8];
+	char msg[512];
+	const char *fmt;
+
+	assert_int_equal(read_all(data("spc.csv"), NULL, r, 8, msg, sizeof(msg), &fmt), 4);
+	assert_string_equal(fmt, "spc");
+	check_rec(&r[0], 551706000, TRC_OP_WRITE, 20941264ull * 512, 8192);
+	check_rec(&r[1], 554041000, TRC_OP_READ, 3436288ull * 512, 15872);
+	assert_int_equal(r[1].dev, 1);
+	check_rec(&r[2], 557133000, TRC_OP_WRITE, 20941280ull * 512, 4096);  /* extra field ignored */
+	check_rec(&r[3], 1000000000, TRC_OP_READ, 0, 512);
+}
+
+static void test_trc_iolog_v3_written_by_fio(void **state)
+{
+	struct trc_rec r[16];
+	char msg[512];
+	const char *fmt;
+
+	assert_int_equal(read_all(data("fio-iolog3.log"), NULL, r, 16, msg, sizeof(msg), &fmt), 9);
+	assert_string_equal(fmt, "iolog");
+	check_rec(&r[0], 762000, TRC_OP_WRITE, 61440, 4096);
+	check_rec(&r[1], 834000, TRC_OP_READ, 774144, 4096);
+	check_rec(&r[6], 2966000, TRC_OP_FLUSH, 884736, 0);
+	check_rec(&r[8], 6643000, TRC_OP_WRITE, 368640, 4096);
+	assert_int_equal(r[8].dev, 0);
+}
+
+static void test_trc_iolog_v2_waits_and_files(void **state)
+{
+	struct trc_rec r[8];
+	char msg[512];
+
+	assert_int_equal(read_all(data("fio-iolog2.log"), NULL, r, 8, msg, sizeof(msg), NULL), 4);
+	check_rec(&r[0], 0, TRC_OP_WRITE, 0, 4096);
+	check_rec(&r[1], 0, TRC_OP_READ, 8192, 4096);
+	assert_int_equal(r[1].dev, 1);                    /* second file added */
+	check_rec(&r[2], 5000000, TRC_OP_DISCARD, 4096, 4096);   /* after "wait 5" (ms) */
+	check_rec(&r[3], 5000000, TRC_OP_FLUSH, 0, 0);
+}
+
+static void test_trc_blktrace_merges_cpus_by_time(void **state)
+{
+	struct trc_reader_cfg c;
+	struct trc_rec r[16];
+	char msg[512];
+	const char *fmt;
+	uint32_t dev = 8u << 20 | 16;
+
+	/* D events (default): the PC request and the notify record are skipped */
+	assert_int_equal(read_all(data("sample.blktrace.1"), NULL, r, 16, msg, sizeof(msg), &fmt), 6);
+	assert_string_equal(fmt, "blktrace");
+	check_rec(&r[0], 1000, TRC_OP_WRITE, 2048 * 512, 8192);         /* cpu 0 */
+	assert_int_equal(r[0].dev, dev);
+	assert_int_equal(r[0].pid, 1234);
+	check_rec(&r[1], 3000, TRC_OP_READ, 8192 * 512, 4096);          /* cpu 1 */
+	check_rec(&r[2], 101000, TRC_OP_FLUSH, 0, 0);
+	check_rec(&r[3], 201000, TRC_OP_ZONE_RESET, 65536ull * 512, 0);  /* 0-byte write */
+	check_rec(&r[4], 301000, TRC_OP_DISCARD, 4096 * 512, 16384);
+	check_rec(&r[5], 401000, TRC_OP_WRITE, 70000ull * 512, 4096);
+	trc_reader_cfg_init(&c);
+	c.event = TRC_EV_COMPLETE;
+	assert_int_equal(read_all(data("sample.blktrace.0"), &c, r, 16, msg, sizeof(msg), NULL), 6);
+	assert_true(r[5].has & TRC_HAS_STATUS);
+	assert_int_equal(r[5].status, 5);                 /* EIO */
+	assert_int_equal(r[0].status, 0);
+	c.event = TRC_EV_QUEUE;
+	assert_int_equal(read_all(data("sample.blktrace.0"), &c, r, 16, msg, sizeof(msg), NULL), 6);
+	check_rec(&r[0], 0, TRC_OP_WRITE, 2048 * 512, 8192);
+}
+
+/* Debian's blkparse printed sample.blkparse.txt from the binary: both readers
+ * must agree, event by event (zero-byte Q/D lines carry no sector in text). */
+static void test_trc_blkparse_text_matches_binary(void **state)
+{
+	static const enum trc_event evs[] = { TRC_EV_QUEUE, TRC_EV_DISPATCH, TRC_EV_COMPLETE };
+	struct trc_reader_cfg c;
+	struct trc_rec a[16], b[16];
+	char msg[512];
+	const char *fmt;
+
+	trc_reader_cfg_init(&c);
+	for (int e = 0; e < 3; e++) {
+		int n;
+
+		c.event = evs[e];
+		n = read_all(data("sample.blktrace.0"), &c, a, 16, msg, sizeof(msg), NULL);
+		assert_int_equal(read_all(data("sample.blkparse.txt"), &c, b, 16, msg, sizeof(msg), &fmt), n);
+		assert_string_equal(fmt, "blkparse");
+		assert_true(n >= 6);
+		for (int i = 0; i < n; i++) {
+			assert_int_equal(a[i].ts_ns, b[i].ts_ns);
+			assert_int_equal(a[i].op, b[i].op);
+			assert_int_equal(a[i].len_bytes, b[i].len_bytes);
+			assert_int_equal(a[i].dev, b[i].dev);
+			assert_int_equal(a[i].pid, b[i].pid);
+			assert_int_equal(a[i].status, b[i].status);
+			if (a[i].len_bytes || evs[e] == TRC_EV_COMPLETE)
+				assert_int_equal(a[i].offset_bytes, b[i].offset_bytes);
+		}
+	}
+}
+
+/* v8 records (Linux >= 6.19) carry the zone op in the 64-bit action. */
+static void test_trc_blktrace_v8_zone_categories(void **state)
+{
+	static const struct {
+		uint64_t cat;
+		uint8_t op;
+	} t[] = {
+		{ 1ull << 17, TRC_OP_ZONE_RESET }, { 1ull << 19, TRC_OP_ZONE_FINISH },
+		{ 1ull << 20, TRC_OP_ZONE_OPEN }, { 1ull << 21, TRC_OP_ZONE_CLOSE },
+		{ 1ull << 16, TRC_OP_ZONE_APPEND },
+	};
+	uint8_t buf[5 * 64];
+	struct trc_rec r[8];
+	char msg[512];
+
+	memset(buf, 0, sizeof(buf));
+	for (int i = 0; i < 5; i++) {
+		uint8_t *p = buf + i * 64;
+		uint32_t magic = 0x65617408, seq = (uint32_t)i + 1, bytes = i == 4 ? 4096 : 0;
+		uint64_t time = 1000 * (uint64_t)i, sector = 524288 * (uint64_t)i;
+		uint64_t action = 7 | (1ull << (16 + 6)) | (1ull << (16 + 8)) | (1ull << (16 + 1)) | (t[i].cat << 16);
+
+		memcpy(p, &magic, 4);
+		memcpy(p + 4, &seq, 4);
+		memcpy(p + 8, &time, 8);
+		memcpy(p + 16, &sector, 8);
+		memcpy(p + 24, &bytes, 4);
+		memcpy(p + 32, &action, 8);
+	}
+	put_file(tmp("v8.blktrace.0"), buf, sizeof(buf));
+	assert_int_equal(read_all(tmp("v8.blktrace.0"), NULL, r, 8, msg, sizeof(msg), NULL), 5);
+	for (int i = 0; i < 5; i++)
+		check_rec(&r[i], 1000 * (uint64_t)i, t[i].op, 524288ull * 512 * (uint64_t)i, i == 4 ? 4096 : 0);
+}
+
+static void test_trc_blktrace_big_endian(void **state)
+{
+	uint8_t p[48] = { 0 }, q[48];
+	struct trc_rec r[2];
+	char msg[512];
+	uint32_t v32;
+	uint64_t v64;
+
+	v32 = __builtin_bswap32(0x65617407); memcpy(p, &v32, 4);
+	v32 = __builtin_bswap32(1); memcpy(p + 4, &v32, 4);
+	v64 = __builtin_bswap64(5000); memcpy(p + 8, &v64, 8);
+	v64 = __builtin_bswap64(2048); memcpy(p + 16, &v64, 8);
+	v32 = __builtin_bswap32(4096); memcpy(p + 24, &v32, 4);
+	v32 = __builtin_bswap32(7 | (1u << 22) | (1u << 24) | (1u << 16)); memcpy(p + 28, &v32, 4);  /* D read */
+	memcpy(q, p, 48);
+	put_file(tmp("be.bin"), q, 48);
+	assert_int_equal(read_all(tmp("be.bin"), NULL, r, 2, msg, sizeof(msg), NULL), 1);
+	check_rec(&r[0], 0, TRC_OP_READ, 2048 * 512, 4096);
+}
+
+static void test_trc_native_round_trip_keeps_every_field(void **state)
+{
+	struct trc_rec in[3] = {
+		{ .ts_ns = 1, .offset_bytes = 4096, .len_bytes = 8192, .latency_ns = 77, .dev = 3, .pid = 9,
+		  .status = 0x02052104, .op = TRC_OP_WRITE, .hint = 2,
+		  .has = TRC_HAS_DEV | TRC_HAS_LATENCY | TRC_HAS_STATUS | TRC_HAS_PID | TRC_HAS_HINT },
+		{ .ts_ns = 2, .op = TRC_OP_ZONE_RESET, .has = TRC_HAS_ALL },
+		{ .ts_ns = UINT64_MAX, .offset_bytes = 1ull << 60, .len_bytes = 512, .op = TRC_OP_ZONE_APPEND },
+	};
+	struct trc_rec out[4];
+	struct trc_writer *w;
+	char msg[512];
+	const char *fmt;
+
+	assert_int_equal(trc_writer_open(tmp("n.trc"), TRC_OUT_NATIVE, "test", &w, msg, sizeof(msg)), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(trc_writer_put(w, &in[i], msg, sizeof(msg)), 0);
+	assert_int_equal(trc_writer_close(w, msg, sizeof(msg)), 0);
+	assert_int_equal(read_all(tmp("n.trc"), NULL, out, 4, msg, sizeof(msg), &fmt), 3);
+	assert_string_equal(fmt, "native");
+	assert_memory_equal(in, out, sizeof(in));
+}
+
+/* One recorded command trace, made through zscsi (the real device path). */
+static void record_cmds(const char *image, const char *trace)
+{
+	struct zdisk_cfg dc;
+	struct zdisk *z;
+	struct zscsi *s;
+	struct ztrace *tr;
+	struct ztrace_cfg tc = { .lba_size = 4096, .capacity_lba = 64 * 256, .clock = ZTRACE_CLOCK_VIRTUAL };
+	uint8_t buf[8 * 4096], sense[ZSCSI_SENSE_LEN];
+	char msg[512];
+	static const struct {
+		uint8_t op, sa;
+		uint64_t lba;
+		uint32_t n;
+		bool all;
+	} cmds[] = {
+		{ 0x8a, 0, 256, 8, false },     /* WRITE(16) zone 1 at its WP */
+		{ 0x8a, 0, 264, 4, false },     /* continues */
+		{ 0x88, 0, 256, 8, false },     /* READ(16) */
+		{ 0x8a, 0, 300, 1, false },     /* not at the WP: 5/21h/04h */
+		{ 0x2a, 0, 512, 2, false },     /* WRITE(10) zone 2 */
+		{ 0x35, 0, 0, 0, false },       /* SYNCHRONIZE CACHE(10) */
+		{ 0x94, 0x02, 512, 0, false },  /* FINISH zone 2 */
+		{ 0x8a, 0, 514, 1, false },     /* write to a FULL zone: error */
+		{ 0x95, 0x00, 0, 0, false },    /* REPORT ZONES */
+		{ 0x12, 0, 0, 0, false },       /* INQUIRY: not replayed */
+		{ 0x94, 0x04, 0, 0, true },     /* RESET ALL */
+		{ 0x8a, 0, 256, 1, false },     /* at the WP again */
+	};
+
+	zdisk_cfg_init(&dc);
+	zdev_cfg_init(&dc.geo);
+	dc.geo.lba_size = 4096;
+	dc.geo.zone_size_lba = 256;
+	dc.geo.capacity_lba = 64 * 256;
+	dc.store.path = image;
+	dc.store.kind = ZSTORE_FILE;
+	dc.store.create = true;
+	dc.store.force = true;
+	assert_int_equal(zdisk_open(&dc, &z, msg, sizeof(msg)), 0);
+	assert_int_equal(zscsi_create(z, NULL, &s), 0);
+	assert_int_equal(ztrace_create(&tc, &tr), 0);
+	assert_int_equal(ztrace_start(tr, trace, 0, msg, sizeof(msg)), 0);
+	memset(buf, 0, sizeof(buf));
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		uint8_t cdb[16] = { cmds[i].op };
+		size_t cl = 16;
+		struct iovec iov = { buf, sizeof(buf) };
+		uint8_t st;
+
+		if (cmds[i].op == 0x2a || cmds[i].op == 0x35) {
+			cl = 10;
+			zl_test_put_be(cdb + 2, cmds[i].lba, 4);
+			zl_test_put_be(cdb + 7, cmds[i].n, 2);
+		} else if (cmds[i].op == 0x12) {
+			cl = 6;
+			cdb[4] = 96;
+		} else if (cmds[i].op == 0x94 || cmds[i].op == 0x95) {
+			cdb[1] = cmds[i].sa;
+			zl_test_put_be(cdb + 2, cmds[i].lba, 8);
+			if (cmds[i].op == 0x95)
+				zl_test_put_be(cdb + 10, sizeof(buf), 4);
+			if (cmds[i].all)
+				cdb[14] = 1;
+		} else {
+			zl_test_put_be(cdb + 2, cmds[i].lba, 8);
+			zl_test_put_be(cdb + 10, cmds[i].n, 4);
+		}
+		iov.iov_len = cmds[i].op == 0x8a || cmds[i].op == 0x88 || cmds[i].op == 0x2a ?
+			      cmds[i].n * 4096u : sizeof(buf);
+		if (cmds[i].op == 0x12)
+			iov.iov_len = 96;
+		memset(sense, 0, sizeof(sense));
+		st = zscsi_execute(s, cdb, cl, &iov, 1, sense, NULL);
+		assert_int_equal(ztrace_record_cmd(tr, cdb, cl, st, sense, 1000 * (i + 1), 10), 0);
+	}
+	assert_int_equal(ztrace_stop(tr, NULL), 0);
+	ztrace_destroy(tr);
+	zscsi_destroy(s);
+	zdisk_close(z);
+}
+
+static void fresh_image(const char *image)
+{
+	struct zdisk_cfg dc;
+	struct zdisk *z;
+	char msg[512];
+
+	zdisk_cfg_init(&dc);
+	zdev_cfg_init(&dc.geo);
+	dc.geo.lba_size = 4096;
+	dc.geo.zone_size_lba = 256;
+	dc.geo.capacity_lba = 64 * 256;
+	dc.store.path = image;
+	dc.store.kind = ZSTORE_FILE;
+	dc.store.create = true;
+	dc.store.force = true;
+	assert_int_equal(zdisk_open(&dc, &z, msg, sizeof(msg)), 0);
+	zdisk_close(z);
+}
+
+static void test_trc_ztrace_reader_maps_commands(void **state)
+{
+	struct trc_rec r[16];
+	char msg[512];
+	const char *fmt;
+
+	record_cmds(tmp("rec.img"), tmp("cmd.trc"));
+	assert_int_equal(read_all(tmp("cmd.trc"), NULL, r, 16, msg, sizeof(msg), &fmt), 12);
+	assert_string_equal(fmt, "ztrace");
+	check_rec(&r[0], 1000, TRC_OP_WRITE, 256 * 4096, 8 * 4096);
+	assert_int_equal(r[0].status, 0);
+	assert_int_equal(r[0].latency_ns, 10);
+	check_rec(&r[2], 3000, TRC_OP_READ, 256 * 4096, 8 * 4096);
+	assert_int_equal(r[3].status, 0x02052104);          /* CHECK CONDITION 5/21h/04h */
+	check_rec(&r[5], 6000, TRC_OP_FLUSH, 0, 0);
+	check_rec(&r[6], 7000, TRC_OP_ZONE_FINISH, 512 * 4096, 0);
+	assert_int_not_equal(r[7].status, 0);
+	assert_int_equal(r[8].op, TRC_OP_OTHER);            /* REPORT ZONES */
+	assert_int_equal(r[9].op, TRC_OP_OTHER);            /* INQUIRY */
+	assert_int_equal(r[10].op, TRC_OP_ZONE_RESET);
+	assert_true(r[10].has & TRC_HAS_ALL);
+}
+
+static void test_trc_replay_verify_clean_then_changed_record(void **state)
+{
+	struct trc_replay_result res;
+	uint8_t buf[64 + 12 * 48];
+	char msg[512];
+	FILE *f;
+
+	record_cmds(tmp("rec.img"), tmp("cmd.trc"));
+	fresh_image(tmp("replay.img"));
+	assert_int_equal(trc_replay(tmp("cmd.trc"), NULL, tmp("replay.img"), true, &res, msg, sizeof(msg)), 0);
+	assert_false(res.diverged);
+	assert_int_equal(res.nr_recs, 12);
+	assert_int_equal(res.nr_skipped, 1);               /* INQUIRY */
+	assert_int_equal(res.nr_replayed, 11);
+	assert_int_equal(res.nr_errors, 2);                /* the two refused writes, as recorded */
+
+	/* record 4 (WRITE(10) at zone 2's WP, GOOD) says CHECK CONDITION 5/21h/04h */
+	f = fopen(tmp("cmd.trc"), "rb");
+	assert_non_null(f);
+	assert_int_equal(fread(buf, 1, sizeof(buf), f), sizeof(buf));
+	fclose(f);
+	assert_int_equal(buf[64 + 4 * 48 + 28], 0x2a);
+	buf[64 + 4 * 48 + 30] = 0x02;
+	buf[64 + 4 * 48 + 31] = 0x05;
+	buf[64 + 4 * 48 + 32] = 0x21;
+	buf[64 + 4 * 48 + 33] = 0x04;
+	put_file(tmp("changed.trc"), buf, sizeof(buf));
+	fresh_image(tmp("replay.img"));
+	assert_int_equal(trc_replay(tmp("changed.trc"), NULL, tmp("replay.img"), true, &res, msg, sizeof(msg)), 0);
+	assert_true(res.diverged);
+	assert_int_equal(res.div_rec, 4);
+	assert_non_null(strstr(res.div, "record 4: WRITE(10) lba 512 n 2"));
+	assert_non_null(strstr(res.div, "expected CHECK CONDITION 5/21h/04h, got GOOD"));
+}
+
+static void test_trc_replay_blkparse_verify_compares_completions(void **state)
+{
+	/* C events of a zoned disk with 4 KiB LBAs and 1 MiB zones (sectors of
+	 * 512 B): a write at zone 1's start, one off its WP that failed (EIO),
+	 * a zone reset (0-byte W), a write at the WP again */
+	static const char good[] =
+		"  8,0    0        1     0.000001000     0  C  WS 2048 + 16 [0]\n"
+		"  8,0    0        2     0.000002000     0  C  WS 2400 + 8 [5]\n"
+		"  8,0    0        3     0.000003000     0  C  WS 2048 [0]\n"
+		"  8,0    0        4     0.000004000     0  C  WS 2048 + 8 [0]\n";
+	struct trc_replay_result res;
+	struct trc_writer *w;
+	char msg[512], bad[sizeof(good)];
+	struct trc_rec rec = REC(0, TRC_OP_WRITE, 0, 4096);
+
+	put_text(tmp("c.txt"), good);
+	fresh_image(tmp("replay.img"));
+	assert_int_equal(trc_replay(tmp("c.txt"), NULL, tmp("replay.img"), true, &res, msg, sizeof(msg)), 0);
+	assert_false(res.diverged);
+	assert_int_equal(res.nr_replayed, 4);
+	assert_int_equal(res.nr_errors, 1);
+	/* the failed write recorded as a success */
+	snprintf(bad, sizeof(bad), "%s", good);
+	memcpy(strstr(bad, "[5]"), "[0]", 3);
+	put_text(tmp("c2.txt"), bad);
+	fresh_image(tmp("replay.img"));
+	assert_int_equal(trc_replay(tmp("c2.txt"), NULL, tmp("replay.img"), true, &res, msg, sizeof(msg)), 0);
+	assert_true(res.diverged);
+	assert_int_equal(res.div_rec, 1);
+	assert_non_null(strstr(res.div, "record 1: write offset 1228800 length 4096: expected success"));
+	/* a native trace records no statuses: verify is refused */
+	assert_int_equal(trc_writer_open(tmp("blk.n"), TRC_OUT_NATIVE, NULL, &w, msg, sizeof(msg)), 0);
+	assert_int_equal(trc_writer_put(w, &rec, msg, sizeof(msg)), 0);
+	assert_int_equal(trc_writer_close(w, msg, sizeof(msg)), 0);
+	assert_int_equal(trc_replay(tmp("blk.n"), NULL, tmp("replay.img"), true, &res, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "--verify needs recorded statuses"));
+}
+
+/* ---- detection and refusal ------------------------------------------------ */
+
+static void test_trc_auto_detects_every_sample(void **state)
+{
+	static const struct {
+		const char *file, *fmt;
+	} t[] = {
+		{ "msr.csv", "msr" }, { "alibaba.csv", "alibaba" }, { "tencent.csv", "tencent" },
+		{ "spc.csv", "spc" }, { "fio-iolog2.log", "iolog" }, { "fio-iolog3.log", "iolog" },
+		{ "sample.blktrace.0", "blktrace" }, { "sample.blkparse.txt", "blkparse" },
+		{ "msr.native", "native" }, { "cmd.ztrace", "ztrace" },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct trc_reader *r;
+		char msg[512];
+
+		assert_int_equal(trc_reader_open(data(t[i].file), NULL, &r, msg, sizeof(msg)), 0);
+		assert_string_equal(trc_reader_format(r), t[i].fmt);
+		trc_reader_close(r);
+	}
+}
+
+static void test_trc_unknown_file_names_the_formats_tried(void **state)
+{
+	struct trc_reader *r = NULL;
+	char msg[1024];
+
+	put_text(tmp("junk.txt"), "hello world\nthis is not a trace\n");
+	assert_int_equal(trc_reader_open(tmp("junk.txt"), NULL, &r, msg, sizeof(msg)), -EPROTO);
+	assert_null(r);
+	assert_non_null(strstr(msg, "junk.txt"));
+	for (size_t i = 0; i < trc_nr_formats; i++)
+		assert_non_null(strstr(msg, trc_formats[i].name));
+	put_text(tmp("empty"), "");
+	assert_int_equal(trc_reader_open(tmp("empty"), NULL, &r, msg, sizeof(msg)), -EPROTO);
+	assert_non_null(strstr(msg, "empty file"));
+	assert_int_equal(trc_reader_open(tmp("nonexistent"), NULL, &r, msg, sizeof(msg)), -ENOENT);
+	{
+		struct trc_reader_cfg c;
+
+		trc_reader_cfg_init(&c);
+		c.format = "nosuch";
+		assert_int_equal(trc_reader_open(data("msr.csv"), &c, &r, msg, sizeof(msg)), -EINVAL);
+		assert_non_null(strstr(msg, "unknown trace format 'nosuch'"));
+		/* a named format that does not fit: the first record is malformed */
+		c.format = "alibaba";
+		{
+			struct trc_rec rr[2];
+
+			assert_int_equal(read_all(data("msr.csv"), &c, rr, 2, msg, sizeof(msg), NULL), -EINVAL);
+			assert_non_null(strstr(msg, "msr.csv:1: more than 5 fields"));
+		}
+	}
+}
+
+/* ---- malformed input ------------------------------------------------------ */
+
+static void test_trc_malformed_line_names_file_and_line(void **state)
+{
+	static const struct {
+		const char *fmt, *text, *want;
+	} t[] = {
+		{ "msr", "128166036000000000,hm,0,Write,0,4096,1\n128166036000000000,hm,0,Wrote,0,4096,1\n",
+		  ":2: Type 'Wrote' is neither Read nor Write" },
+		{ "msr", "128166036000000000,hm,0,Write,0,4096,1\n128166036000000000,hm,0,Write,x,4096,1\n",
+		  ":2: Offset 'x' is not an unsigned integer" },
+		{ "msr", "128166036000000000,hm,0,Write,0,4096,1\n1,2\n", ":2: fewer" },
+		{ "alibaba", "0,R,0,4096,1577808000000626\n0,R,0,99999999999999999999999,1\n",
+		  ":2: length '99999999999999999999999' is not an unsigned integer" },
+		{ "tencent", "1538352000,0,8,1,1\n1538352000,0,8,2,1\n", ":2: IOType '2'" },
+		{ "spc", "0,1,512,W,0.5\n0,1,512,W,abc\n", ":2: Timestamp 'abc'" },
+		{ "iolog", "fio version 3 iolog\n1 f add\n2 f write 0\n", ":3: too few fields" },
+		{ "iolog", "fio version 3 iolog\n1 f add\n2 g write 0 1\n", ":3: file 'g' was not added" },
+		{ "iolog", "fio version 2 iolog\nf add\nf frobnicate 0 1\n", ":3: unknown I/O action 'frobnicate'" },
+		{ "blkparse", "  8,0    0        1     0.000000000  1234  D   W 2048 + x [fio]\n",
+		  ":1: sector count after '+'" },
+		{ "blkparse", "  8,0    0        1     0.000000000  1234  D   W 2048 + 8 [fio]\n"
+			      "  8,0    0        2     zero  1234  D   W 2048 + 8 [fio]\n", ":2: not a blkparse event line" },
+		{ "blkparse", "  8,0    0        1     0.000000000  1234  D   Q 2048 + 8 [fio]\n", ":1: RWBS 'Q'" },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct trc_reader_cfg c;
+		struct trc_rec r[4];
+		char msg[512];
+
+		trc_reader_cfg_init(&c);
+		c.format = t[i].fmt;
+		put_text(tmp("bad.txt"), t[i].text);
+		assert_int_equal(read_all(tmp("bad.txt"), &c, r, 4, msg, sizeof(msg), NULL), -EINVAL);
+		if (!strstr(msg, t[i].want) || !strstr(msg, "bad.txt"))
+			fail_msg("case %zu: '%s' lacks '%s'", i, msg, t[i].want);
+	}
+}
+
+static void test_trc_lenient_skips_and_counts(void **state)
+{
+	struct trc_reader_cfg c;
+	struct trc_reader *r;
+	struct trc_rec rec;
+	char msg[512];
+	int n = 0;
+
+	put_text(tmp("l.csv"), "128166036000000000,hm,0,Write,0,4096,1\n"
+			       "garbage\n"
+			       "128166036000000000,hm,0,Read,0,4096,1\n"
+			       "128166036000000000,hm,0,Write,0,-1,1\n"
+			       "128166036000000000,hm,0,Write,8192,4096,1\n"
+			       "128166036000000000,hm,0,Wri");   /* truncated last line */
+	trc_reader_cfg_init(&c);
+	c.format = "msr";
+	c.lenient = true;
+	assert_int_equal(trc_reader_open(tmp("l.csv"), &c, &r, msg, sizeof(msg)), 0);
+	while (trc_reader_next(r, &rec) == 1)
+		n++;
+	assert_int_equal(n, 3);
+	assert_int_equal(trc_reader_nr_bad(r), 3);
+	trc_reader_close(r);
+	/* strict: the first bad line stops the read */
+	c.lenient = false;
+	{
+		struct trc_rec rr[8];
+
+		assert_int_equal(read_all(tmp("l.csv"), &c, rr, 8, msg, sizeof(msg), NULL), -EINVAL);
+		assert_non_null(strstr(msg, "l.csv:2:"));
+	}
+}
+
+static void test_trc_truncated_last_record_is_reported_not_read(void **state)
+{
+	FILE *f;
+	uint8_t buf[4096];
+	size_t n;
+	struct trc_rec r[8];
+	char msg[512];
+
+	/* text: no newline at the end */
+	put_text(tmp("t.csv"), "128166036000000000,hm,0,Write,0,4096,1\n128166036000000000,hm,0,Write,0,4096,1");
+	assert_int_equal(read_all(tmp("t.csv"), NULL, r, 8, msg, sizeof(msg), NULL), -EINVAL);
+	assert_non_null(strstr(msg, "t.csv:2: truncated last line"));
+
+	/* native: the last record 10 bytes short */
+	f = fopen(data("msr.native"), "rb");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	assert_int_equal(n, 64 + 5 * 48);
+	put_file(tmp("t.native"), buf, n - 10);
+	assert_int_equal(read_all(tmp("t.native"), NULL, r, 8, msg, sizeof(msg), NULL), -EINVAL);
+	assert_non_null(strstr(msg, "t.native: byte 256: record 4 is truncated (38 of 48 bytes)"));
+
+	/* blktrace: the last record's payload cut short; every earlier event is read */
+	f = fopen(data("sample.blktrace.0"), "rb");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	put_file(tmp("cut.bin"), buf, n - 20);
+	{
+		struct trc_reader_cfg c;
+		struct trc_reader *rd;
+		struct trc_rec rec;
+		int k = 0, ret;
+
+		trc_reader_cfg_init(&c);
+		c.event = TRC_EV_QUEUE;
+		assert_int_equal(trc_reader_open(tmp("cut.bin"), &c, &rd, msg, sizeof(msg)), 0);
+		while ((ret = trc_reader_next(rd, &rec)) == 1)
+			k++;
+		assert_int_equal(ret, -EINVAL);
+		/* cpu 0's three Q events (a lone file: no siblings); the cut one was a C */
+		assert_int_equal(k, 3);
+		assert_non_null(strstr(trc_reader_msg(rd), "cut.bin: byte "));
+		assert_non_null(strstr(trc_reader_msg(rd), "truncated record"));
+		trc_reader_close(rd);
+	}
+
+	/* native: a bad op */
+	memcpy(buf + 64 + 44, "\x20", 1);
+	f = fopen(data("msr.native"), "rb");
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	buf[64 + 48 + 44] = 200;
+	put_file(tmp("op.native"), buf, n);
+	assert_int_equal(read_all(tmp("op.native"), NULL, r, 8, msg, sizeof(msg), NULL), -EINVAL);
+	assert_non_null(strstr(msg, "op.native: byte 112: record 1: op 200"));
+	/* native: header CRC */
+	buf[20] ^= 1;
+	put_file(tmp("crc.native"), buf, n);
+	assert_int_equal(read_all(tmp("crc.native"), NULL, r, 8, msg, sizeof(msg), NULL), -EBADMSG);
+	assert_non_null(strstr(msg, "header CRC-32C mismatch"));
+}
+
+/* ---- filters ---------------------------------------------------------------- */
+
+static void test_trc_filters_op_and_time_window(void **state)
+{
+	struct trc_reader_cfg c;
+	struct trc_rec r[8];
+	char msg[512];
+
+	trc_reader_cfg_init(&c);
+	c.op_mask = 1u << TRC_OP_READ;
+	assert_int_equal(read_all(data("msr.csv"), &c, r, 8, msg, sizeof(msg), NULL), 1);
+	assert_int_equal(r[0].op, TRC_OP_READ);
+	trc_reader_cfg_init(&c);
+	c.from_ns = 10000000;          /* records at +10, +20, +30 ms; +40 ms excluded */
+	c.to_ns = 40000000;
+	assert_int_equal(read_all(data("msr.csv"), &c, r, 8, msg, sizeof(msg), NULL), 3);
+	assert_int_equal(r[0].op, TRC_OP_READ);
+	assert_int_equal(r[2].offset_bytes, 4096);
+}
+
+/* ---- writers ---------------------------------------------------------------- */
+
+static void test_trc_writers_read_back(void **state)
+{
+	struct trc_rec in[16], out[16];
+	struct trc_writer *w;
+	char msg[512];
+	int n;
+	const char *fmt;
+
+	n = read_all(data("fio-iolog3.log"), NULL, in, 16, msg, sizeof(msg), NULL);
+	assert_int_equal(n, 9);
+	/* iolog3 */
+	assert_int_equal(trc_writer_open(tmp("o.log"), TRC_OUT_IOLOG3, "iolog", &w, msg, sizeof(msg)), 0);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(trc_writer_put(w, &in[i], msg, sizeof(msg)), 0);
+	assert_int_equal(trc_writer_nr_skipped(w), 0);
+	assert_int_equal(trc_writer_close(w, msg, sizeof(msg)), 0);
+	assert_int_equal(read_all(tmp("o.log"), NULL, out, 16, msg, sizeof(msg), &fmt), n);
+	assert_string_equal(fmt, "iolog");
+	for (int i = 0; i < n; i++)   /* times rebased to the first record, in µs */
+		check_rec(&out[i], (in[i].ts_ns - in[0].ts_ns) / 1000 * 1000, in[i].op, in[i].offset_bytes,
+			  in[i].len_bytes);
+	/* blkparse text */
+	assert_int_equal(trc_writer_open(tmp("o.txt"), TRC_OUT_BLKPARSE, "iolog", &w, msg, sizeof(msg)), 0);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(trc_writer_put(w, &in[i], msg, sizeof(msg)), 0);
+	assert_int_equal(trc_writer_close(w, msg, sizeof(msg)), 0);
+	assert_int_equal(read_all(tmp("o.txt"), NULL, out, 16, msg, sizeof(msg), &fmt), n);
+	assert_string_equal(fmt, "blkparse");
+	for (int i = 0; i < n; i++)
+		check_rec(&out[i], in[i].ts_ns - in[0].ts_ns, in[i].op,
+			  in[i].op == TRC_OP_FLUSH ? in[i].offset_bytes : in[i].offset_bytes, in[i].len_bytes);
+	/* a zone op has no iolog action: skipped and counted */
+	{
+		struct trc_rec z = REC(0, TRC_OP_ZONE_RESET, 0, 0);
+
+		assert_int_equal(trc_writer_open(tmp("z.log"), TRC_OUT_IOLOG3, NULL, &w, msg, sizeof(msg)), 0);
+		assert_int_equal(trc_writer_put(w, &z, msg, sizeof(msg)), 0);
+		assert_int_equal(trc_writer_nr_skipped(w), 1);
+		assert_int_equal(trc_writer_close(w, msg, sizeof(msg)), 0);
+	}
+}
+
+/* ---- descriptors ------------------------------------------------------------ */
+
+static void test_trc_stat_descriptors_by_hand(void **state)
+{
+	/* dev 0: W 0+8K (blocks 0,1), W 8K+4K (block 2, sequential), R 0+4K (block 0),
+	 * W 0+4K (block 0 again), W 1M+4K; dev 1: W 0+4K (its first: not a candidate).
+	 * Block writes: b0 x2, b1, b2, b256, dev1 b0: 6 over 5 written blocks. */
+	static const struct trc_rec r[] = {
+		{ .ts_ns = 100, .op = TRC_OP_WRITE, .offset_bytes = 0, .len_bytes = 8192, .has = TRC_HAS_DEV },
+		{ .ts_ns = 300, .op = TRC_OP_WRITE, .offset_bytes = 8192, .len_bytes = 4096, .has = TRC_HAS_DEV },
+		{ .ts_ns = 600, .op = TRC_OP_READ, .offset_bytes = 0, .len_bytes = 4096, .has = TRC_HAS_DEV },
+		{ .ts_ns = 1000, .op = TRC_OP_WRITE, .offset_bytes = 0, .len_bytes = 4096, .has = TRC_HAS_DEV },
+		{ .ts_ns = 1000, .op = TRC_OP_FLUSH, .has = TRC_HAS_DEV },
+		{ .ts_ns = 1500, .op = TRC_OP_WRITE, .offset_bytes = 1 << 20, .len_bytes = 4096, .has = TRC_HAS_DEV },
+		{ .ts_ns = 2100, .op = TRC_OP_WRITE, .offset_bytes = 0, .len_bytes = 4096, .dev = 1, .has = TRC_HAS_DEV },
+	};
+	struct trc_stat_result s;
+	struct trc_stat *st;
+
+	assert_int_equal(trc_stat_create(&st), 0);
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++)
+		assert_int_equal(trc_stat_add(st, &r[i]), 0);
+	trc_stat_result(st, &s);
+	assert_int_equal(s.nr_recs, 7);
+	assert_int_equal(s.nr_ops[TRC_OP_WRITE], 5);
+	assert_int_equal(s.bytes_ops[TRC_OP_WRITE], 8192 + 4 * 4096);
+	assert_int_equal(s.nr_ops[TRC_OP_READ], 1);
+	assert_int_equal(s.nr_ops[TRC_OP_FLUSH], 1);
+	assert_int_equal(s.duration_ns, 2000);
+	assert_int_equal(s.fp_written_bytes, 5 * 4096);
+	assert_int_equal(s.fp_read_bytes, 4096);
+	assert_int_equal(s.fp_touched_bytes, 5 * 4096);
+	assert_int_equal(s.size_hist[0], 5);
+	assert_int_equal(s.size_hist[1], 1);
+	/* candidates: 4 on dev 0 after its first; sequential: the 8K write only */
+	assert_int_equal(s.nr_seq_candidates, 4);
+	assert_int_equal(s.nr_seq, 1);
+	/* hottest 1% and 10% of 5 blocks = 1 block (b0, 2 of 6); 20% = 1 block */
+	assert_true(s.skew[0] > 2.0 / 6 - 1e-9 && s.skew[0] < 2.0 / 6 + 1e-9);
+	assert_true(s.skew[2] > 2.0 / 6 - 1e-9 && s.skew[2] < 2.0 / 6 + 1e-9);
+	/* inter-arrivals 200 300 400 0 500 600: p50 = 300, max 600 (below 64: exact; else within 1.6%) */
+	assert_true(s.iat_pct_ns[0] <= 300 && s.iat_pct_ns[0] >= 295);
+	assert_int_equal(s.iat_pct_ns[TRC_NR_PCT - 1], 600);
+	assert_int_equal(s.nr_devs, 2);
+	trc_stat_destroy(st);
+}
+
+static void test_trc_stat_skew_counts_past_254_writes(void **state)
+{
+	struct trc_stat_result s;
+	struct trc_stat *st;
+	struct trc_rec r = { .op = TRC_OP_WRITE, .len_bytes = 4096 };
+
+	assert_int_equal(trc_stat_create(&st), 0);
+	for (int i = 0; i < 1000; i++)            /* block 0: 1000 writes */
+		assert_int_equal(trc_stat_add(st, &r), 0);
+	for (int b = 1; b < 100; b++) {          /* blocks 1-99: one each */
+		r.offset_bytes = (uint64_t)b * 4096;
+		assert_int_equal(trc_stat_add(st, &r), 0);
+	}
+	trc_stat_result(st, &s);
+	assert_int_equal(s.fp_written_bytes, 100 * 4096);
+	/* hottest 1% = block 0: 1000 of 1099 */
+	assert_true(s.skew[0] > 1000.0 / 1099 - 1e-9 && s.skew[0] < 1000.0 / 1099 + 1e-9);
+	/* 10% = 10 blocks: 1009 of 1099 */
+	assert_true(s.skew[1] > 1009.0 / 1099 - 1e-9 && s.skew[1] < 1009.0 / 1099 + 1e-9);
+	trc_stat_destroy(st);
+}
+
+static int setup_all(void **state)
+{
+	char *d = zl_test_mkdtemp("trc");
+
+	if (!d)
+		return -1;
+	snprintf(scratch, sizeof(scratch), "%s", d);
+	free(d);
+	return 0;
+}
+
+static int teardown_all(void **state)
+{
+	zl_test_rmdir(scratch);
+	return 0;
+}
+
+/* The committed tests/data/cmd.ztrace is what record_cmds() writes. */
+static void test_trc_committed_command_trace_is_the_recorded_one(void **state)
+{
+	uint8_t a[2048], b[2048];
+	size_t na, nb;
+	FILE *f;
+
+	record_cmds(tmp("rec.img"), tmp("cmd.trc"));
+	f = fopen(tmp("cmd.trc"), "rb");
+	assert_non_null(f);
+	na = fread(a, 1, sizeof(a), f);
+	fclose(f);
+	f = fopen(data("cmd.ztrace"), "rb");
+	assert_non_null(f);
+	nb = fread(b, 1, sizeof(b), f);
+	fclose(f);
+	assert_int_equal(na, nb);
+	assert_memory_equal(a, b, na);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trc_msr_sample_fields),
+		cmocka_unit_test(test_trc_alibaba_sample_skips_header),
+		cmocka_unit_test(test_trc_tencent_sample_sectors_and_device_filter),
+		cmocka_unit_test(test_trc_spc_sample),
+		cmocka_unit_test(test_trc_iolog_v3_written_by_fio),
+		cmocka_unit_test(test_trc_iolog_v2_waits_and_files),
+		cmocka_unit_test(test_trc_blktrace_merges_cpus_by_time),
+		cmocka_unit_test(test_trc_blkparse_text_matches_binary),
+		cmocka_unit_test(test_trc_blktrace_v8_zone_categories),
+		cmocka_unit_test(test_trc_blktrace_big_endian),
+		cmocka_unit_test(test_trc_native_round_trip_keeps_every_field),
+		cmocka_unit_test(test_trc_ztrace_reader_maps_commands),
+		cmocka_unit_test(test_trc_replay_verify_clean_then_changed_record),
+		cmocka_unit_test(test_trc_replay_blkparse_verify_compares_completions),
+		cmocka_unit_test(test_trc_auto_detects_every_sample),
+		cmocka_unit_test(test_trc_unknown_file_names_the_formats_tried),
+		cmocka_unit_test(test_trc_malformed_line_names_file_and_line),
+		cmocka_unit_test(test_trc_lenient_skips_and_counts),
+		cmocka_unit_test(test_trc_truncated_last_record_is_reported_not_read),
+		cmocka_unit_test(test_trc_filters_op_and_time_window),
+		cmocka_unit_test(test_trc_writers_read_back),
+		cmocka_unit_test(test_trc_stat_descriptors_by_hand),
+		cmocka_unit_test(test_trc_stat_skew_counts_past_254_writes),
+		cmocka_unit_test(test_trc_committed_command_trace_is_the_recorded_one),
+	};
+
+	/* test_trc --record-sample OUT IMAGE: write tests/data/cmd.ztrace */
+	if (argc == 4 && !strcmp(argv[1], "--record-sample")) {
+		record_cmds(argv[3], argv[2]);
+		return 0;
+	}
+
+	return cmocka_run_group_tests(tests, setup_all, teardown_all);
+}
