@@ -27,7 +27,7 @@
 #include <string.h>
 
 #define BT_MAGIC 0x65617400u
-#define BT_CPU_BUF (256u << 10)
+#define BT_CPU_BUF (64u << 10)
 #define BT_MAX_CPUS 1024
 
 /* category bits (action >> 16) */

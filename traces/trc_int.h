@@ -11,7 +11,7 @@
 
 #include "trc.h"
 
-#define TRC_IN_BUF (1u << 20)        /* input buffer; also the longest line */
+#define TRC_IN_BUF (256u << 10)       /* input buffer; also the longest line */
 
 /* A buffered input over one file descriptor. */
 struct trc_in {

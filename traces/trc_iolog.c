@@ -73,9 +73,11 @@ static int iolog_next(struct trc_reader *r, struct trc_rec *rec)
 					continue;
 				if (l->nr_files == MAX_FILES)
 					return trc_err_line(r, -EBADMSG, "more than %d files", MAX_FILES);
-				l->files[l->nr_files].name = strndup(f[i0].p, f[i0].n);
+				/* a copy of the bytes (a name may hold a NUL) */
+				l->files[l->nr_files].name = malloc(f[i0].n ? f[i0].n : 1);
 				if (!l->files[l->nr_files].name)
 					return trc_err_line(r, -ENOMEM, "out of memory");
+				memcpy(l->files[l->nr_files].name, f[i0].p, f[i0].n);
 				l->files[l->nr_files].len = f[i0].n;
 				l->nr_files++;
 				continue;
