@@ -9,3 +9,4 @@ LIB_SRCS += traces/trc_read.c traces/trc_write.c traces/trc_stat.c \
 CLI_SRCS += cli/cmd_trace.c
 UNIT_TESTS += tests/unit/test_trc.c
 CHECK_SCRIPTS += tests/scripts/070-cli-trace.sh
+BENCH_SRCS += tests/bench/bench_trace.c
