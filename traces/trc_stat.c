@@ -2,7 +2,7 @@
  * trc_stat.c — the workload descriptors of `zonelab trace stat`, computed
  * in one pass with memory that depends on the address range a trace
  * touches, not on its length:
- *   - footprint: distinct 4 KiB blocks read / written, as bitmaps in leaves
+ *   - footprint: distinct 4 KiB blocks read / written, as a bitmap (read) and counters (written) in leaves
  *     of 2^14 blocks (64 MiB of address space each, per device), allocated
  *     on first touch and found through a small hash of leaves;
  *   - write skew: a saturating 8-bit write counter per block of a written
@@ -11,7 +11,8 @@
  *     their share of block writes are exact;
  *   - inter-arrival times: a log-linear histogram (64 sub-buckets per power
  *     of two: percentiles within 1.6 %), the maximum exact.
- * A leaf costs 4 KiB of bitmaps plus 16 KiB of counters once written.  It is
+ * A leaf costs 2 KiB of read bitmap plus 16 KiB of counters once written
+ * (a non-zero counter is a written block).  It is
  * not a trace reader: records come from trc_reader_next().
  */
 #include "trc.h"
@@ -34,7 +35,7 @@ const double trc_stat_pcts[TRC_NR_PCT] = { 50, 90, 95, 99, 99.9, 99.99, 100 };
 struct leaf {
 	uint64_t no;                 /* block >> LEAF_BITS */
 	uint32_t dev;
-	uint64_t w[LEAF_WORDS], rd[LEAF_WORDS];
+	uint64_t rd[LEAF_WORDS];     /* blocks read; written = cnt[] != 0 */
 	uint8_t *cnt;                /* write counts 1-254; 255: 254 + the overflow entry's extra */
 };
 
@@ -52,15 +53,23 @@ struct devst {
 	uint64_t end;
 };
 
+/* A hash slot keeps the key beside the pointer: probing touches no leaf. */
+struct slot {
+	uint64_t no;
+	uint32_t dev;
+	struct leaf *l;
+};
+
 struct trc_stat {
 	struct trc_stat_result r;
-	struct leaf **leaves;        /* open addressing */
+	struct slot *leaves;         /* open addressing */
 	size_t nr_leaves, cap_leaves;
 	struct leaf *last;
 	struct ovf *ovf;
 	size_t nr_ovf, cap_ovf;
 	struct devst *devs;
 	size_t nr_devs, cap_devs;
+	struct devst *last_dev;      /* cache: the device of the last record */
 	uint64_t iat[IAT_NR];
 	uint64_t iat_max, nr_iat;
 	double iat_sum;
@@ -102,9 +111,9 @@ void trc_stat_destroy(struct trc_stat *st)
 	if (!st)
 		return;
 	for (size_t i = 0; i < st->cap_leaves && st->leaves; i++)
-		if (st->leaves[i]) {
-			free(st->leaves[i]->cnt);
-			free(st->leaves[i]);
+		if (st->leaves[i].l) {
+			free(st->leaves[i].l->cnt);
+			free(st->leaves[i].l);
 		}
 	free(st->leaves);
 	free(st->ovf);
@@ -115,19 +124,19 @@ void trc_stat_destroy(struct trc_stat *st)
 static int leaves_grow(struct trc_stat *st)
 {
 	size_t cap = st->cap_leaves * 2;
-	struct leaf **nl = calloc(cap, sizeof(*nl));
+	struct slot *nl = calloc(cap, sizeof(*nl));
 
 	if (!nl)
 		return -ENOMEM;
 	for (size_t i = 0; i < st->cap_leaves; i++) {
-		struct leaf *l = st->leaves[i];
+		struct slot *o = &st->leaves[i];
 		size_t h;
 
-		if (!l)
+		if (!o->l)
 			continue;
-		for (h = mix(l->no ^ (uint64_t)l->dev << 40) & (cap - 1); nl[h]; h = (h + 1) & (cap - 1))
+		for (h = mix(o->no ^ (uint64_t)o->dev << 40) & (cap - 1); nl[h].l; h = (h + 1) & (cap - 1))
 			;
-		nl[h] = l;
+		nl[h] = *o;
 	}
 	free(st->leaves);
 	st->leaves = nl;
@@ -143,14 +152,14 @@ static struct leaf *leaf_get(struct trc_stat *st, uint32_t dev, uint64_t no)
 
 	if (l && l->no == no && l->dev == dev)
 		return l;
-	for (h = mix(no ^ (uint64_t)dev << 40) & (st->cap_leaves - 1); (l = st->leaves[h]);
+	for (h = mix(no ^ (uint64_t)dev << 40) & (st->cap_leaves - 1); st->leaves[h].l;
 	     h = (h + 1) & (st->cap_leaves - 1))
-		if (l->no == no && l->dev == dev)
-			return st->last = l;
+		if (st->leaves[h].no == no && st->leaves[h].dev == dev)
+			return st->last = st->leaves[h].l;
 	if ((st->nr_leaves + 1) * 2 > st->cap_leaves) {
 		if (leaves_grow(st))
 			return NULL;
-		for (h = mix(no ^ (uint64_t)dev << 40) & (st->cap_leaves - 1); st->leaves[h];
+		for (h = mix(no ^ (uint64_t)dev << 40) & (st->cap_leaves - 1); st->leaves[h].l;
 		     h = (h + 1) & (st->cap_leaves - 1))
 			;
 	}
@@ -159,7 +168,9 @@ static struct leaf *leaf_get(struct trc_stat *st, uint32_t dev, uint64_t no)
 		return NULL;
 	l->no = no;
 	l->dev = dev;
-	st->leaves[h] = l;
+	st->leaves[h].no = no;
+	st->leaves[h].dev = dev;
+	st->leaves[h].l = l;
 	st->nr_leaves++;
 	st->mem += sizeof(*l);
 	return st->last = l;
@@ -219,6 +230,7 @@ static struct devst *dev_get(struct trc_stat *st, uint32_t dev)
 			nd[h] = st->devs[i];
 		}
 		free(st->devs);
+		st->last_dev = NULL;
 		st->mem += (cap - st->cap_devs) * sizeof(*nd);
 		st->devs = nd;
 		st->cap_devs = cap;
@@ -252,6 +264,22 @@ static uint64_t iat_lower(unsigned b)
 	return (1ull << e) | ((uint64_t)((b - IAT_SUB) % IAT_SUB) << (e - 6));
 }
 
+/* Set bits [i, j] of @w. */
+static void set_bits(uint64_t *w, uint32_t i, uint32_t j)
+{
+	uint32_t wi = i / 64, wj = j / 64;
+	uint64_t lo = ~0ull << (i % 64), hi = ~0ull >> (63 - j % 64);
+
+	if (wi == wj) {
+		w[wi] |= lo & hi;
+		return;
+	}
+	w[wi] |= lo;
+	for (uint32_t k = wi + 1; k < wj; k++)
+		w[k] = ~0ull;
+	w[wj] |= hi;
+}
+
 static int footprint(struct trc_stat *st, const struct trc_rec *rec, uint32_t dev)
 {
 	bool wr = rec->op == TRC_OP_WRITE;
@@ -260,29 +288,33 @@ static int footprint(struct trc_stat *st, const struct trc_rec *rec, uint32_t de
 
 	if (e - b >= MAX_REQ_BLKS)
 		e = b + MAX_REQ_BLKS - 1;
-	for (; b <= e; b++) {
+	while (b <= e) {
 		struct leaf *l = leaf_get(st, dev, b >> LEAF_BITS);
 		uint32_t i = (uint32_t)(b & (LEAF_BLKS - 1));
+		uint64_t last = (b | (LEAF_BLKS - 1)) < e ? (b | (LEAF_BLKS - 1)) : e;
+		uint32_t j = (uint32_t)(last & (LEAF_BLKS - 1));
 
 		if (!l)
 			return -ENOMEM;
+		b = last + 1;
 		if (!wr) {
-			l->rd[i / 64] |= 1ull << (i % 64);
+			set_bits(l->rd, i, j);
 			continue;
 		}
-		l->w[i / 64] |= 1ull << (i % 64);
 		if (!l->cnt) {
 			l->cnt = calloc(LEAF_BLKS, 1);
 			if (!l->cnt)
 				return -ENOMEM;
 			st->mem += LEAF_BLKS;
 		}
-		if (l->cnt[i] < 254) {
-			l->cnt[i]++;
-		} else {
-			l->cnt[i] = 255;
-			if (ovf_add(st, dev, b))
-				return -ENOMEM;
+		for (uint32_t k = i; k <= j; k++) {
+			if (l->cnt[k] < 254) {
+				l->cnt[k]++;
+			} else {
+				l->cnt[k] = 255;
+				if (ovf_add(st, dev, (last & ~(uint64_t)(LEAF_BLKS - 1)) | k))
+					return -ENOMEM;
+			}
 		}
 	}
 	return 0;
@@ -314,17 +346,20 @@ int trc_stat_add(struct trc_stat *st, const struct trc_rec *rec)
 	}
 	st->have_prev = true;
 	st->prev_ts = rec->ts_ns;
-	d = dev_get(st, dev);
-	if (!d)
-		return -ENOMEM;
+	d = st->last_dev;
+	if (!d || d->dev != dev) {
+		d = dev_get(st, dev);
+		if (!d)
+			return -ENOMEM;
+		st->last_dev = d;
+	}
 	if (op != TRC_OP_READ && op != TRC_OP_WRITE)
 		return 0;
 	{
-		unsigned k = 0;
+		/* bucket k holds lengths in (4K << (k-1), 4K << k]; the last one the rest */
+		unsigned k = rec->len_bytes <= 4096 ? 0 : 64u - (unsigned)__builtin_clzll(rec->len_bytes - 1) - 12;
 
-		while (k < TRC_NR_SIZE_BUCKETS - 1 && rec->len_bytes > (4096ull << k))
-			k++;
-		r->size_hist[k]++;
+		r->size_hist[k < TRC_NR_SIZE_BUCKETS ? k : TRC_NR_SIZE_BUCKETS - 1]++;
 	}
 	if (d->have_end) {
 		r->nr_seq_candidates++;
@@ -349,7 +384,7 @@ static int cmp_u64_desc(const void *a, const void *b)
 void trc_stat_result(struct trc_stat *st, struct trc_stat_result *out)
 {
 	static const double hot[3] = { 0.01, 0.10, 0.20 };
-	uint64_t hist[256] = { 0 };
+	uint64_t hist[256] = { 0 };     /* [0] and [255] unused */
 	uint64_t nr_w = 0, nr_r = 0, nr_t = 0, total = 0, *big = NULL;
 	size_t nr_big = 0;
 
@@ -358,19 +393,22 @@ void trc_stat_result(struct trc_stat *st, struct trc_stat_result *out)
 		out->first_ns = 0;
 	out->duration_ns = out->last_ns - out->first_ns;
 	for (size_t i = 0; i < st->cap_leaves; i++) {
-		struct leaf *l = st->leaves[i];
+		struct leaf *l = st->leaves[i].l;
 
 		if (!l)
 			continue;
 		for (unsigned w = 0; w < LEAF_WORDS; w++) {
-			nr_w += (uint64_t)__builtin_popcountll(l->w[w]);
+			uint64_t wbits = 0;
+
+			for (unsigned b = 0; l->cnt && b < 64; b++)
+				wbits |= (uint64_t)(l->cnt[w * 64 + b] != 0) << b;
+			nr_w += (uint64_t)__builtin_popcountll(wbits);
 			nr_r += (uint64_t)__builtin_popcountll(l->rd[w]);
-			nr_t += (uint64_t)__builtin_popcountll(l->w[w] | l->rd[w]);
+			nr_t += (uint64_t)__builtin_popcountll(wbits | l->rd[w]);
 		}
 		if (l->cnt)
 			for (unsigned b = 0; b < LEAF_BLKS; b++)
-				if (l->cnt[b] && l->cnt[b] < 255)
-					hist[l->cnt[b]]++;
+				hist[l->cnt[b]]++;
 	}
 	out->fp_written_bytes = nr_w << BLK_SHIFT;
 	out->fp_read_bytes = nr_r << BLK_SHIFT;
