@@ -124,6 +124,24 @@ static void test_trc_msr_sample_fields(void **state)
 	check_rec(&r[4], t0 + 40000000, TRC_OP_WRITE, 12288, 65536);
 }
 
+/* The one-pass MSR parser (exact spelling) and the general one (spaces,
+ * other spellings) give the same records. */
+static void test_trc_msr_fast_and_general_paths_agree(void **state)
+{
+	struct trc_rec a[4], b[4];
+	char msg[512];
+
+	put_text(tmp("fast.csv"), "128166036000000000,hm,3,Write,4096,8192,12000\n"
+				  "128166036000000100,hm,0,Read,0,512,7\n");
+	put_text(tmp("slow.csv"), "128166036000000000,hm, 3,write, 4096,8192 ,12000\n"
+				  " 128166036000000100,hm,0,R,0,512,7\n");
+	assert_int_equal(read_all(tmp("fast.csv"), NULL, a, 4, msg, sizeof(msg), NULL), 2);
+	assert_int_equal(read_all(tmp("slow.csv"), NULL, b, 4, msg, sizeof(msg), NULL), 2);
+	assert_memory_equal(a, b, sizeof(a[0]) * 2);
+	assert_int_equal(a[0].dev, 3);
+	assert_int_equal(a[1].latency_ns, 700);
+}
+
 static void test_trc_alibaba_sample_skips_header(void **state)
 {
 	struct trc_rec r[8];
@@ -905,6 +923,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trc_msr_sample_fields),
+		cmocka_unit_test(test_trc_msr_fast_and_general_paths_agree),
 		cmocka_unit_test(test_trc_alibaba_sample_skips_header),
 		cmocka_unit_test(test_trc_tencent_sample_sectors_and_device_filter),
 		cmocka_unit_test(test_trc_spc_sample),
