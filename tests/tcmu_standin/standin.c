@@ -278,8 +278,8 @@ int sti_dev_open(struct sti_handler *h, const struct sti_dev_cfg *cfg, struct st
 			 (unsigned)(hsh >> 48), (unsigned long long)(hsh & 0xffffffffffffULL));
 	}
 
-	d->dev.mb = aligned_alloc(64, STI_RING_OFF + STI_RING_SIZE);
-	if (!d->dev.mb) {
+	/* (posix_memalign: aligned_alloc wants a size that is a multiple of 64) */
+	if (posix_memalign((void **)&d->dev.mb, 64, STI_RING_OFF + STI_RING_SIZE)) {
 		free(d);
 		return -ENOMEM;
 	}
