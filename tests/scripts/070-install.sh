@@ -87,7 +87,7 @@ man_check "$izl" "$man" || fail "installed man page does not match the installed
 ncmd=$(built_cmds "$izl" | wc -l)
 [ "$ncmd" -ge 3 ] || fail "only $ncmd commands listed by zonelab --help"
 [ "$(grep -c '^\.\\" zonelab-help-begin ' "$man")" = "$ncmd" ] || fail "man page has not one help block per command"
-MANWIDTH=100 man -l "$man" 2>/dev/null | grep -q 'zonelab disk <command> IMAGE' || fail "rendered man page lacks the disk usage line"
+groff -man -Tutf8 -rLL=100n "$man" 2>/dev/null | sed "s/\x08.//g" | grep -q 'zonelab disk <command> IMAGE' || fail "rendered man page lacks the disk usage line"
 
 # --- bash completion ---
 # comp WORDS... - the completions bash offers for the last word.
