@@ -1,5 +1,5 @@
 #!/bin/bash
-# 070-install.sh - `make install` into a temporary DESTDIR puts exactly the
+# 072-install.sh - `make install` into a temporary DESTDIR puts exactly the
 # expected files in place (zonelab, handler_zonelab.so in tcmu-runner's
 # handler directory, zonelab(1), bash completion, README and docs) with the
 # right modes; the installed program runs; the man page renders without
