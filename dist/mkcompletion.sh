@@ -7,7 +7,7 @@
 # subcommands (the indented first words under its "commands:" heading) with
 # the position of that word in its usage line (`zonelab ctl ... SOCKET
 # COMMAND`: after one positional).  A new command or option is picked up by
-# rebuilding; tests/scripts/070-install.sh checks the result with compgen.
+# rebuilding; tests/scripts/072-install.sh checks the result with compgen.
 set -euo pipefail
 zl=$1
 

@@ -5,7 +5,7 @@
 # line replaced by one section per subcommand that `ZONELAB --help` lists as
 # built, holding that subcommand's `ZONELAB CMD --help` text verbatim, and
 # @SUMMARY@ by the command list itself; @KEY@ by VALUE (installed paths).  A new subcommand is picked up
-# without editing anything here; tests/scripts/070-install.sh checks the
+# without editing anything here; tests/scripts/072-install.sh checks the
 # result against the binary's --help texts.
 #
 # Each help text sits between the comment lines

@@ -17,7 +17,7 @@
 # The man page and the completion are generated in $(O) by `make` from the
 # built zonelab's --help texts (dist/mkman.sh, dist/mkcompletion.sh), so a
 # new subcommand or option appears in both without editing them;
-# tests/scripts/070-install.sh checks the installed files.
+# tests/scripts/072-install.sh checks the installed files.
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -68,4 +68,4 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man1/zonelab.1 $(DESTDIR)$(BASHCOMPDIR)/zonelab \
 		$(addprefix $(DESTDIR)$(DOCDIR)/,$(DIST_DOCS))
 	rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null || true
-CHECK_SCRIPTS += tests/scripts/070-install.sh
+CHECK_SCRIPTS += tests/scripts/072-install.sh

@@ -3,8 +3,9 @@
 #   make e2e         full run: every check (btrfs, f2fs, fio, fio's t/zbd suite
 #                    on our handler and on file_zbc, persistence, iSCSI, load,
 #                    negative geometry, faults); ~1 h on 2 cores
-#   make e2e-short   what .ci/run runs: boot, attach, blkzone, zoned I/O,
-#                    btrfs, persistence; about a minute (+~3 min the first time)
+#   make e2e-short   what .ci/run runs: boot, attach (installed layout), blkzone,
+#                    zoned I/O, btrfs against scsi_debug, persistence, targetcli;
+#                    4.5-8 min on a shared 2-core machine (+~10 min the first time)
 # Knobs: E2E_HANDLER=auto|zonelab|zbc, E2E_ONLY=name,name, ZL_E2E_CACHE=dir
 # (downloads, outside the repo; default /var/cache/zonelab-e2e).
 .PHONY: e2e e2e-short e2e-fetch

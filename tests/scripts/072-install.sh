@@ -1,5 +1,5 @@
 #!/bin/bash
-# 070-install.sh - `make install` into a temporary DESTDIR puts exactly the
+# 072-install.sh - `make install` into a temporary DESTDIR puts exactly the
 # expected files in place (zonelab, handler_zonelab.so in tcmu-runner's
 # handler directory, zonelab(1), bash completion, README and docs) with the
 # right modes; the installed program runs; the man page renders without
@@ -87,7 +87,7 @@ man_check "$izl" "$man" || fail "installed man page does not match the installed
 ncmd=$(built_cmds "$izl" | wc -l)
 [ "$ncmd" -ge 3 ] || fail "only $ncmd commands listed by zonelab --help"
 [ "$(grep -c '^\.\\" zonelab-help-begin ' "$man")" = "$ncmd" ] || fail "man page has not one help block per command"
-MANWIDTH=100 man -l "$man" 2>/dev/null | grep -q 'zonelab disk <command> IMAGE' || fail "rendered man page lacks the disk usage line"
+groff -man -Tutf8 -rLL=100n "$man" 2>/dev/null | sed "s/\x08.//g" | grep -q 'zonelab disk <command> IMAGE' || fail "rendered man page lacks the disk usage line"
 
 # --- bash completion ---
 # comp WORDS... - the completions bash offers for the last word.
