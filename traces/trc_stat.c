@@ -9,13 +9,15 @@
  *     leaf (blocks written more than 254 times keep the rest of their count
  *     in an overflow table), so the hottest 1/10/20 % of written blocks and
  *     their share of block writes are exact;
- *   - inter-arrival times: a log-linear histogram (64 sub-buckets per power
- *     of two: percentiles within 1.6 %), the maximum exact.
+ *   - inter-arrival times: analysis/'s log-linear histogram (ana_hist:
+ *     percentiles within 3.2 %), the maximum exact.
  * A leaf costs 2 KiB of read bitmap plus 16 KiB of counters once written
  * (a non-zero counter is a written block).  It is
  * not a trace reader: records come from trc_reader_next().
  */
 #include "trc.h"
+
+#include "ana.h"
 
 #include <errno.h>
 #include <math.h>
@@ -27,8 +29,6 @@
 #define LEAF_BLKS (1u << LEAF_BITS)
 #define LEAF_WORDS (LEAF_BLKS / 64)
 #define MAX_REQ_BLKS (1u << 18)      /* footprint counts the first 1 GiB of a request */
-#define IAT_SUB 64
-#define IAT_NR (IAT_SUB + 58 * IAT_SUB)
 
 const double trc_stat_pcts[TRC_NR_PCT] = { 50, 90, 95, 99, 99.9, 99.99, 100 };
 
@@ -70,9 +70,7 @@ struct trc_stat {
 	struct devst *devs;
 	size_t nr_devs, cap_devs;
 	struct devst *last_dev;      /* cache: the device of the last record */
-	uint64_t iat[IAT_NR];
-	uint64_t iat_max, nr_iat;
-	double iat_sum;
+	struct ana_hist iat;         /* inter-arrival times, ns */
 	bool have_prev;
 	uint64_t prev_ts;
 	uint64_t mem;
@@ -244,26 +242,6 @@ static struct devst *dev_get(struct trc_stat *st, uint32_t dev)
 	return &st->devs[h];
 }
 
-static unsigned iat_bucket(uint64_t v)
-{
-	unsigned e;
-
-	if (v < IAT_SUB)
-		return (unsigned)v;
-	e = 63u - (unsigned)__builtin_clzll(v);          /* >= 6 */
-	return IAT_SUB + (e - 6) * IAT_SUB + (unsigned)((v >> (e - 6)) & (IAT_SUB - 1));
-}
-
-static uint64_t iat_lower(unsigned b)
-{
-	unsigned e;
-
-	if (b < IAT_SUB)
-		return b;
-	e = (b - IAT_SUB) / IAT_SUB + 6;
-	return (1ull << e) | ((uint64_t)((b - IAT_SUB) % IAT_SUB) << (e - 6));
-}
-
 /* Set bits [i, j] of @w. */
 static void set_bits(uint64_t *w, uint32_t i, uint32_t j)
 {
@@ -338,11 +316,7 @@ int trc_stat_add(struct trc_stat *st, const struct trc_rec *rec)
 	if (st->have_prev) {
 		uint64_t v = rec->ts_ns > st->prev_ts ? rec->ts_ns - st->prev_ts : 0;
 
-		st->iat[iat_bucket(v)]++;
-		st->nr_iat++;
-		st->iat_sum += (double)v;
-		if (v > st->iat_max)
-			st->iat_max = v;
+		ana_hist_add(&st->iat, v);
 	}
 	st->have_prev = true;
 	st->prev_ts = rec->ts_ns;
@@ -439,27 +413,9 @@ void trc_stat_result(struct trc_stat *st, struct trc_stat_result *out)
 		out->skew[k] = total ? (double)sum / (double)total : 0;
 	}
 	free(big);
-	for (int p = 0; p < TRC_NR_PCT; p++) {
-		uint64_t rank = (uint64_t)ceil(trc_stat_pcts[p] / 100.0 * (double)st->nr_iat), cum = 0;
-
-		out->iat_pct_ns[p] = 0;
-		if (!st->nr_iat)
-			continue;
-		if (rank < 1)
-			rank = 1;
-		if (p == TRC_NR_PCT - 1) {
-			out->iat_pct_ns[p] = st->iat_max;
-			continue;
-		}
-		for (unsigned b = 0; b < IAT_NR; b++) {
-			cum += st->iat[b];
-			if (cum >= rank) {
-				out->iat_pct_ns[p] = iat_lower(b);
-				break;
-			}
-		}
-	}
-	out->iat_mean_ns = st->nr_iat ? st->iat_sum / (double)st->nr_iat : 0;
+	for (int p = 0; p < TRC_NR_PCT; p++)
+		out->iat_pct_ns[p] = ana_hist_quantile(&st->iat, trc_stat_pcts[p] / 100.0);
+	out->iat_mean_ns = st->iat.n ? (double)st->iat.sum / (double)st->iat.n : 0;
 	out->nr_devs = st->nr_devs;
 	out->mem_bytes = st->mem + sizeof(*st) + 256 * sizeof(*st->leaves) + 16 * sizeof(*st->devs);
 }

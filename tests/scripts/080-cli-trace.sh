@@ -1,5 +1,5 @@
 #!/bin/bash
-# 070-cli-trace.sh — `zonelab trace` end to end on the committed samples:
+# 080-cli-trace.sh — `zonelab trace` end to end on the committed samples:
 # stat (table and JSON), cat, convert round trips, exit 2 with file:line on
 # malformed input, --lenient's count, a refused unknown file, replay of a
 # command trace onto a fresh image with --verify (0 divergences) and of the
