@@ -247,19 +247,21 @@ static int plot_wa_util(struct plot *pl, const struct ana_set *set)
 		char *t = qstr(names->pdata[k]);
 
 		fprintf(f, "    \"wa_util.dat\" index %u using 1:2:3 with yerrorlines lw 2 pt 7 "
-			"title %s, \\\n", k, t);
+			"title %s%s\n", k, t, k + 1 < names->len + curves->len ? ", \\" : "");
 		g_free(t);
 	}
 	for (guint m = 0; m < curves->len; m++) {
-		char *t = g_strdup_printf("analytic %s", (char *)curves->pdata[m]);
+		const char *c = curves->pdata[m];
+		char *t = !strncmp(c, "greedy", 6) ? g_strdup_printf("analytic greedy, Np=%s", c + 7) :
+			  g_strdup_printf("analytic %s", c);
 		char *q = qstr(t);
 
-		fprintf(f, "    \"wa_util.dat\" index %u using 1:2 with lines dt 2 lw 1.5 lc rgb "
-			"\"#555555\" title %s, \\\n", names->len + m, q);
+		fprintf(f, "    \"wa_util.dat\" index %u using 1:2 with lines dt %u lw 1.5 lc rgb "
+			"\"#555555\" title %s%s\n", names->len + m, m + 2, q,
+			m + 1 < curves->len ? ", \\" : "");
 		g_free(t);
 		g_free(q);
 	}
-	fprintf(f, "    1/0 notitle\n");
 	gp_end(f);
 	if (plot_close(pl, f, "wa_util.gp"))
 		goto out;

@@ -3,3 +3,16 @@
 # Fragment of ./Makefile.
 LIB_SRCS += scenarios/scn_load.c scenarios/scn_json.c scenarios/scn_expect.c
 CLI_SRCS += cli/cmd_run.c cli/cmd_collect.c cli/cmd_compare.c
+UNIT_TESTS += tests/unit/test_scn.c
+CHECK_SCRIPTS += tests/scripts/070-scenarios.sh tests/scripts/075-slurm.sh
+BENCH_SRCS += tests/bench/bench_run.c
+
+# make scenarios: every scenario, each into $(O)/scenarios/<name>, with its
+# expectations checked (exit 1 on the first file that fails).
+SCN_ALL := $(wildcard scenarios/*.ini scenarios/ci/*.ini)
+.PHONY: scenarios
+scenarios: all
+	@for f in $(SCN_ALL); do \
+		n=$$(basename $$f .ini); echo "== $$f"; \
+		$(ZONELAB) run $$f -o $(O)/scenarios/$$n --check --junit $(O)/scenarios/$$n.junit.xml || exit 1; \
+	done

@@ -182,28 +182,44 @@ static int split_list(const char *text, GPtrArray *out, char **why)
 	unsigned item = 1;
 
 	for (const char *c = text;; c++) {
-		if (*c == '"') {
-			q = !q;
-			quoted = true;
+		if (*c == '"' && !quoted) {
+			/* an item is either bare or one quoted string (blanks around) */
+			if (*g_strstrip(cur->str)) {
+				*why = g_strdup_printf("item %u: a quote inside a bare item", item);
+				goto out_fail;
+			}
+			g_string_truncate(cur, 0);
+			q = quoted = true;
 			continue;
 		}
-		if (*c && (q || *c != ',')) {
+		if (*c == '"' && q) {
+			q = false;
+			continue;
+		}
+		if (*c && q) {
 			g_string_append_c(cur, *c);
 			continue;
 		}
+		if (*c && *c != ',') {
+			if (quoted && *c != ' ' && *c != '\t') {
+				*why = g_strdup_printf("item %u: text after its closing quote", item);
+				goto out_fail;
+			}
+			if (!quoted)
+				g_string_append_c(cur, *c);
+			continue;
+		}
 		if (q) {
-			g_string_free(cur, TRUE);
 			*why = g_strdup("a \"quoted\" item without its closing quote");
-			return -1;
+			goto out_fail;
 		}
 		{
 			char *v = g_strdup(quoted ? cur->str : g_strstrip(cur->str));
 
 			if (!*v && !quoted) {
 				g_free(v);
-				g_string_free(cur, TRUE);
 				*why = g_strdup_printf("item %u of the list is empty", item);
-				return -1;
+				goto out_fail;
 			}
 			g_ptr_array_add(out, v);
 		}
@@ -215,6 +231,9 @@ static int split_list(const char *text, GPtrArray *out, char **why)
 	}
 	g_string_free(cur, TRUE);
 	return 0;
+out_fail:
+	g_string_free(cur, TRUE);
+	return -1;
 }
 
 static int parse_num(const char *s, double *v, bool *integral)
@@ -585,7 +604,7 @@ static int ld_count(struct scn_ld *l)
 		configs *= a->nr_values;
 		if (configs * s->seeds->len > s->max_points)
 			return ld_fail(l, SCN_ERROR_SWEEP, a->line, "the sweep expands to more than "
-				       "max_points = %u points (%llu so far, with %u seeds, at [..] %s): "
+				       "max_points = %u points (%llu so far, with %u seeds, at %s): "
 				       "raise [scenario] max_points (up to %u) or sweep less",
 				       s->max_points, (unsigned long long)(configs * s->seeds->len),
 				       s->seeds->len, a->key, SCN_MAX_POINTS_LIMIT);
@@ -716,7 +735,6 @@ static bool in_zip(const struct scn *s, const char *key)
 void scn_point_init(const struct scn *s, unsigned i, struct scn_point *p)
 {
 	unsigned rest, zip_idx = 0;
-	bool zip_done = false;
 	GArray *idx = g_array_sized_new(FALSE, TRUE, sizeof(unsigned), s->axes->len);
 
 	memset(p, 0, sizeof(*p));
@@ -730,23 +748,27 @@ void scn_point_init(const struct scn *s, unsigned i, struct scn_point *p)
 	p->swept = g_ptr_array_new();
 	g_array_set_size(idx, s->axes->len);
 	/* mixed radix, the last axis fastest; the zip group is one digit at
-	 * the place of its last key */
+	 * the place of its first key */
 	rest = p->config;
 	for (guint k = s->axes->len; k-- > 0;) {
 		const struct scn_axis *a = s->axes->pdata[k];
+		bool first_zip = false;
 
 		if (in_zip(s, a->key)) {
-			if (!zip_done) {
-				zip_idx = rest % a->nr_values;
-				rest /= a->nr_values;
-				zip_done = true;
-			}
-			g_array_index(idx, unsigned, k) = zip_idx;
-			continue;
+			first_zip = true;
+			for (guint m = 0; m < k; m++)
+				first_zip &= !in_zip(s, ((struct scn_axis *)s->axes->pdata[m])->key);
+			if (!first_zip)
+				continue;
 		}
 		g_array_index(idx, unsigned, k) = rest % a->nr_values;
 		rest /= a->nr_values;
+		if (first_zip)
+			zip_idx = g_array_index(idx, unsigned, k);
 	}
+	for (guint k = 0; k < s->axes->len; k++)
+		if (in_zip(s, ((struct scn_axis *)s->axes->pdata[k])->key))
+			g_array_index(idx, unsigned, k) = zip_idx;
 	for (guint k = 0; k < s->axes->len; k++) {
 		const struct scn_axis *a = s->axes->pdata[k];
 
