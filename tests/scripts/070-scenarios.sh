@@ -177,7 +177,7 @@ bad() {         # bad FILE-CONTENT TEXT
 }
 bad '[sim]\nutl = 1\n' "$dir/bad.ini:2: [sim] unknown key 'utl'; accepted: the options of \`zonelab sim\`: devices zones"
 bad '[sim]\nutil = [0.5, 1.5]\n' "$dir/bad.ini:2: point 1 (util=1.5 seed=1): sim: --util 1.5: between 0 and 1, exclusive"
-bad '[sim]\nzones = 64\nworkload = [uniform, zipf]\n' "$dir/bad.ini:3: point 1 (workload=zipf seed=1): workload: unknown value 'zipf' (one of: seq uniform hotcold)"
+bad '[sim]\nzones = 64\nworkload = [uniform, nosuch]\n' "$dir/bad.ini:3: point 1 (workload=nosuch seed=1): workload: unknown value 'nosuch' (one of: seq uniform hotcold"
 bad '[sim]\nprofile = raid1\n' "$dir/bad.ini:2: point 0 (- seed=1): sim: --profile raid1 --devices 1: raid1 needs at least 2 devices"
 bad '[sim]\ncsv = x\n' "unknown key 'csv' (the runner sets it itself)"
 bad '[sim]\nzones = [1 .. 9999]\nutil = [0.1 .. 0.9 step 0.1]\n' "$dir/bad.ini:3: the sweep expands to more than max_points = 10000"
