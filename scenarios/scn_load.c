@@ -410,7 +410,7 @@ static int ld_option(struct scn_ld *l, GKeyFile *kf, const char *section, const 
 			return ld_fail(l, SCN_ERROR_KEY, line, "[%s] %s set again (first on line %d)",
 				       section, key, b->line);
 	}
-	vals = g_ptr_array_new();
+	vals = g_ptr_array_new_with_free_func(g_free);  /* freed only on failure */
 	if (ld_value_list(l, kf, section, key, vals)) {
 		g_ptr_array_free(vals, TRUE);
 		return -1;
