@@ -6,7 +6,7 @@
  * do not apply, the JSON flattener (paths, escapes, errors with the byte),
  * and the statistics and tables of analysis/ (mean and 95% CI, CSV rows).
  * The option table is a small stand-in for `zonelab sim`'s (the loader is
- * given a table; the real one is exercised by tests/scripts/070).
+ * given a table; the real one is exercised by tests/scripts/090).
  */
 #include <math.h>
 #include <setjmp.h>

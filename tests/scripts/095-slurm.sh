@@ -1,5 +1,5 @@
 #!/bin/bash
-# 075-slurm.sh — a sweep on a real one-node Slurm cluster (Debian's munge,
+# 095-slurm.sh — a sweep on a real one-node Slurm cluster (Debian's munge,
 # slurmctld, slurmd; /work/shared/reference/slurm.md): a private munged
 # (own key copy, socket, pid file) and Slurm daemons with their own config,
 # state, spool and ports in a temporary directory; `zonelab run

@@ -1,5 +1,5 @@
 #!/bin/bash
-# 070-scenarios.sh — `zonelab run/collect/compare/plot` end to end with the
+# 090-scenarios.sh — `zonelab run/collect/compare/plot` end to end with the
 # real simulator: the regression scenarios of scenarios/ci/ pass with
 # --check and their JUnit XML parses back with one testcase per point x
 # (ran + expectations); two runs are identical (results.csv byte for byte,
