@@ -538,6 +538,80 @@ out:
 	return r;
 }
 
+/* Zones x time of one disk: the first configuration's first seed. */
+static int plot_zones(struct plot *pl, const struct ana_set *set)
+{
+	const struct ana_point *p = set->points->len ? set->points->pdata[0] : NULL;
+	char *path, *text = NULL, **lines;
+	unsigned rows = 0, nz = 0;
+	FILE *d, *f;
+
+	if (!p || !p->csv_path)
+		goto none;
+	text = g_strndup(p->csv_path, strlen(p->csv_path) - 4);       /* ".csv" */
+	path = g_strconcat(text, ".zones.csv", NULL);
+	g_free(text);
+	text = NULL;
+	if (!g_file_get_contents(path, &text, NULL, NULL)) {
+		g_free(path);
+		goto none;
+	}
+	g_free(path);
+	d = plot_open(pl, "zone_timeline", "dat");
+	if (!d) {
+		g_free(text);
+		return -1;
+	}
+	fprintf(d, "# zone conditions of device 0 of point %s (%s), from points/%s.zones.csv\n"
+		"# t_s zone cond (ZBC: 0 not write pointer, 1 empty, 2 implicitly open, "
+		"3 explicitly open, 4 closed, 13 read-only, 14 full, 15 offline)\n", p->id, p->label,
+		p->id);
+	lines = g_strsplit(text, "\n", -1);
+	for (int i = 1; lines[i] && *lines[i]; i++) {
+		char **c = g_strsplit(lines[i], ",", -1);
+		double t = g_ascii_strtod(c[0], NULL) / 1e9;
+		unsigned z;
+
+		for (z = 0; c[0] && c[z + 1]; z++)
+			fprintf(d, "%.6f %u %s\n", t, z, c[z + 1]);
+		fputc('\n', d);
+		nz = z > nz ? z : nz;
+		rows++;
+		g_strfreev(c);
+	}
+	g_strfreev(lines);
+	g_free(text);
+	if (plot_close(pl, d, "zone_timeline.dat"))
+		return -1;
+	if (rows < 2 || !nz) {
+		g_string_append(pl->notes, "zone_timeline: fewer than two samples\n");
+		return 0;
+	}
+	f = plot_open(pl, "zone_timeline", "gp");
+	if (!f)
+		return -1;
+	gp_begin(f, "zone_timeline", "zone conditions of one disk over virtual time", 500);
+	fprintf(f, "  unset key\n  unset grid\n"
+		"  set xlabel \"virtual time (s)\"\n  set ylabel \"zone\"\n"
+		"  set title \"%s: zone conditions, device 0\"\n"
+		"  set cbrange [0:15]\n"
+		"  set palette defined (0 \"#999999\", 1 \"#ffffff\", 2 \"#44aa44\", 3 \"#44aa44\", "
+		"4 \"#ddcc33\", 5 \"#ddcc33\", 12.5 \"#ddcc33\", 13 \"#ee8833\", 14 \"#3366bb\", "
+		"15 \"#cc2222\")\n"
+		"  set cbtics (\"not WP\" 0, \"empty\" 1, \"open\" 2.5, \"closed\" 4, "
+		"\"read-only\" 13, \"full\" 14, \"offline\" 15)\n"
+		"  set yrange [-0.5:%u.5]\n"
+		"  plot \"zone_timeline.dat\" using 1:2:3 with image\n", p->label, nz - 1);
+	gp_end(f);
+	if (plot_close(pl, f, "zone_timeline.gp"))
+		return -1;
+	g_ptr_array_add(pl->made, g_strdup("zone_timeline"));
+	return 0;
+none:
+	g_string_append(pl->notes, "zone_timeline: no zone-condition CSV (points/<id>.zones.csv)\n");
+	return 0;
+}
+
 static int run_gnuplot(struct plot *pl, const char *name)
 {
 	char *script = g_strdup_printf("%s.gp", name);
@@ -575,7 +649,7 @@ int ana_plot_all(const struct ana_set *set, const char *dir, GPtrArray *made, GS
 		goto out;
 	}
 	if (plot_wa_util(&pl, set) || plot_wa_bars(&pl, set) || plot_latency(&pl, set) ||
-	    plot_timeseries(&pl, set))
+	    plot_timeseries(&pl, set) || plot_zones(&pl, set))
 		goto out;
 	if (!gp) {
 		g_string_append_printf(notes, "gnuplot is not installed: the data (.dat) and "

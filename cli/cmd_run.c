@@ -22,7 +22,7 @@
 #include "run.h"
 #include "zl_json.h"
 
-const char *const run_reserved_keys[] = { "csv", "check-config", NULL };
+const char *const run_reserved_keys[] = { "csv", "zone-csv", "check-config", NULL };
 
 static const char run_help[] =
 "usage: zonelab run SCENARIO.ini... [options]     (docs/SCENARIOS.md)\n"
@@ -263,12 +263,15 @@ static pid_t job_start(const char *pdir, struct job *j)
 	GPtrArray *v = g_ptr_array_new();
 	char *out = g_strconcat(j->p.id, ".out", NULL), *err = g_strconcat(j->p.id, ".err", NULL);
 	char *csv = g_strconcat(j->p.id, ".csv", NULL);
+	char *zcsv = g_strconcat(j->p.id, ".zones.csv", NULL);
 	pid_t pid;
 
 	for (guint k = 0; k < j->argv->len; k++)
 		g_ptr_array_add(v, j->argv->pdata[k]);
 	g_ptr_array_add(v, (gpointer)"--csv");
 	g_ptr_array_add(v, csv);
+	g_ptr_array_add(v, (gpointer)"--zone-csv");
+	g_ptr_array_add(v, zcsv);
 	g_ptr_array_add(v, NULL);
 	fflush(NULL);
 	pid = fork();
@@ -288,6 +291,7 @@ static pid_t job_start(const char *pdir, struct job *j)
 	g_free(out);
 	g_free(err);
 	g_free(csv);
+	g_free(zcsv);
 	return pid;
 }
 

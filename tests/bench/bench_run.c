@@ -122,6 +122,8 @@ int main(int argc, char **argv)
 				g_ptr_array_add(a, *w);
 			g_ptr_array_add(a, "--csv");
 			g_ptr_array_add(a, g_strdup_printf("direct-%d.csv", n));
+			g_ptr_array_add(a, "--zone-csv");
+			g_ptr_array_add(a, g_strdup_printf("direct-%d.zones.csv", n));
 			g_ptr_array_add(a, NULL);
 			argvs[n++] = (char **)g_ptr_array_free(a, FALSE);
 		}

@@ -76,7 +76,7 @@ cmp -s "$dir/a/summary.csv" "$dir/b/summary.csv" || fail "two runs: summary.csv 
 
 # --- plots: PNG and SVG, series per plot
 if command -v gnuplot >/dev/null; then
-	for p in wa_util wa_bars latency_cdf timeseries; do
+	for p in wa_util wa_bars latency_cdf timeseries zone_timeline; do
 		for x in png svg gp dat; do [ -s "$dir/a/plots/$p.$x" ] || fail "no plots/$p.$x"; done
 		head -c 8 "$dir/a/plots/$p.png" | od -An -tx1 | grep -q '89 50 4e 47' || fail "$p.png is not a PNG"
 		grep -q '<svg' "$dir/a/plots/$p.svg" || fail "$p.svg is not an SVG"
@@ -90,6 +90,9 @@ if command -v gnuplot >/dev/null; then
 	[ "$(series latency_cdf)" = 4 ] || fail "latency_cdf.svg: $(series latency_cdf) series, want 4"
 	# 3 panels x 4 configurations
 	[ "$(series timeseries)" = 12 ] || fail "timeseries.svg: $(series timeseries) series, want 12"
+	# one image: zones x time of the first point
+	[ "$(series zone_timeline)" = 1 ] || fail "zone_timeline.svg: $(series zone_timeline) series, want 1"
+	[ "$(head -1 "$dir/a/points/t-0000.zones.csv" | tr ',' '\n' | wc -l)" = 129 ] || fail "zones.csv: want t_ns + 128 zones"
 	grep -q '!\[wa_util\](plots/wa_util.png)' "$dir/a/report.md" || fail "report.md does not show wa_util"
 	rm -f "$dir/a/plots/"*.png
 	"$ZL" plot "$dir/a" >/dev/null 2>&1 || fail "zonelab plot: exit $?"
