@@ -8,8 +8,12 @@
 #   make fuzz         long libFuzzer runs (clang); FUZZ_TIME=seconds per target (default 300)
 #   make e2e          end-to-end checks in a qemu VM (Debian kernel, tcmu-runner, btrfs,
 #                     f2fs, fio); make e2e-short is the CI subset (tests/e2e/e2e.mk)
-#   make demo         the main job: create an emulated zoned disk, drive it, print
-#                     its zone report and statistics (DEMO_IMG=path, default /tmp)
+#   make demo         the main job: run scenarios/default.ini (cleaning policies x
+#                     utilizations x 3 seeds, about a minute) and print where its
+#                     report and plots are (DEMO_OUT=dir, default build/demo)
+#   make demo-disk    create an emulated zoned disk, drive it, print its zone report
+#                     and statistics (DEMO_IMG=path, default /tmp)
+#   make scenarios    run every scenarios/*.ini and scenarios/ci/*.ini (--check)
 #   make deps         install missing Debian packages (root) or print the apt-get line
 #   make install      zonelab, handler_zonelab.so (into tcmu-runner's handler directory),
 #                     zonelab(1), bash completion, docs; PREFIX=/usr/local, DESTDIR=
@@ -112,7 +116,7 @@ ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(TEST_HELPER_OBJS) $(UNIT_TESTS:%.c=$(O)/%.
 # make install / uninstall, the man page and the bash completion.
 -include dist/module.mk
 
-.PHONY: all check bench fuzz fuzz-build demo deps clean help
+.PHONY: all check bench fuzz fuzz-build demo demo-disk deps clean help
 all: $(LIB) $(ZONELAB) $(UNIT_BINS) $(BENCH_BINS) $(SHLIBS) $(EXTRA_PROGS)
 
 $(O)/%.o: %.c
@@ -143,7 +147,11 @@ check: all fuzz-build
 	@FUZZ_O="$(FUZZ_O)" tests/run-checks.sh "$(O)" $(UNIT_BINS) -- $(CHECK_SCRIPTS)
 
 DEMO_IMG ?= /tmp/zonelab-demo.img
+DEMO_OUT ?= $(O)/demo
 demo: all
+	$(ZONELAB) run scenarios/default.ini -o $(DEMO_OUT)
+
+demo-disk: all
 	$(ZONELAB) disk demo $(DEMO_IMG)
 
 # Fuzzing: every tests/fuzz/fuzz_*.c is a libFuzzer target linked with the

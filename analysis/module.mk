@@ -2,3 +2,4 @@
 # simulator links, and the plotting / comparison side.  Fragment of ./Makefile.
 LIB_SRCS += analysis/ana_hist.c analysis/ana_oracle.c
 UNIT_TESTS += tests/unit/test_ana.c
+LIB_SRCS += analysis/ana_results.c analysis/ana_plot.c

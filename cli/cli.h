@@ -16,6 +16,13 @@ int cmd_disk(int argc, char **argv);
 int cmd_sim(int argc, char **argv) __attribute__((weak));
 int cmd_ctl(int argc, char **argv) __attribute__((weak));
 int cmd_trace(int argc, char **argv) __attribute__((weak));
+int cmd_run(int argc, char **argv) __attribute__((weak));
+int cmd_collect(int argc, char **argv) __attribute__((weak));
+int cmd_compare(int argc, char **argv) __attribute__((weak));
+int cmd_plot(int argc, char **argv) __attribute__((weak));
+/* `zonelab sim`'s getopt table (cli/cmd_sim.c): the scenario keys. */
+struct option;
+const struct option *cmd_sim_options(void) __attribute__((weak));
 
 /* "4096", "4K", "256M", "1G", "2T" (binary) -> bytes.  0 or -1 with a message. */
 int cli_parse_bytes(const char *what, const char *s, uint64_t *out);

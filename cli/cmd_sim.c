@@ -33,7 +33,9 @@ static const char sim_help[] =
 "             d-choices[:d=N,replace=0|1], windowed[:w=N], btrfs[:threshold=PCT];\n"
 "             docs/POLICIES.md)\n"
 "  placement: --placement one-log|reloc|hint|freq[:reloc=0|1][,age=N]\n"
-"  output:    --csv FILE --sample-ms N\n";
+"  output:    --csv FILE --sample-ms N\n"
+"             --zone-csv FILE (device 0's zone conditions at each sample)\n"
+"  --check-config   check the options (exit 0 or 2 with the message), run nothing\n";
 
 /* The value @names spells @s, in *@out; -1 after a message naming the choices. */
 static int pick(const char *what, const char *s, const char *const *names, int *out)
@@ -70,7 +72,7 @@ enum {
 	O_RELPROB, O_COMMIT_MS, O_COMMIT_BYTES, O_WORKERS, O_DIST, O_WMEAN, O_ALPHA,
 	O_WORKLOAD, O_UTIL, O_BIO, O_HOTR, O_HOTF, O_ZIPF, O_QD, O_WARMUP, O_WRITES, O_CLEAN,
 	O_RESERVE, O_CSV, O_SAMPLE, O_STORE, O_FAULTS, O_BLKDEV, O_ON_ERR, O_NO_RREAD,
-	O_HELP, O_PLACEMENT,
+	O_HELP, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG,
 };
 
 static const struct option opts[] = {
@@ -91,8 +93,15 @@ static const struct option opts[] = {
 	{ "reserve", 1, 0, O_RESERVE }, { "csv", 1, 0, O_CSV }, { "sample-ms", 1, 0, O_SAMPLE },
 	{ "store", 1, 0, O_STORE }, { "faults", 1, 0, O_FAULTS }, { "blkdev", 1, 0, O_BLKDEV },
 	{ "on-dev-error", 1, 0, O_ON_ERR }, { "no-reloc-reads", 0, 0, O_NO_RREAD },
-	{ "help", 0, 0, O_HELP }, { "placement", 1, 0, O_PLACEMENT }, { 0, 0, 0, 0 },
+	{ "help", 0, 0, O_HELP }, { "placement", 1, 0, O_PLACEMENT },
+	{ "zone-csv", 1, 0, O_ZONE_CSV }, { "check-config", 0, 0, O_CHECK_CONFIG }, { 0, 0, 0, 0 },
 };
+
+/* The option table, for `zonelab run` (scenario keys are these names). */
+const struct option *cmd_sim_options(void)
+{
+	return opts;
+}
 
 /* --store none|mem|file:PATH (the names: sim_store_names[]) */
 static int parse_store(struct sim_cfg *c, const char *a)
@@ -228,7 +237,8 @@ int cmd_sim(int argc, char **argv)
 {
 	static struct sim_result res;
 	struct sim_cfg cfg;
-	const char *csv_path = NULL;
+	const char *csv_path = NULL, *zone_csv_path = NULL;
+	bool check_only = false;
 	int o, ret;
 
 	sim_cfg_init(&cfg);
@@ -239,6 +249,14 @@ int cmd_sim(int argc, char **argv)
 		if (o == 'h' || o == O_HELP) {
 			fputs(sim_help, stdout);
 			return 0;
+		}
+		if (o == O_CHECK_CONFIG) {
+			check_only = true;
+			continue;
+		}
+		if (o == O_ZONE_CSV) {
+			zone_csv_path = optarg;
+			continue;
 		}
 		if (o == '?' || sim_opt(&cfg, o, optarg, &csv_path)) {
 			fputs(sim_help, stderr);
@@ -255,6 +273,8 @@ int cmd_sim(int argc, char **argv)
 		fprintf(stderr, "zonelab: sim: %s\n", res.msg);
 		return 2;
 	}
+	if (check_only)
+		return 0;
 	if (csv_path) {
 		cfg.csv = fopen(csv_path, "w");
 		if (!cfg.csv) {
@@ -262,10 +282,21 @@ int cmd_sim(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (zone_csv_path) {
+		cfg.zone_csv = fopen(zone_csv_path, "w");
+		if (!cfg.zone_csv) {
+			fprintf(stderr, "zonelab: %s: %s\n", zone_csv_path, strerror(errno));
+			if (cfg.csv)
+				fclose(cfg.csv);
+			return 1;
+		}
+	}
 	cfg.progress = isatty(STDERR_FILENO);
 	ret = sim_run(&cfg, &res);
 	if (cfg.csv)
 		fclose(cfg.csv);
+	if (cfg.zone_csv)
+		fclose(cfg.zone_csv);
 	if (ret && !res.nr_events && res.msg[0]) {
 		/* setup: the geometry, a fault rule, the store or the block device */
 		fprintf(stderr, "zonelab: sim: %s\n", res.msg);

@@ -654,12 +654,33 @@ int sim_cfg_check(const struct sim_cfg *c, char *msg, size_t msg_len)
 	return ret;
 }
 
+/* One row of the zone-condition CSV: the time, then each zone of device 0. */
+static void sample_zones(struct sim *s)
+{
+	struct zblk_zone z[128];
+	uint64_t pos = 0;
+	int n;
+
+	fprintf(s->cfg->zone_csv, "%llu", (unsigned long long)s->now);
+	while ((n = zblk_report(s->devs.blk[0], pos, z, 128)) > 0) {
+		for (int i = 0; i < n; i++)
+			fprintf(s->cfg->zone_csv, ",%u", z[i].cond);
+		pos = z[n - 1].start_bytes + z[n - 1].len_bytes;
+	}
+	fputc('\n', s->cfg->zone_csv);
+}
+
 /* One CSV row (the columns are documented in docs/SIM.md). */
 static void sample(struct sim *s)
 {
 	const struct fsc_stats *st = fsc_stats(s->fs);
 	uint64_t dev = 0;
 	uint32_t k;
+
+	if (s->cfg->zone_csv)
+		sample_zones(s);
+	if (!s->cfg->csv)
+		return;
 
 	for (k = 0; k < FSC_NR_KINDS; k++)
 		dev += st->dev_bytes[k];
@@ -725,7 +746,7 @@ static void handle(struct sim *s, const struct sim_event *ev, bool draining)
 	case EV_SAMPLE:
 		if (draining)
 			break;
-		if (c->csv)
+		if (c->csv || c->zone_csv)
 			sample(s);
 		if (!workload_is_over(s))
 			push(s, s->now + c->sample_ns, EV_SAMPLE, NULL);
@@ -906,6 +927,20 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 	if (c->csv)
 		fprintf(c->csv, "t_ns,user_bytes,dev_bytes,reloc_bytes,meta_bytes,sbuf_now,"
 			"free_zones,zone_resets,expired,dev_errors,read_errors\n");
+	if (c->zone_csv) {
+		struct zblk_zone z[128];
+		uint64_t pos = 0;
+		uint32_t nr = 0;
+		int n;
+
+		fprintf(c->zone_csv, "t_ns");
+		while ((n = zblk_report(s->devs.blk[0], pos, z, 128)) > 0) {
+			for (int k = 0; k < n; k++)
+				fprintf(c->zone_csv, ",z%u", nr++);
+			pos = z[n - 1].start_bytes + z[n - 1].len_bytes;
+		}
+		fputc('\n', c->zone_csv);
+	}
 	if (c->sample_ns)
 		push(s, 0, EV_SAMPLE, NULL);
 	issue_user(s);

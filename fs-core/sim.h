@@ -120,6 +120,8 @@ struct sim_cfg {
 	/* output */
 	uint64_t sample_ns;         /* CSV time-series period */
 	FILE *csv;                  /* borrowed, may be NULL */
+	FILE *zone_csv;             /* borrowed, may be NULL: device 0's zone conditions
+				     * (enum zl_zone_cond) at each sample */
 	bool progress;              /* progress line on stderr */
 };
 

@@ -1,0 +1,217 @@
+/*
+ * cmd_compare.c — `zonelab compare DIR_A DIR_B [--tolerance X]`: the
+ * points both result directories hold, matched by id, metric by metric
+ * (every leaf outside "config." and "point."): the change of each, and a
+ * flag on those beyond the tolerance, on points only one side has, and on
+ * points run with other arguments.  Exit 1 when anything is flagged, so a
+ * change to fs-core shows what it moved.
+ */
+#include <dirent.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ana_results.h"
+#include "cli.h"
+
+static const char compare_help[] =
+"usage: zonelab compare DIR_A DIR_B [--tolerance X[%]] [--metrics PREFIX,...] [-v]\n"
+"  per point (by id) and metric: A, B and the relative change; flags changes\n"
+"  beyond the tolerance (default 1%; 0 flags any change), points only one side\n"
+"  has and points run with other arguments.  Exit 0: nothing flagged, 1: flagged,\n"
+"  2: error.  -v lists every change, not only the flagged ones.\n";
+
+static gint cmp_name(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every points/<id>.json of @dir, sorted by name. */
+static int load(const char *dir, struct ana_set *set)
+{
+	char *pdir = g_build_filename(dir, "points", NULL);
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	GDir *d = g_dir_open(pdir, 0, NULL);
+	const char *n;
+	int r = 0;
+
+	if (!d) {
+		fprintf(stderr, "zonelab: compare: %s: not a result directory (no points/)\n", dir);
+		r = -1;
+		goto out;
+	}
+	while ((n = g_dir_read_name(d)))
+		if (g_str_has_suffix(n, ".json"))
+			g_ptr_array_add(names, g_strdup(n));
+	g_dir_close(d);
+	g_ptr_array_sort(names, cmp_name);
+out:
+	for (guint i = 0; !r && i < names->len; i++) {
+		char *p = g_build_filename(pdir, names->pdata[i], NULL);
+		GError *e = NULL;
+
+		if (ana_set_add_file(set, p, &e)) {
+			fprintf(stderr, "zonelab: compare: %s\n", e->message);
+			g_error_free(e);
+			r = -1;
+		}
+		g_free(p);
+	}
+	g_ptr_array_free(names, TRUE);
+	g_free(pdir);
+	return r;
+}
+
+static const struct ana_point *find(const struct ana_set *set, const char *id)
+{
+	for (guint i = 0; i < set->points->len; i++) {
+		const struct ana_point *p = set->points->pdata[i];
+
+		if (!strcmp(p->id, id))
+			return p;
+	}
+	return NULL;
+}
+
+static bool wanted(char **prefixes, const char *m)
+{
+	if (g_str_has_prefix(m, "config."))
+		return false;
+	if (!prefixes)
+		return true;
+	for (char **p = prefixes; *p; p++)
+		if (g_str_has_prefix(m, *p))
+			return true;
+	return false;
+}
+
+/**
+ * cmd_compare() - see compare_help.  0 nothing flagged, 1 something
+ * flagged, 2 usage or unreadable directories.
+ */
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "tolerance", 1, 0, 't' }, { "metrics", 1, 0, 'm' }, { "verbose", 0, 0, 'v' },
+		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
+	};
+	double tol = 0.01;
+	char **prefixes = NULL;
+	bool verbose = false;
+	struct ana_set *a = NULL, *b = NULL;
+	unsigned flagged = 0, compared = 0, changed = 0;
+	int o, r = 2;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "t:m:vh", opts, NULL)) != -1) {
+		char *end;
+
+		switch (o) {
+		case 't':
+			tol = g_ascii_strtod(optarg, &end);
+			if (*end == '%') {
+				tol /= 100;
+				end++;
+			}
+			if (end == optarg || *end || !(tol >= 0) || isinf(tol)) {
+				fprintf(stderr, "zonelab: compare: --tolerance '%s': a number >= 0 "
+					"(0.01 or 1%%)\n", optarg);
+				goto out;
+			}
+			break;
+		case 'm':
+			g_strfreev(prefixes);
+			prefixes = g_strsplit(optarg, ",", -1);
+			break;
+		case 'v': verbose = true; break;
+		case 'h':
+			fputs(compare_help, stdout);
+			r = 0;
+			goto out;
+		default:
+			fputs(compare_help, stderr);
+			goto out;
+		}
+	}
+	if (optind + 2 != argc) {
+		fputs(compare_help, stderr);
+		goto out;
+	}
+	a = ana_set_create();
+	b = ana_set_create();
+	if (load(argv[optind], a) || load(argv[optind + 1], b))
+		goto out;
+	printf("%-24s %-36s %14s %14s %9s\n", "point", "metric", "A", "B", "change");
+	for (guint i = 0; i < a->points->len; i++) {
+		const struct ana_point *pa = a->points->pdata[i], *pb = find(b, pa->id);
+		const struct scn_jleaf *xa, *xb;
+
+		if (!pb) {
+			printf("%-24s only in A                                                  FLAG\n",
+			       pa->id);
+			flagged++;
+			continue;
+		}
+		xa = scn_json_get(pa->json, "point.args");
+		xb = scn_json_get(pb->json, "point.args");
+		if (!xa || !xb || strcmp(xa->text, xb->text)) {
+			printf("%-24s other arguments: A: %s  B: %s  FLAG\n", pa->id,
+			       xa ? xa->text : "?", xb ? xb->text : "?");
+			flagged++;
+			continue;
+		}
+		compared++;
+		for (guint k = 0; k < pa->json->leaves->len; k++) {
+			const struct scn_jleaf *la = pa->json->leaves->pdata[k], *lb;
+			double rel;
+			bool flag;
+
+			if (g_str_has_prefix(la->path, "point.") || !wanted(prefixes, la->path))
+				continue;
+			lb = scn_json_get(pb->json, la->path);
+			if (!lb) {
+				printf("%-24s %-36s %14s %14s %9s FLAG\n", pa->id, la->path, la->text,
+				       "-", "gone");
+				flagged++;
+				continue;
+			}
+			if (la->kind != SCN_J_NUM || lb->kind != SCN_J_NUM) {
+				if (!strcmp(la->text, lb->text))
+					continue;
+				printf("%-24s %-36s %14s %14s %9s FLAG\n", pa->id, la->path, la->text,
+				       lb->text, "differs");
+				flagged++;
+				changed++;
+				continue;
+			}
+			if (la->num == lb->num)
+				continue;
+			changed++;
+			rel = la->num ? (lb->num - la->num) / fabs(la->num) : INFINITY;
+			flag = fabs(rel) > tol;
+			flagged += flag;
+			if (flag || verbose)
+				printf("%-24s %-36s %14s %14s %+8.2f%%%s\n", pa->id, la->path, la->text,
+				       lb->text, rel * 100, flag ? " FLAG" : "");
+		}
+	}
+	for (guint i = 0; i < b->points->len; i++) {
+		const struct ana_point *pb = b->points->pdata[i];
+
+		if (!find(a, pb->id)) {
+			printf("%-24s only in B                                                  FLAG\n",
+			       pb->id);
+			flagged++;
+		}
+	}
+	printf("zonelab: compare: %u points compared, %u metric changes, %u flagged "
+	       "(tolerance %g%%)\n", compared, changed, flagged, tol * 100);
+	r = flagged ? 1 : 0;
+out:
+	g_strfreev(prefixes);
+	ana_set_destroy(a);
+	ana_set_destroy(b);
+	return r;
+}

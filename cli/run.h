@@ -1,0 +1,34 @@
+/*
+ * run.h — what `zonelab run`, `collect`, `compare` and `plot` share: the
+ * scenarios of a result directory (DIR/scenarios/list names the copies
+ * `run` keeps, in order) and the collect step (tables, expectations, JUnit,
+ * report, plots).  Private to cli/.
+ */
+#ifndef ZL_CLI_RUN_H
+#define ZL_CLI_RUN_H
+
+#include <stdbool.h>
+
+#include <glib.h>
+
+#include "scn.h"
+
+/* Keys a scenario may not set: the runner passes them itself. */
+extern const char *const run_reserved_keys[];
+
+/* Load @paths (@n of them) into @scns (struct scn *); 0, or 2 after messages. */
+int run_load_scenarios(char **paths, int n, GPtrArray *scns);
+/* The scenarios a result directory was run with; 0, or 2 after a message. */
+int run_load_dir(const char *dir, GPtrArray *scns);
+
+struct run_collect_opts {
+	const char *junit;      /* JUnit XML file, or NULL */
+	bool check;             /* exit 1 when an expectation fails or a point is missing */
+	bool no_plots;
+	bool quiet;
+};
+
+/* results.csv, summary.csv, report.md, plots/; 0, 1 (--check failed), 2 (error). */
+int run_collect(const char *dir, GPtrArray *scns, const struct run_collect_opts *o);
+
+#endif

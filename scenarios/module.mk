@@ -1,0 +1,18 @@
+# scenarios/ — scenario files, sweeps and expectations (scn_*); the
+# run/collect/compare/plot commands (their tables and plots: analysis/).
+# Fragment of ./Makefile.
+LIB_SRCS += scenarios/scn_load.c scenarios/scn_json.c scenarios/scn_expect.c
+CLI_SRCS += cli/cmd_run.c cli/cmd_collect.c cli/cmd_compare.c
+UNIT_TESTS += tests/unit/test_scn.c
+CHECK_SCRIPTS += tests/scripts/090-scenarios.sh tests/scripts/095-slurm.sh
+BENCH_SRCS += tests/bench/bench_run.c
+
+# make scenarios: every scenario, each into $(O)/scenarios/<name>, with its
+# expectations checked (exit 1 on the first file that fails).
+SCN_ALL := $(wildcard scenarios/*.ini scenarios/ci/*.ini)
+.PHONY: scenarios
+scenarios: all
+	@for f in $(SCN_ALL); do \
+		n=$$(basename $$f .ini); echo "== $$f"; \
+		$(ZONELAB) run $$f -o $(O)/scenarios/$$n --check --junit $(O)/scenarios/$$n.junit.xml || exit 1; \
+	done
