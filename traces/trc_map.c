@@ -15,15 +15,20 @@
 
 const char *const trc_map_names[] = { "compact", "direct", "scale", NULL };
 
+#define BATCH 32  /* records read ahead (prefetching their hash slots) */
 #define F_WRITTEN (1ULL << 63)
 #define F_READ (1ULL << 62)
 #define F_DISCARDED (1ULL << 61)
 #define F_MASK (F_WRITTEN | F_READ | F_DISCARDED)
 
+struct slot {
+	uint64_t key;                /* trace block + 1; 0 = empty slot */
+	uint64_t val;                /* file block (first-touch number) | F_* */
+};
+
 struct trc_map {
 	enum trc_map_mode mode;
-	uint64_t *keys;              /* trace block + 1; 0 = empty slot */
-	uint64_t *vals;              /* file block (first-touch number) | F_* */
+	struct slot *slots;          /* key and value side by side: one cache miss */
 	uint64_t cap, nr;            /* slots (a power of two), used */
 	uint64_t max_req_blocks;     /* largest data request, blocks */
 	uint64_t trace_blocks;       /* max_end_bytes / 4096 */
@@ -57,9 +62,8 @@ int trc_map_create(enum trc_map_mode mode, struct trc_map **out)
 		return -ENOMEM;
 	m->mode = mode;
 	m->cap = 1024;
-	m->keys = calloc(m->cap, sizeof(*m->keys));
-	m->vals = malloc(m->cap * sizeof(*m->vals));
-	if (!m->keys || !m->vals) {
+	m->slots = calloc(m->cap, sizeof(*m->slots));
+	if (!m->slots) {
 		trc_map_destroy(m);
 		return -ENOMEM;
 	}
@@ -72,8 +76,7 @@ void trc_map_destroy(struct trc_map *m)
 {
 	if (!m)
 		return;
-	free(m->keys);
-	free(m->vals);
+	free(m->slots);
 	free(m);
 }
 
@@ -82,34 +85,36 @@ static inline uint64_t slot_of(const struct trc_map *m, uint64_t tb)
 {
 	uint64_t mask = m->cap - 1, i = mix(tb) & mask;
 
-	while (m->keys[i] && m->keys[i] != tb + 1)
+	while (m->slots[i].key && m->slots[i].key != tb + 1)
 		i = (i + 1) & mask;
 	return i;
 }
 
+/* Start loading the slot @tb hashes to (records are read ahead in batches
+ * so that the hash's cache misses overlap). */
+static inline void prefetch_block(const struct trc_map *m, const struct trc_rec *r)
+{
+	if (op_has_range(r->op) && r->len_bytes)
+		__builtin_prefetch(&m->slots[mix(r->offset_bytes / TRC_MAP_BLOCK) & (m->cap - 1)]);
+}
+
 static int grow(struct trc_map *m)
 {
-	uint64_t *ok = m->keys, *ov = m->vals, oc = m->cap, i, j;
+	struct slot *old = m->slots;
+	uint64_t oc = m->cap, i, j;
 
-	m->cap = oc * 2;
-	m->keys = calloc(m->cap, sizeof(*m->keys));
-	m->vals = malloc(m->cap * sizeof(*m->vals));
-	if (!m->keys || !m->vals) {
-		free(m->keys);
-		free(m->vals);
-		m->keys = ok;
-		m->vals = ov;
-		m->cap = oc;
+	m->slots = calloc(oc * 2, sizeof(*m->slots));
+	if (!m->slots) {
+		m->slots = old;
 		return -ENOMEM;
 	}
+	m->cap = oc * 2;
 	for (i = 0; i < oc; i++)
-		if (ok[i]) {
-			j = slot_of(m, ok[i] - 1);
-			m->keys[j] = ok[i];
-			m->vals[j] = ov[i];
+		if (old[i].key) {
+			j = slot_of(m, old[i].key - 1);
+			m->slots[j] = old[i];
 		}
-	free(ok);
-	free(ov);
+	free(old);
 	return 0;
 }
 
@@ -119,19 +124,19 @@ static int touch(struct trc_map *m, uint64_t tb, uint8_t op)
 	uint64_t i = slot_of(m, tb), f;
 	int ret;
 
-	if (!m->keys[i]) {
+	if (!m->slots[i].key) {
 		if ((m->nr + 1) * 2 > m->cap) {
 			ret = grow(m);
 			if (ret)
 				return ret;
 			i = slot_of(m, tb);
 		}
-		m->keys[i] = tb + 1;
-		m->vals[i] = m->nr++;
+		m->slots[i].key = tb + 1;
+		m->slots[i].val = m->nr++;
 	}
 	f = op == TRC_OP_WRITE ? F_WRITTEN : op == TRC_OP_READ ? F_READ : F_DISCARDED;
-	if (!(m->vals[i] & f)) {
-		m->vals[i] |= f;
+	if (!(m->slots[i].val & f)) {
+		m->slots[i].val |= f;
 		if (f == F_WRITTEN)
 			m->desc.fp_written_blocks++;
 		else if (f == F_READ)
@@ -195,7 +200,7 @@ int trc_map_scan(struct trc_map *m, const struct trc_input *in, char *msg, size_
 {
 	const char *name = in->name ? in->name : "trace";
 	struct trc_source *src = NULL;
-	struct trc_rec r;
+	struct trc_rec batch[BATCH];
 	bool from_rec = false;
 	int ret;
 
@@ -204,10 +209,20 @@ int trc_map_scan(struct trc_map *m, const struct trc_input *in, char *msg, size_
 	ret = in->open(in->arg, &src, msg, msg_len);
 	if (ret)
 		return ret;
-	while ((ret = trc_source_next(src, &r)) > 0) {
-		ret = scan_rec(m, &r, msg, msg_len, name);
+	for (;;) {
+		size_t n = 0, i;
+		int got = 0;
+
+		while (n < BATCH && (got = trc_source_next(src, &batch[n])) > 0)
+			prefetch_block(m, &batch[n++]);
+		for (ret = 0, i = 0; i < n && !ret; i++)
+			ret = scan_rec(m, &batch[i], msg, msg_len, name);
 		if (ret) {
 			from_rec = true;
+			break;
+		}
+		if (got <= 0) {
+			ret = got;  /* the end, or the input's error */
 			break;
 		}
 	}
@@ -223,7 +238,7 @@ int trc_map_scan(struct trc_map *m, const struct trc_input *in, char *msg, size_
 		m->desc.min_ts_ns = 0;
 	m->desc.fp_blocks = m->nr;
 	m->desc.max_end_bytes = m->trace_blocks * TRC_MAP_BLOCK;
-	m->desc.mem_bytes = m->cap * 2 * sizeof(uint64_t);
+	m->desc.mem_bytes = m->cap * sizeof(*m->slots);
 	m->scanned = true;
 	return 0;
 }
@@ -270,9 +285,9 @@ int trc_map_block(const struct trc_map *m, uint64_t tb, uint64_t nr_blocks, uint
 	switch (m->mode) {
 	case TRC_MAP_COMPACT:
 		i = slot_of(m, tb);
-		if (!m->keys[i])
+		if (!m->slots[i].key)
 			return -ENOENT;
-		*fb = m->vals[i] & ~F_MASK;
+		*fb = m->slots[i].val & ~F_MASK;
 		return 0;
 	case TRC_MAP_DIRECT:
 		if (tb >= m->file_blocks || nr_blocks > m->file_blocks - tb)
@@ -297,7 +312,10 @@ struct replay {
 	struct trc_source src;
 	struct trc_replay_cfg cfg;
 	struct trc_source *cur;      /* the pass being read; NULL before the first */
-	uint32_t loop;
+	uint32_t loop;               /* of the pass being read */
+	struct trc_rec ahead[BATCH]; /* records read ahead, with their pass */
+	uint32_t ahead_loop[BATCH];
+	uint32_t ahead_pos, ahead_nr;
 	uint64_t period_ns, last_ts_ns;
 	bool done;
 	/* a data record being cut into contiguous runs */
@@ -354,30 +372,52 @@ static int emit_run(struct replay *p, struct trc_rec *rec)
 	return 1;
 }
 
-/* The next record of the current pass (opening passes as needed): 1, 0 at
+/* Records ahead into p->ahead (opening passes as needed): how many, 0 at
  * the end of the last pass, or the input's error. */
-static int next_raw(struct replay *p, struct trc_rec *r)
+static int read_ahead(struct replay *p)
 {
+	uint32_t n = 0;
 	int ret;
 
-	for (;;) {
+	while (n < BATCH) {
 		if (!p->cur) {
 			if (p->loop >= p->cfg.loops)
-				return 0;
+				break;
 			ret = p->cfg.in->open(p->cfg.in->arg, &p->cur, p->src.msg,
 					      sizeof(p->src.msg));
 			if (ret)
 				return fail(p, ret, NULL);
 		}
-		ret = trc_source_next(p->cur, r);
-		if (ret > 0)
-			return 1;
+		ret = trc_source_next(p->cur, &p->ahead[n]);
+		if (ret > 0) {
+			prefetch_block(p->cfg.map, &p->ahead[n]);
+			p->ahead_loop[n++] = p->loop;
+			continue;
+		}
 		if (ret < 0)
 			return fail(p, ret, p->cur->msg);
 		trc_source_destroy(p->cur);
 		p->cur = NULL;
 		p->loop++;
 	}
+	p->ahead_pos = 0;
+	p->ahead_nr = n;
+	return (int)n;
+}
+
+/* The next record and its pass: 1, 0 at the end, or an error. */
+static int next_raw(struct replay *p, struct trc_rec *r, uint32_t *loop)
+{
+	int ret;
+
+	if (p->ahead_pos == p->ahead_nr) {
+		ret = read_ahead(p);
+		if (ret <= 0)
+			return ret;
+	}
+	*loop = p->ahead_loop[p->ahead_pos];
+	*r = p->ahead[p->ahead_pos++];
+	return 1;
 }
 
 static int replay_next(struct trc_source *src, struct trc_rec *rec)
@@ -386,18 +426,19 @@ static int replay_next(struct trc_source *src, struct trc_rec *rec)
 	const struct trc_map_desc *d = &p->cfg.map->desc;
 	uint64_t first, nr, t;
 	struct trc_rec r;
+	uint32_t loop;
 	int ret;
 
 	if (p->done)
 		return 0;
 	if (p->have_pend)
 		return emit_run(p, rec);
-	ret = next_raw(p, &r);
+	ret = next_raw(p, &r, &loop);
 	if (ret <= 0) {
 		p->done = true;
 		return ret;
 	}
-	t = (uint64_t)p->loop * p->period_ns + (r.ts_ns > d->min_ts_ns ? r.ts_ns - d->min_ts_ns : 0);
+	t = (uint64_t)loop * p->period_ns + (r.ts_ns > d->min_ts_ns ? r.ts_ns - d->min_ts_ns : 0);
 	if (t < p->last_ts_ns)
 		t = p->last_ts_ns;  /* arrivals never go back */
 	p->last_ts_ns = t;
