@@ -1161,7 +1161,7 @@ static int open_source(struct sim *s)
 		[SIM_WL_HOTCOLD] = TRC_GEN_HOTCOLD, [SIM_WL_ZIPF] = TRC_GEN_ZIPF,
 	};
 	const struct sim_cfg *c = s->cfg;
-	struct trc_replay_cfg rc = { .in = c->trace, .map = s->map, .loops = c->loops };
+	struct trc_map_source_cfg rc = { .in = c->trace, .map = s->map, .loops = c->loops };
 	struct trc_gen_cfg g = {
 		.kind = kind_of[c->workload],
 		.seed = c->seed,
@@ -1176,7 +1176,7 @@ static int open_source(struct sim *s)
 	int ret;
 
 	if (c->trace) {
-		ret = trc_replay_create(&rc, &s->src);
+		ret = trc_map_source_create(&rc, &s->src);
 		if (ret)
 			zl_msgf(s->res->msg, sizeof(s->res->msg), "replay: %s", strerror(-ret));
 		return ret;

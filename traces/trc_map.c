@@ -1,6 +1,6 @@
 /*
  * trc_map.c — the mapping of a trace's addresses onto the simulated file
- * (compact / direct / scale), its pre-pass, and the replay source that
+ * (compact / direct / scale), its pre-pass, and the mapping source that
  * loops over the trace in file space (trc_map.h).  The distinct blocks live
  * in one open-addressing hash (linear probing, doubled at half load):
  * memory follows the footprint, never the trace's length.  Not a reader and
@@ -306,11 +306,11 @@ int trc_map_block(const struct trc_map *m, uint64_t tb, uint64_t nr_blocks, uint
 	}
 }
 
-/* ---- the replay source ---- */
+/* ---- the mapping source ---- */
 
 struct replay {
 	struct trc_source src;
-	struct trc_replay_cfg cfg;
+	struct trc_map_source_cfg cfg;
 	struct trc_source *cur;      /* the pass being read; NULL before the first */
 	uint32_t loop;               /* of the pass being read */
 	struct trc_rec ahead[BATCH]; /* records read ahead, with their pass */
@@ -471,7 +471,7 @@ static void replay_destroy(struct trc_source *src)
 
 static const struct trc_source_ops replay_ops = { replay_next, replay_destroy };
 
-int trc_replay_create(const struct trc_replay_cfg *cfg, struct trc_source **out)
+int trc_map_source_create(const struct trc_map_source_cfg *cfg, struct trc_source **out)
 {
 	const struct trc_map_desc *d;
 	struct replay *p;

@@ -1,7 +1,7 @@
 /*
  * trc_map.h — replaying a trace into the simulator: the mapping of a trace's
  * byte addresses onto the one simulated file, the pre-pass that sizes the
- * file (and counts the trace's descriptors), and the replay source: a
+ * file (and counts the trace's descriptors), and the mapping source: a
  * struct trc_source over a trace that can be read again from its start,
  * whose records are in the file's byte space, 4 KiB aligned, looped.
  *
@@ -32,7 +32,7 @@
 #include "trc.h"
 
 /* trc_rec.has: set by a source that split one request into several records
- * (the replay source): this record continues the previous record's request. */
+ * (the mapping source): this record continues the previous record's request. */
 #define TRC_HAS_CONT (1u << 15)
 
 #define TRC_MAP_BLOCK 4096u
@@ -104,21 +104,21 @@ uint64_t trc_map_file_blocks(const struct trc_map *m);
  */
 int trc_map_block(const struct trc_map *m, uint64_t tb, uint64_t nr_blocks, uint64_t *fb);
 
-/* The replay source. */
-struct trc_replay_cfg {
+/* The mapping source (trc_map_source_create()). */
+struct trc_map_source_cfg {
 	const struct trc_input *in;  /* borrowed */
 	const struct trc_map *map;   /* borrowed: scanned, file set */
 	uint32_t loops;              /* passes over the trace, >= 1 */
 };
 
 /**
- * trc_replay_create() - a source of @cfg->loops passes over the trace,
+ * trc_map_source_create() - a source of @cfg->loops passes over the trace,
  * mapped.  Arrival times: ts - min_ts of the pre-pass, plus loop x period
  * (period = the trace's span plus its mean inter-arrival time), never
  * earlier than the previous record's.  The input is reopened for each
  * pass; its errors and a block not seen by the pre-pass end the stream
  * (next() < 0, message in src->msg).  Returns 0 or -EINVAL, -ENOMEM.
  */
-int trc_replay_create(const struct trc_replay_cfg *cfg, struct trc_source **out);
+int trc_map_source_create(const struct trc_map_source_cfg *cfg, struct trc_source **out);
 
 #endif /* TRC_MAP_H */

@@ -53,12 +53,12 @@ static struct trc_map *scanned(enum trc_map_mode mode, struct trc_array_input *a
 static size_t replay_all(struct trc_array_input *ai, struct trc_map *m, uint32_t loops,
 			 struct trc_rec *out, size_t max)
 {
-	struct trc_replay_cfg c = { .in = &ai->in, .map = m, .loops = loops };
+	struct trc_map_source_cfg c = { .in = &ai->in, .map = m, .loops = loops };
 	struct trc_source *src = NULL;
 	size_t n = 0;
 	int ret;
 
-	assert_int_equal(trc_replay_create(&c, &src), 0);
+	assert_int_equal(trc_map_source_create(&c, &src), 0);
 	while ((ret = trc_source_next(src, &out[n])) > 0)
 		assert_true(++n < max);
 	assert_int_equal(ret, 0);
@@ -322,7 +322,7 @@ static int changing_open(void *arg, struct trc_source **out, char *msg, size_t m
 static void test_trc_map_trace_changed_between_passes_is_an_error(void **state)
 {
 	struct trc_input in = { changing_open, NULL, "moving.csv" };
-	struct trc_replay_cfg c;
+	struct trc_map_source_cfg c;
 	struct trc_source *src;
 	struct trc_map *m;
 	struct trc_rec r;
@@ -334,15 +334,15 @@ static void test_trc_map_trace_changed_between_passes_is_an_error(void **state)
 	assert_int_equal(trc_map_create(TRC_MAP_COMPACT, &m), 0);
 	assert_int_equal(trc_map_scan(m, &in, msg, sizeof(msg)), 0);
 	assert_int_equal(trc_map_set_file(m, 1), 0);
-	c = (struct trc_replay_cfg){ .in = &in, .map = m, .loops = 1 };
-	assert_int_equal(trc_replay_create(&c, &src), 0);
+	c = (struct trc_map_source_cfg){ .in = &in, .map = m, .loops = 1 };
+	assert_int_equal(trc_map_source_create(&c, &src), 0);
 	assert_int_equal(trc_source_next(src, &r), -EINVAL);
 	assert_non_null(strstr(src->msg, "moving.csv: block 5"));
 	assert_non_null(strstr(src->msg, "not in the pre-pass"));
 	assert_int_equal(trc_source_next(src, &r), 0);
 	trc_source_destroy(src);
 	c.loops = 0;
-	assert_int_equal(trc_replay_create(&c, &src), -EINVAL);
+	assert_int_equal(trc_map_source_create(&c, &src), -EINVAL);
 	trc_map_destroy(m);
 }
 
