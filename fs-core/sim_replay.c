@@ -85,6 +85,13 @@ static uint64_t util_blocks(const struct sim_cfg *c)
 	return z > 0 ? (uint64_t)(c->util * z * (double)(c->zone_bytes / BLOCK)) : 0;
 }
 
+/* Whether @c's zones hold @file at --util, with a data zone at least (the
+ * room sim_cfg_check() asks for). */
+static bool zones_hold(const struct sim_cfg *c, uint64_t file)
+{
+	return sim_usable_data_zones(c) >= 1 && util_blocks(c) >= file;
+}
+
 /* The smallest zone count whose usable capacity at --util holds @file. */
 static int derive_zones(struct sim_cfg *c, uint64_t file, char *msg, size_t msg_len)
 {
@@ -95,7 +102,7 @@ static int derive_zones(struct sim_cfg *c, uint64_t file, char *msg, size_t msg_
 		return -EINVAL;
 	}
 	c->nr_zones = hi;
-	if (util_blocks(c) < file) {
+	if (!zones_hold(c, file)) {
 		zl_msgf(msg, msg_len, "the trace's file (%llu blocks of 4 KiB) needs more than "
 			"%u zones of %llu bytes at --util %g", (unsigned long long)file, hi,
 			(unsigned long long)c->zone_bytes, c->util);
@@ -104,7 +111,7 @@ static int derive_zones(struct sim_cfg *c, uint64_t file, char *msg, size_t msg_
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		c->nr_zones = mid;
-		if (util_blocks(c) >= file)
+		if (zones_hold(c, file))
 			hi = mid;
 		else
 			lo = mid + 1;

@@ -1081,6 +1081,11 @@ static void test_sim_replay_derives_zones_from_footprint_and_util(void **state)
 	c.file_bytes = 0;
 	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
 	assert_non_null(strstr(msg, "--map scale: the file's size comes from --file-size"));
+	/* a tiny trace still gets a zone for data (the room check's minimum) */
+	replay_cfg(&c, &ai, recs, 8);
+	c.util = 0.5;
+	assert_int_equal(sim_run(&c, &r), 0);
+	assert_int_equal(r.file_blocks, 8);
 	free(recs);
 }
 
