@@ -33,6 +33,9 @@ static const char sim_help[] =
 "             d-choices[:d=N,replace=0|1], windowed[:w=N], btrfs[:threshold=PCT];\n"
 "             docs/POLICIES.md)\n"
 "  placement: --placement one-log|reloc|hint|freq[:reloc=0|1][,age=N]\n"
+"  replay:    --map compact|direct|scale --file-size BYTES --loops N (the last is measured)\n"
+"             --timing closed|timed --speed X (timed: arrival = ts / X; --qd caps, none by default)\n"
+"             (--zones left out with a trace: derived so that file = --util of the capacity)\n"
 "  output:    --csv FILE --sample-ms N\n"
 "             --zone-csv FILE (device 0's zone conditions at each sample)\n"
 "  --check-config   check the options (exit 0 or 2 with the message), run nothing\n";
@@ -72,7 +75,7 @@ enum {
 	O_RELPROB, O_COMMIT_MS, O_COMMIT_BYTES, O_WORKERS, O_DIST, O_WMEAN, O_ALPHA,
 	O_WORKLOAD, O_UTIL, O_BIO, O_HOTR, O_HOTF, O_ZIPF, O_QD, O_WARMUP, O_WRITES, O_CLEAN,
 	O_RESERVE, O_CSV, O_SAMPLE, O_STORE, O_FAULTS, O_BLKDEV, O_ON_ERR, O_NO_RREAD,
-	O_HELP, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG,
+	O_HELP, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG, O_MAP, O_FILE_SIZE, O_LOOPS, O_TIMING, O_SPEED,
 };
 
 static const struct option opts[] = {
@@ -94,7 +97,9 @@ static const struct option opts[] = {
 	{ "store", 1, 0, O_STORE }, { "faults", 1, 0, O_FAULTS }, { "blkdev", 1, 0, O_BLKDEV },
 	{ "on-dev-error", 1, 0, O_ON_ERR }, { "no-reloc-reads", 0, 0, O_NO_RREAD },
 	{ "help", 0, 0, O_HELP }, { "placement", 1, 0, O_PLACEMENT },
-	{ "zone-csv", 1, 0, O_ZONE_CSV }, { "check-config", 0, 0, O_CHECK_CONFIG }, { 0, 0, 0, 0 },
+	{ "zone-csv", 1, 0, O_ZONE_CSV }, { "check-config", 0, 0, O_CHECK_CONFIG },
+	{ "map", 1, 0, O_MAP }, { "file-size", 1, 0, O_FILE_SIZE }, { "loops", 1, 0, O_LOOPS },
+	{ "timing", 1, 0, O_TIMING }, { "speed", 1, 0, O_SPEED }, { 0, 0, 0, 0 },
 };
 
 /* The option table, for `zonelab run` (scenario keys are these names). */
@@ -153,14 +158,14 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	int e = 0, r = 0;
 
 	switch (o) {
-	case O_ZONE_SIZE: case O_BW: case O_COMMIT_BYTES:
+	case O_ZONE_SIZE: case O_BW: case O_COMMIT_BYTES: case O_FILE_SIZE:
 		r = cli_parse_bytes(opts[o - O_SEED].name, a, &v);
 		break;
 	case O_SEED: case O_WARMUP: case O_WRITES:
 		r = cli_parse_u64(opts[o - O_SEED].name, a, &v);
 		break;
 	case O_DEVICES: case O_ZONES: case O_CONV: case O_FANOUT: case O_LEAF: case O_WORKERS:
-	case O_BIO: case O_QD: case O_RESERVE:           /* 32-bit fields: no silent wrap */
+	case O_BIO: case O_QD: case O_RESERVE: case O_LOOPS:  /* 32-bit fields: no silent wrap */
 		r = cli_parse_u64_max(opts[o - O_SEED].name, a, UINT32_MAX, &v);
 		break;
 	case O_CMD: case O_SWITCH: case O_WMEAN:         /* microseconds, kept in ns */
@@ -221,6 +226,11 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 		break;
 	case O_NO_RREAD: c->reloc_reads = false; break;
 	case O_PLACEMENT: r = parse_placement(c, a); break;
+	case O_MAP: r = pick("map", a, trc_map_names, &e); c->map = e; break;
+	case O_FILE_SIZE: c->file_bytes = v; break;
+	case O_LOOPS: c->loops = (uint32_t)v; break;
+	case O_TIMING: r = pick("timing", a, sim_timing_names, &e); c->timing = e; break;
+	case O_SPEED: r = parse_double("speed", a, &c->speed); break;
 	}
 	return r ? -1 : 0;
 }
@@ -238,7 +248,7 @@ int cmd_sim(int argc, char **argv)
 	static struct sim_result res;
 	struct sim_cfg cfg;
 	const char *csv_path = NULL, *zone_csv_path = NULL;
-	bool check_only = false;
+	bool check_only = false, zones_given = false, qd_given = false;
 	int o, ret;
 
 	sim_cfg_init(&cfg);
@@ -262,7 +272,13 @@ int cmd_sim(int argc, char **argv)
 			fputs(sim_help, stderr);
 			return 2;
 		}
+		zones_given |= o == O_ZONES;
+		qd_given |= o == O_QD;
 	}
+	if (cfg.trace && !zones_given)
+		cfg.nr_zones = 0;  /* derived from the trace's file and --util */
+	if (cfg.trace && cfg.timing == SIM_TIMING_TIMED && !qd_given)
+		cfg.qd = 0;        /* the trace's own concurrency */
 	if (optind < argc) {
 		fprintf(stderr, "zonelab: sim: unexpected argument '%s'\n", argv[optind]);
 		return 2;

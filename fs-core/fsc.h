@@ -294,6 +294,41 @@ int fsc_expire(struct fsc *fs, uint64_t now_ns);
 /* Earliest expiry deadline, UINT64_MAX when nothing is held. */
 uint64_t fsc_next_expiry_ns(const struct fsc *fs);
 
+/* ---- reads and discards of the file (trace replay: fsc_file.c) ---- */
+
+enum fsc_where {
+	FSC_WHERE_HOLE = 0,   /* never written, or discarded: nothing to read */
+	FSC_WHERE_PENDING,    /* written, not on the devices yet (a worker, a submit
+			       * buffer, a zone append in flight): in memory */
+	FSC_WHERE_STORED,     /* on the devices, at logical */
+};
+
+struct fsc_file_loc {
+	enum fsc_where where;
+	uint64_t logical;             /* STORED: fs address of the first block */
+	const struct fsc_bg *bg;      /* STORED: its block group (borrowed) */
+};
+
+/**
+ * fsc_file_locate() - where file block @lbn lives now, in *@loc, and how
+ * many of the @nr_blocks blocks from @lbn share that state (STORED: at
+ * consecutive addresses of the same block group).  Returns that count
+ * (>= 1), or -EINVAL for a range outside the file or @nr_blocks 0.
+ */
+int fsc_file_locate(const struct fsc *fs, uint64_t lbn, uint32_t nr_blocks,
+		    struct fsc_file_loc *loc);
+
+/**
+ * fsc_discard_file() - file blocks [@lbn, @lbn + @nr_blocks) no longer hold
+ * data (a discard, as punching a hole: the tree path of each leaf is
+ * dirtied like a write's): their extents are freed at once, so the live
+ * bytes of their block groups drop and a block group left empty is reset.
+ * A block whose zone append is in flight is freed when it completes.
+ * Returns the number of blocks that held data, -EINVAL for a range outside
+ * the file, -ENOSPC / -ENOMEM from the tree (nothing freed then).
+ */
+int fsc_discard_file(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint64_t now_ns);
+
 /* ---- transactions and the tree model ---- */
 
 uint32_t fsc_trans_id(const struct fsc *fs);

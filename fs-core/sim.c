@@ -18,9 +18,25 @@
 #include "sim_int.h"
 #include "trc_gen.h"
 
-enum { EV_WORKER_DONE = 1, EV_DEV_DONE, EV_COMMIT_TIMER, EV_EXPIRE, EV_SAMPLE, EV_READ_DONE };
+enum {
+	EV_WORKER_DONE = 1, EV_DEV_DONE, EV_COMMIT_TIMER, EV_EXPIRE, EV_SAMPLE, EV_READ_DONE,
+	EV_USER_READ_DONE, EV_ARRIVAL,
+};
 
 #define SECTOR 4096u
+#define NO_REQ UINT32_MAX
+#define REPLAY_BIO_BLOCKS 32u  /* a trace write is cut into bios of at most 128 KiB */
+
+/* One request of the workload: arrival to completion of all its pieces
+ * (write bios, device reads, the commit a flush waits for). */
+struct sim_req {
+	uint64_t t_arrive_ns;
+	uint32_t pieces;                   /* in flight */
+	uint32_t next_free;
+	uint8_t op;
+	bool open;                         /* records of it may still come */
+	bool measured;
+};
 
 struct sim {
 	const struct sim_cfg *cfg;         /* = &eff */
@@ -38,13 +54,33 @@ struct sim {
 	uint32_t workers_busy, workers_max;
 	/* workload */
 	struct trc_source *src;            /* owned */
-	struct trc_rec next;               /* the source's next request, when have_next */
+	struct trc_map *map;               /* owned (trace replay) */
+	struct trc_rec next;               /* the source's next record, when have_next */
 	bool have_next, src_done;
+	bool next_started;                 /* next's request exists; w_lbn/w_left: what is left */
+	uint64_t w_lbn;                    /* a write record being cut into bios */
+	uint32_t w_left;
+	uint32_t max_bio_blocks;           /* largest user bio (a trace write is cut) */
+	bool in_issue;                     /* issue_user() is running (no re-entry) */
 	uint64_t file_blocks;
-	uint64_t issued, done_user;        /* user writes issued / finished */
+	uint64_t issued, done_user;        /* user write bios issued / finished */
 	uint64_t total_writes;             /* fill + warmup + measured */
 	uint64_t fill_writes;
 	uint32_t inflight_user;
+	/* requests: a record without TRC_HAS_CONT starts one */
+	struct sim_req *reqs;              /* slots, indexed by bio->worker / event arg */
+	uint32_t nr_reqs_cap, req_free;    /* free list through ->next_free */
+	uint32_t cur_req;                  /* the last request started, while open */
+	uint64_t nr_req_started, warm_reqs, total_reqs;
+	uint32_t inflight_reqs;
+	uint64_t done_reqs;
+	bool arrival_armed;                /* timed: an EV_ARRIVAL is pending */
+	uint32_t reads_inflight;           /* device reads of user reads */
+	/* flushes waiting for a commit: FIFO of (request, commit number) */
+	uint32_t *fw_req;
+	uint64_t *fw_target;
+	uint32_t fw_head, fw_nr, fw_cap;
+	uint64_t commits_started, commits_done;
 	bool measuring;
 	uint64_t snap_user, snap_dev[FSC_NR_KINDS];
 	/* commits */
@@ -94,6 +130,10 @@ void sim_cfg_init(struct sim_cfg *c)
 	c->qd = 32;
 	c->warmup_writes = 0;
 	c->writes = 100000;
+	c->map = TRC_MAP_COMPACT;
+	c->timing = SIM_TIMING_CLOSED;
+	c->speed = 1.0;
+	c->loops = 1;
 	c->clean = FSC_CLEAN_GREEDY;
 	fsc_clean_params_init(&c->clean_params);
 	fsc_place_params_init(&c->place_params);
@@ -221,17 +261,21 @@ static void sim_dispatch(void *arg, struct fsc_bio *bio)
 
 static void issue_user(struct sim *s);
 static void commit_start(struct sim *s);
+static void req_piece_done(struct sim *s, uint32_t r);
+static void commit_done(struct sim *s);
 
 /* A bio is over (completed or failed): the owner's side. */
-static void bio_over(struct sim *s, uint32_t kind)
+static void bio_over(struct sim *s, uint32_t kind, uint32_t req)
 {
 	if (kind == FSC_KIND_USER) {
 		s->inflight_user--;
 		s->done_user++;
+		req_piece_done(s, req);
 	} else if (kind == FSC_KIND_META || kind == FSC_KIND_REDIRTY || kind == FSC_KIND_ZEROS) {
 		if (s->commit_left && --s->commit_left == 0) {
 			fsc_commit_finish(s->fs, s->now);
 			s->in_commit = false;
+			commit_done(s);
 			if (s->commit_pending) {
 				s->commit_pending = false;
 				commit_start(s);
@@ -243,7 +287,7 @@ static void bio_over(struct sim *s, uint32_t kind)
 
 static void sim_failed(void *arg, struct fsc_bio *bio)
 {
-	bio_over(arg, bio->kind);
+	bio_over(arg, bio->kind, bio->worker);
 }
 
 static void sim_bg_removed(void *arg, uint32_t type, uint64_t life_ns)
@@ -272,11 +316,13 @@ static void commit_start(struct sim *s)
 		s->err = n;
 		return;
 	}
+	s->commits_started++;
 	s->in_commit = true;
 	s->commit_left = (uint32_t)n;
 	if (!n) {
 		fsc_commit_finish(s->fs, s->now);
 		s->in_commit = false;
+		commit_done(s);
 		return;
 	}
 	for (b = list; b; b = next) {
@@ -345,9 +391,133 @@ static void clean(struct sim *s)
 	}
 }
 
+/* ---- requests ---- */
+
+static void push_arg(struct sim *s, uint64_t t, uint32_t type, uint32_t arg)
+{
+	if (sim_heap_push(&s->heap, t, type, arg, NULL) && !s->err)
+		s->err = -ENOMEM;
+}
+
+/* A new request of @op arriving at @t_ns; NO_REQ when out of memory. */
+static uint32_t req_new(struct sim *s, uint8_t op, uint64_t t_ns)
+{
+	struct sim_req *r;
+	uint32_t i;
+
+	if (s->req_free == NO_REQ) {
+		uint32_t cap = s->nr_reqs_cap ? s->nr_reqs_cap * 2 : 64, k;
+		struct sim_req *v = realloc(s->reqs, cap * sizeof(*v));
+
+		if (!v) {
+			s->err = -ENOMEM;
+			return NO_REQ;
+		}
+		for (k = s->nr_reqs_cap; k < cap; k++)
+			v[k].next_free = k + 1 < cap ? k + 1 : NO_REQ;
+		s->reqs = v;
+		s->req_free = s->nr_reqs_cap;
+		s->nr_reqs_cap = cap;
+	}
+	i = s->req_free;
+	r = &s->reqs[i];
+	s->req_free = r->next_free;
+	r->t_arrive_ns = t_ns;
+	r->pieces = 0;
+	r->op = op;
+	r->open = true;
+	r->measured = s->measuring;
+	s->inflight_reqs++;
+	s->nr_req_started++;
+	return i;
+}
+
+static void req_finish(struct sim *s, uint32_t i)
+{
+	struct sim_req *r = &s->reqs[i];
+
+	if (r->measured && r->op < SIM_NR_LAT_OPS)
+		ana_hist_add(&s->res->req_lat[r->op], s->now - r->t_arrive_ns);
+	s->inflight_reqs--;
+	s->done_reqs++;
+	r->next_free = s->req_free;
+	s->req_free = i;
+}
+
+static void req_piece_done(struct sim *s, uint32_t i)
+{
+	if (i == NO_REQ || i >= s->nr_reqs_cap)
+		return;
+	if (!--s->reqs[i].pieces && !s->reqs[i].open)
+		req_finish(s, i);
+}
+
+/* No more records of the current request: it ends with its last piece. */
+static void req_close(struct sim *s)
+{
+	uint32_t i = s->cur_req;
+
+	if (i == NO_REQ)
+		return;
+	s->cur_req = NO_REQ;
+	s->reqs[i].open = false;
+	if (!s->reqs[i].pieces)
+		req_finish(s, i);
+}
+
+/* A commit finished: the flushes that waited for it are done. */
+static void commit_done(struct sim *s)
+{
+	s->commits_done++;
+	while (s->fw_nr && s->fw_target[s->fw_head] <= s->commits_done) {
+		uint32_t i = s->fw_req[s->fw_head];
+
+		s->fw_head = (s->fw_head + 1) % s->fw_cap;
+		s->fw_nr--;
+		req_piece_done(s, i);
+	}
+}
+
+/* Request @i (a flush) waits for the next commit to start and finish. */
+static int flush_wait(struct sim *s, uint32_t i)
+{
+	uint64_t target = s->commits_started + 1;  /* the one starting now or pending */
+	uint32_t k;
+
+	if (s->fw_nr == s->fw_cap) {
+		uint32_t cap = s->fw_cap ? s->fw_cap * 2 : 16;
+		uint32_t *rq = malloc(cap * sizeof(*rq));
+		uint64_t *tg = malloc(cap * sizeof(*tg));
+
+		if (!rq || !tg) {
+			free(rq);
+			free(tg);
+			return -ENOMEM;
+		}
+		for (k = 0; k < s->fw_nr; k++) {
+			rq[k] = s->fw_req[(s->fw_head + k) % s->fw_cap];
+			tg[k] = s->fw_target[(s->fw_head + k) % s->fw_cap];
+		}
+		free(s->fw_req);
+		free(s->fw_target);
+		s->fw_req = rq;
+		s->fw_target = tg;
+		s->fw_head = 0;
+		s->fw_cap = cap;
+	}
+	k = (s->fw_head + s->fw_nr) % s->fw_cap;
+	s->fw_req[k] = i;
+	s->fw_target[k] = target;
+	s->fw_nr++;
+	s->reqs[i].pieces++;
+	s->res->nr_flush_commits++;
+	commit_start(s);  /* or pending behind the running one */
+	return 0;
+}
+
 /* ---- workload ---- */
 
-/* The source's next request into s->next (a lookahead of one, so the end
+/* The source's next record into s->next (a lookahead of one, so the end
  * of the workload is known when its last request is issued). */
 static void fetch(struct sim *s)
 {
@@ -358,8 +528,12 @@ static void fetch(struct sim *s)
 	ret = trc_source_next(s->src, &s->next);
 	if (ret > 0) {
 		s->have_next = true;
+		s->next_started = false;
+		if (!(s->next.has & TRC_HAS_CONT))
+			req_close(s);
 	} else {
 		s->src_done = true;
+		req_close(s);
 		if (ret < 0 && !s->err) {
 			zl_msgf(s->res->msg, sizeof(s->res->msg), "workload: %s", s->src->msg);
 			s->err = ret;
@@ -370,7 +544,7 @@ static void fetch(struct sim *s)
 /* Every request issued and finished. */
 static inline bool workload_is_over(const struct sim *s)
 {
-	return s->src_done && s->done_user == s->issued;
+	return s->src_done && !s->inflight_reqs;
 }
 
 static void snapshot(struct sim *s)
@@ -383,58 +557,217 @@ static void snapshot(struct sim *s)
 	memcpy(s->snap_dev, st->dev_bytes, sizeof(s->snap_dev));
 }
 
+/* Arrival of the next record in virtual time (timed replay). */
+static inline uint64_t arrival_ns(const struct sim *s)
+{
+	return (uint64_t)((double)s->next.ts_ns / s->cfg->speed);
+}
+
+/*
+ * One write bio of the current write record: 1 when issued, 0 when it must
+ * wait (cleaning, a commit, space in flight), negative on error.
+ */
+static int issue_write_bio(struct sim *s, uint32_t req)
+{
+	const struct sim_cfg *c = s->cfg;
+	uint32_t n = s->w_left < s->max_bio_blocks ? s->w_left : s->max_bio_blocks;
+	struct fsc_bio *bio;
+	uint64_t lbn = s->w_lbn;
+	int ret;
+
+	clean(s);
+	/* throttle: wait for relocations or a commit rather than run out */
+	if (fsc_min_free_zones(s->fs) <= 1 &&
+	    (fsc_stats(s->fs)->nr_relocating || s->in_commit)) {
+		/* relocated tree blocks are only freed by a commit */
+		if (fsc_stats(s->fs)->nr_relocating_meta && !s->in_commit)
+			commit_start(s);
+		return 0;
+	}
+	ret = fsc_write_file_hint(s->fs, lbn, n, s->next.has & TRC_HAS_HINT ? s->next.hint :
+				  FSC_HINT_NOT_SET, s->now, &bio);
+	if (ret == -ENOSPC) {
+		/* like btrfs: commit to unpin, wait for what is in flight */
+		if (c->metadata && !s->in_commit)
+			commit_start(s);
+		if (s->inflight_user || s->in_commit || fsc_stats(s->fs)->nr_relocating)
+			return 0;
+	}
+	if (ret)
+		return ret;
+	s->w_lbn += n;
+	s->w_left -= n;
+	s->issued++;
+	s->inflight_user++;
+	bio->worker = req;
+	s->reqs[req].pieces++;
+	if (c->metadata && c->release_prob > 0 && zl_rng_unit(&s->rng) < c->release_prob) {
+		ret = fsc_tree_release(s->fs, lbn, s->now);
+		if (ret)
+			return ret;
+	}
+	enqueue(s, bio);
+	s->bytes_since_commit += bio->len_bytes;
+	if (c->metadata && c->commit_bytes && s->bytes_since_commit >= c->commit_bytes)
+		commit_start(s);
+	if (c->progress && !(s->issued & 0xfffff))
+		fprintf(stderr, "\rsim: %llu/%llu requests", (unsigned long long)s->nr_req_started,
+			(unsigned long long)s->total_reqs);
+	return 1;
+}
+
+/*
+ * A read reads the blocks where they live now: stored ones on the device
+ * (the first copy; device time like any command, so it queues behind
+ * cleaning), those still on their way to the device from memory, holes not
+ * at all.
+ */
+static int issue_read(struct sim *s, uint32_t req, uint64_t lbn, uint32_t nr)
+{
+	struct fsc_file_loc loc;
+	int n;
+
+	while (nr) {
+		n = fsc_file_locate(s->fs, lbn, nr, &loc);
+		if (n < 0)
+			return n;
+		if (loc.where == FSC_WHERE_HOLE)
+			s->res->read_blocks_hole += (uint64_t)n;
+		else if (loc.where == FSC_WHERE_PENDING)
+			s->res->read_blocks_pending += (uint64_t)n;
+		else {
+			const struct fsc_bg *bg = loc.bg;
+			uint64_t off = loc.logical - bg->start, left = (uint64_t)n * SECTOR;
+			uint64_t phys, run;
+			uint32_t idx, st;
+			struct zblk *blk;
+			int ret;
+
+			while (left) {
+				fsc_map_stripe(bg, off, left, &idx, &phys, &run);
+				st = bg->profile == FSC_RAID0 || bg->profile == FSC_RAID10 ?
+				     idx * bg->sub_stripes : 0;
+				blk = s->devs.blk[bg->stripes[st].dev];
+				blk->last_delay_ns = 0;
+				ret = zblk_read(blk, bg->stripes[st].phys + phys, NULL, run);
+				if (ret) {
+					s->res->nr_user_read_errors++;
+					if (s->cfg->dev_error_abort && !s->err)
+						s->err = ret;
+				} else {
+					s->res->nr_user_reads++;
+					s->res->user_read_bytes += run;
+				}
+				s->reqs[req].pieces++;
+				s->reads_inflight++;
+				push_arg(s, dev_time(s, bg->stripes[st].dev, bg->stripes[st].phys, run,
+						     blk->last_delay_ns), EV_USER_READ_DONE, req);
+				off += run;
+				left -= run;
+			}
+		}
+		lbn += (uint64_t)n;
+		nr -= (uint32_t)n;
+	}
+	return 0;
+}
+
+/*
+ * The current record, from where it stopped: 1 when all of it is issued,
+ * 0 when it must wait, negative on error.  Writes go through fs-core's
+ * allocation in bios; reads read the devices; a discard frees the blocks;
+ * a flush waits for a commit (metadata on; else nothing to do); zone ops
+ * and other commands are counted and ignored.
+ */
+static int issue_rec(struct sim *s)
+{
+	const struct trc_rec *r = &s->next;
+	uint64_t lbn = r->offset_bytes / SECTOR;
+	uint32_t nr = (uint32_t)(r->len_bytes / SECTOR), req;
+	int ret = 0;
+
+	if (!s->next_started) {
+		if (!(r->has & TRC_HAS_CONT)) {
+			s->cur_req = req_new(s, r->op, s->cfg->timing == SIM_TIMING_TIMED ?
+					     arrival_ns(s) : s->now);
+			if (s->cur_req == NO_REQ)
+				return -ENOMEM;
+		}
+		if (s->cur_req == NO_REQ)
+			return -EINVAL;  /* a continuation without its request */
+		if (s->reqs[s->cur_req].measured && r->op < TRC_NR_OPS) {
+			s->res->req_nr[r->op] += !(r->has & TRC_HAS_CONT);
+			s->res->req_bytes[r->op] += r->len_bytes;
+		}
+		s->next_started = true;
+		s->w_lbn = lbn;
+		s->w_left = nr;
+	}
+	req = s->cur_req;
+	switch (r->op) {
+	case TRC_OP_WRITE:
+		while (s->w_left && (ret = issue_write_bio(s, req)) > 0)
+			;
+		return ret < 0 ? ret : !s->w_left;
+	case TRC_OP_READ:
+		ret = nr ? issue_read(s, req, lbn, nr) : 0;
+		return ret < 0 ? ret : 1;
+	case TRC_OP_DISCARD:
+		if (!nr)
+			return 1;
+		ret = fsc_discard_file(s->fs, lbn, nr, s->now);
+		if (ret == -ENOSPC) {
+			if (s->cfg->metadata && !s->in_commit)
+				commit_start(s);
+			if (s->inflight_user || s->in_commit || fsc_stats(s->fs)->nr_relocating)
+				return 0;
+		}
+		if (ret < 0)
+			return ret;
+		s->res->discarded_blocks += (uint64_t)ret;
+		return 1;
+	case TRC_OP_FLUSH:
+		if (!s->cfg->metadata)
+			return 1;  /* nothing to commit */
+		ret = flush_wait(s, req);
+		return ret ? ret : 1;
+	default:
+		s->res->nr_ignored++;
+		return 1;
+	}
+}
+
 static void issue_user(struct sim *s)
 {
 	const struct sim_cfg *c = s->cfg;
-	struct fsc_bio *bio;
-	uint64_t lbn;
 	int ret;
 
-	for (fetch(s); !s->err && s->inflight_user < c->qd && s->have_next; fetch(s)) {
-		if (!s->measuring && s->issued == s->fill_writes + c->warmup_writes)
-			snapshot(s);
-		clean(s);
-		/* throttle: wait for relocations or a commit rather than run out */
-		if (fsc_min_free_zones(s->fs) <= 1 &&
-		    (fsc_stats(s->fs)->nr_relocating || s->in_commit)) {
-			/* relocated tree blocks are only freed by a commit */
-			if (fsc_stats(s->fs)->nr_relocating_meta && !s->in_commit)
-				commit_start(s);
-			return;
-		}
-		lbn = s->next.offset_bytes / SECTOR;
-		ret = fsc_write_file_hint(s->fs, lbn, (uint32_t)(s->next.len_bytes / SECTOR),
-					  s->next.has & TRC_HAS_HINT ? s->next.hint : FSC_HINT_NOT_SET,
-					  s->now, &bio);
-		if (ret == -ENOSPC) {
-			/* like btrfs: commit to unpin, wait for what is in flight */
-			if (c->metadata && !s->in_commit)
-				commit_start(s);
-			if (s->inflight_user || s->in_commit || fsc_stats(s->fs)->nr_relocating)
-				return;
-		}
-		if (ret) {
-			s->err = ret;
-			return;
-		}
-		s->have_next = false;
-		s->issued++;
-		s->inflight_user++;
-		if (c->metadata && c->release_prob > 0 && zl_rng_unit(&s->rng) < c->release_prob) {
-			ret = fsc_tree_release(s->fs, lbn, s->now);
-			if (ret) {
-				s->err = ret;
-				return;
+	if (s->in_issue)
+		return;  /* a bio failed inside: the running loop goes on */
+	s->in_issue = true;
+	for (fetch(s); !s->err && s->have_next; fetch(s)) {
+		if (!s->next_started && !(s->next.has & TRC_HAS_CONT)) {
+			/* a new request: the queue depth, its arrival, the window */
+			if (c->qd && s->inflight_reqs >= c->qd)
+				break;
+			if (c->timing == SIM_TIMING_TIMED && arrival_ns(s) > s->now) {
+				if (!s->arrival_armed) {
+					s->arrival_armed = true;
+					push(s, arrival_ns(s), EV_ARRIVAL, NULL);
+				}
+				break;
 			}
+			if (!s->measuring && s->nr_req_started == s->warm_reqs)
+				snapshot(s);
 		}
-		enqueue(s, bio);
-		s->bytes_since_commit += bio->len_bytes;
-		if (c->metadata && c->commit_bytes && s->bytes_since_commit >= c->commit_bytes)
-			commit_start(s);
-		if (c->progress && !(s->issued & 0xfffff))
-			fprintf(stderr, "\rsim: %llu/%llu writes", (unsigned long long)s->issued,
-				(unsigned long long)s->total_writes);
+		ret = issue_rec(s);
+		if (ret < 0 && !s->err)
+			s->err = ret;
+		if (ret <= 0)
+			break;
+		s->have_next = false;
 	}
+	s->in_issue = false;
 }
 
 /* ---- setup ---- */
@@ -452,7 +785,7 @@ static uint32_t bg_zones_per_dev(enum fsc_profile p)
 
 /* Data zones cleaning can use: free sequential zones, less superblock zones,
  * the first zone, the reserve, the open zone and (estimated) metadata. */
-static double usable_data_zones(const struct sim_cfg *c)
+double sim_usable_data_zones(const struct sim_cfg *c)
 {
 	/* zone 0 is skipped (007) and conventional zones hold superblocks;
 	 * without conventional zones, zones 0 and 1 hold the superblock log */
@@ -521,7 +854,7 @@ static int check_values(const struct sim_cfg *c, char *msg, size_t msg_len)
 	else if (!c->bio_blocks || (uint64_t)c->bio_blocks * SECTOR > c->zone_bytes)
 		zl_msgf(msg, msg_len, "--bio-blocks %u: between 1 and one zone (%llu blocks of 4 KiB)",
 			c->bio_blocks, (unsigned long long)(c->zone_bytes / SECTOR));
-	else if (!c->qd)
+	else if (!c->qd && !c->trace)
 		zl_msgf(msg, msg_len, "--qd 0: at least 1 write in flight");
 	else if (!(c->util > 0 && c->util < 1))
 		zl_msgf(msg, msg_len, "--util %g: between 0 and 1, exclusive", c->util);
@@ -612,7 +945,7 @@ static int check_layout(const struct sim_cfg *c, char *msg, size_t msg_len)
 /* A data zone at least, and a file of one write at least. */
 static int check_room(const struct sim_cfg *c, char *msg, size_t msg_len)
 {
-	double zones = usable_data_zones(c), np = (double)(c->zone_bytes / SECTOR);
+	double zones = sim_usable_data_zones(c), np = (double)(c->zone_bytes / SECTOR);
 	unsigned long long short_by;
 
 	if (zones < 1) {
@@ -639,17 +972,26 @@ static int check_room(const struct sim_cfg *c, char *msg, size_t msg_len)
 
 int sim_cfg_check(const struct sim_cfg *c, char *msg, size_t msg_len)
 {
-	int ret = check_names(c, msg, msg_len);
+	/* a replay derives --zones from its trace (sim_replay_size()): until
+	 * then only what does not depend on the zone count is checked */
+	bool derive = c->trace && !c->nr_zones && !c->blkdev;
+	struct sim_cfg t = *c;
+	int ret;
 
+	if (derive)
+		t.nr_zones = UINT32_MAX - 1;
+	ret = check_names(&t, msg, msg_len);
 	if (!ret)
-		ret = check_values(c, msg, msg_len);
+		ret = sim_replay_check(c, msg, msg_len);
 	if (!ret)
+		ret = check_values(&t, msg, msg_len);
+	if (!ret && !derive)
 		ret = sim_devs_geometry_check(c, msg, msg_len);
 	if (!ret)
 		ret = check_profiles(c, msg, msg_len);
 	if (!ret)
-		ret = check_layout(c, msg, msg_len);
-	if (!ret)
+		ret = check_layout(&t, msg, msg_len);
+	if (!ret && !derive)
 		ret = check_room(c, msg, msg_len);
 	return ret;
 }
@@ -695,10 +1037,10 @@ static void sample(struct sim *s)
 
 static void dev_done(struct sim *s, struct fsc_bio *bio)
 {
-	uint32_t kind = bio->kind;
+	uint32_t kind = bio->kind, req = bio->worker;
 
 	fsc_bio_complete(s->fs, bio, s->now);  /* may reset a victim */
-	bio_over(s, kind);
+	bio_over(s, kind, req);
 }
 
 /* One event; @draining: the workload is over, only completions matter. */
@@ -724,6 +1066,15 @@ static void handle(struct sim *s, const struct sim_event *ev, bool draining)
 	case EV_READ_DONE:
 		enqueue(s, ev->ptr);
 		break;
+	case EV_USER_READ_DONE:
+		s->reads_inflight--;
+		req_piece_done(s, ev->arg);
+		issue_user(s);
+		break;
+	case EV_ARRIVAL:
+		s->arrival_armed = false;
+		issue_user(s);
+		break;
 	case EV_DEV_DONE:
 		dev_done(s, ev->ptr);
 		break;
@@ -735,11 +1086,12 @@ static void handle(struct sim *s, const struct sim_event *ev, bool draining)
 	case EV_COMMIT_TIMER:
 		if (draining || workload_is_over(s))
 			break;  /* stop ticking when the workload is over */
-		if (s->done_user == s->last_tick_done && !s->inflight_user) {
+		if (s->done_reqs == s->last_tick_done && !s->inflight_user && !s->reads_inflight &&
+		    !s->fw_nr && !s->arrival_armed) {
 			s->err = -EDEADLK;  /* nothing moves: a stalled pipeline */
 			break;
 		}
-		s->last_tick_done = s->done_user;
+		s->last_tick_done = s->done_reqs;
 		commit_start(s);
 		push(s, s->now + c->commit_interval_ns, EV_COMMIT_TIMER, NULL);
 		break;
@@ -807,14 +1159,15 @@ static void size_workload(struct sim *s)
 {
 	const struct sim_cfg *c = s->cfg;
 	struct sim_result *res = s->res;
-	double zones = usable_data_zones(c), np = (double)(c->zone_bytes / SECTOR), u;
+	double zones = sim_usable_data_zones(c), np = (double)(c->zone_bytes / SECTOR), u;
 
-	s->file_blocks = (uint64_t)(c->util * zones * np);
+	if (!c->trace)  /* a replay's file is sized by sim_replay_size() */
+		s->file_blocks = (uint64_t)(c->util * zones * np);
 	res->file_blocks = s->file_blocks;
 	u = res->util_effective = (double)s->file_blocks / (zones * np);
 	res->oracle_fifo = ana_wa_fifo(u);
 	res->oracle_greedy = ana_wa_greedy(u, np);
-	if (c->workload == SIM_WL_HOTCOLD) {
+	if (c->workload == SIM_WL_HOTCOLD && !c->trace) {
 		res->oracle_hc_fifo = ana_wa_hotcold_fifo(u, c->hot_r, c->hot_f);
 		res->oracle_hc_greedy = ana_wa_hotcold_greedy(u, c->hot_r, c->hot_f, np);
 		res->oracle_twolog = ana_wa_twolog(u, c->hot_r, c->hot_f, np);
@@ -829,6 +1182,7 @@ static int open_source(struct sim *s)
 		[SIM_WL_HOTCOLD] = TRC_GEN_HOTCOLD, [SIM_WL_ZIPF] = TRC_GEN_ZIPF,
 	};
 	const struct sim_cfg *c = s->cfg;
+	struct trc_map_source_cfg rc = { .in = c->trace, .map = s->map, .loops = c->loops };
 	struct trc_gen_cfg g = {
 		.kind = kind_of[c->workload],
 		.seed = c->seed,
@@ -840,8 +1194,15 @@ static int open_source(struct sim *s)
 		.hot_f = c->hot_f,
 		.zipf_theta = c->zipf_theta,
 	};
-	int ret = trc_gen_create(&g, &s->src);
+	int ret;
 
+	if (c->trace) {
+		ret = trc_map_source_create(&rc, &s->src);
+		if (ret)
+			zl_msgf(s->res->msg, sizeof(s->res->msg), "replay: %s", strerror(-ret));
+		return ret;
+	}
+	ret = trc_gen_create(&g, &s->src);
 	if (ret)
 		zl_msgf(s->res->msg, sizeof(s->res->msg),
 			"workload %s: the generator refused its configuration (%s)",
@@ -868,9 +1229,25 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 	s->eff = *cfg;
 	s->cfg = c = &s->eff;
 	s->res = res;
+	s->req_free = s->cur_req = NO_REQ;
 	zl_rng_seed(&s->rng, c->seed);
 	for (i = 0; i < FSC_MAX_DEVS; i++)
 		s->last_zone[i] = UINT64_MAX;
+	if (c->trace) {
+		res->replay = true;
+		ret = sim_replay_scan(c, &s->map, res->msg, sizeof(res->msg));
+		if (ret)
+			goto out_free;
+		res->trace = *trc_map_desc(s->map);
+		if (!c->blkdev) {  /* before the devices: it may derive --zones */
+			ret = sim_replay_size(&s->eff, s->map, &s->file_blocks, res->msg,
+					      sizeof(res->msg));
+			if (!ret)
+				ret = sim_cfg_check(c, res->msg, sizeof(res->msg));
+			if (ret)
+				goto out_free;
+		}
+	}
 	ret = sim_devs_open(&s->eff, &s->devs, res->msg, sizeof(res->msg));
 	if (ret)
 		goto out_free;
@@ -885,6 +1262,11 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 		zl_msgf(res->msg, sizeof(res->msg), "%s: geometry not usable: %s", c->blkdev, why);
 		ret = -EINVAL;
 		goto out_free;
+	}
+	if (c->trace && c->blkdev) {
+		ret = sim_replay_size(&s->eff, s->map, &s->file_blocks, res->msg, sizeof(res->msg));
+		if (ret)
+			goto out_free;
 	}
 	size_workload(s);
 
@@ -917,8 +1299,20 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 		(bg_zones_per_dev(c->data_profile) > bg_zones_per_dev(c->meta_profile) ?
 		 bg_zones_per_dev(c->data_profile) : bg_zones_per_dev(c->meta_profile));
 	s->workers_max = c->order == FSC_ORDER_SERIALIZE && c->nr_workers ? 1 : c->nr_workers;
-	s->fill_writes = (s->file_blocks + c->bio_blocks - 1) / c->bio_blocks;
-	s->total_writes = s->fill_writes + c->warmup_writes + c->writes;
+	if (c->trace) {
+		/* the last pass is measured */
+		s->warm_reqs = (uint64_t)(c->loops - 1) * res->trace.nr_recs;
+		s->total_reqs = (uint64_t)c->loops * res->trace.nr_recs;
+		res->loops_warmup = c->loops - 1;
+		s->max_bio_blocks = REPLAY_BIO_BLOCKS < c->zone_bytes / SECTOR ?
+				    REPLAY_BIO_BLOCKS : (uint32_t)(c->zone_bytes / SECTOR);
+	} else {
+		s->fill_writes = (s->file_blocks + c->bio_blocks - 1) / c->bio_blocks;
+		s->total_writes = s->fill_writes + c->warmup_writes + c->writes;
+		s->warm_reqs = s->fill_writes + c->warmup_writes;
+		s->total_reqs = s->total_writes;
+		s->max_bio_blocks = c->bio_blocks;
+	}
 	ret = open_source(s);
 	if (ret)
 		goto out_free;
@@ -947,6 +1341,12 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 
 	while (!s->err && sim_heap_pop(&s->heap, &ev))
 		handle(s, &ev, false);
+	if (!s->err && !workload_is_over(s)) {
+		/* nothing left to happen, and requests still wait */
+		zl_msgf(res->msg, sizeof(res->msg), "the workload stopped: %u requests could not "
+			"go on and nothing was in flight", s->inflight_reqs);
+		s->err = -EDEADLK;
+	}
 	if (!s->err && c->metadata)
 		commit_start(s);  /* final commit, drained below */
 	while (!s->err && sim_heap_pop(&s->heap, &ev))
@@ -974,6 +1374,10 @@ out_free:
 	}
 	fsc_destroy(s->fs);
 	trc_source_destroy(s->src);
+	trc_map_destroy(s->map);
+	free(s->reqs);
+	free(s->fw_req);
+	free(s->fw_target);
 	sim_devs_close(&s->devs, res);
 	sim_heap_fini(&s->heap);
 	free(s);

@@ -16,6 +16,7 @@
 
 #include "ana.h"
 #include "fsc.h"
+#include "trc_map.h"
 #include "zl_rng.h"
 
 /* ---- engine pieces (sim_engine.c) ---- */
@@ -64,6 +65,9 @@ extern const char *const sim_release_names[];   /* enum fsc_release */
 extern const char *const sim_dist_names[];      /* enum sim_dist */
 extern const char *const sim_workload_names[];  /* enum sim_workload */
 extern const char *const sim_store_names[];     /* enum sim_store ("file" takes :PATH) */
+/* Trace replay timing: closed loop at --qd, or at the trace's timestamps. */
+enum sim_timing { SIM_TIMING_CLOSED = 0, SIM_TIMING_TIMED };
+extern const char *const sim_timing_names[];    /* enum sim_timing */
 /* sim_cfg.dev_error_abort: [0] = true, [1] = false */
 extern const char *const sim_on_dev_error_names[];
 /* sim_name_parse() - the value @names spells @s, or -EINVAL. */
@@ -111,6 +115,14 @@ struct sim_cfg {
 	uint32_t qd;                /* user writes in flight */
 	uint64_t warmup_writes;     /* after the fill; not measured */
 	uint64_t writes;            /* measured user writes */
+	/* trace replay (docs/SIM.md, "Replay"): a trace instead of the generator */
+	const struct trc_input *trace;  /* borrowed; NULL = the generator of workload */
+	enum trc_map_mode map;
+	uint64_t file_bytes;        /* 0 = the trace's need (compact, direct) or util (scale) */
+	enum sim_timing timing;     /* closed: qd requests in flight; timed: at ts / speed */
+	double speed;               /* timed: a record arrives at ts_ns / speed */
+	uint32_t loops;             /* passes over the trace: the last is measured */
+	/* nr_zones 0 with a trace (no blkdev): derived, so that file = util x usable */
 	/* cleaning */
 	enum fsc_clean_policy clean;
 	struct fsc_clean_params clean_params;  /* fsc_clean_parse(): --clean NAME[:params] */
@@ -133,6 +145,9 @@ void sim_cfg_init(struct sim_cfg *cfg);
  * in @msg (the command-line option named).
  */
 int sim_cfg_check(const struct sim_cfg *cfg, char *msg, size_t msg_len);
+
+/* Ops with a latency histogram in sim_result.req_lat: enum trc_op 0..3. */
+#define SIM_NR_LAT_OPS (TRC_OP_DISCARD + 1)
 
 struct sim_result {
 	int error;                  /* 0 or what stopped the run */
@@ -164,6 +179,22 @@ struct sim_result {
 	double bg_life_mean_ns;
 	uint64_t bg_life_max_ns;
 	struct ana_hist bg_life;    /* ns from creation to reset, every removed block group */
+	/* requests (every run; a generator's write is one request) */
+	uint64_t req_nr[TRC_NR_OPS];    /* measured window, per op */
+	uint64_t req_bytes[TRC_NR_OPS]; /* their bytes, mapped (widened to 4 KiB) */
+	struct ana_hist req_lat[SIM_NR_LAT_OPS];  /* read, write, flush, discard: ns from
+						   * arrival to completion, measured window */
+	/* trace replay (whole run unless said) */
+	bool replay;
+	struct trc_map_desc trace;      /* one pass of the trace, from the pre-pass */
+	uint32_t loops_warmup;          /* passes before the measured one */
+	uint64_t nr_user_reads, user_read_bytes;  /* device reads that user reads took */
+	uint64_t nr_user_read_errors;   /* of which the device refused */
+	uint64_t read_blocks_pending;   /* blocks read while on their way to the device */
+	uint64_t read_blocks_hole;      /* blocks read that held no data */
+	uint64_t discarded_blocks;      /* blocks a discard freed (they held data) */
+	uint64_t nr_flush_commits;      /* flushes that waited for a commit */
+	uint64_t nr_ignored;            /* zone ops and others: counted, not executed */
 };
 
 /**

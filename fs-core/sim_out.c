@@ -21,6 +21,7 @@ const char *const sim_dist_names[] = { "const", "exp", "pareto", NULL };
 const char *const sim_workload_names[] = { "seq", "uniform", "hotcold", "zipf", NULL };
 const char *const sim_store_names[] = { "none", "mem", "file", NULL };
 const char *const sim_on_dev_error_names[] = { "abort", "continue", NULL };
+const char *const sim_timing_names[] = { "closed", "timed", NULL };
 
 int sim_name_parse(const char *const *names, const char *s)
 {
@@ -56,6 +57,56 @@ static void hist_json(FILE *f, const struct ana_hist *h)
 	fprintf(f, "\"count\": %llu, \"p50\": %llu, \"p90\": %llu, \"p99\": %llu, ",
 		U(h->n), U(ana_hist_quantile(h, 0.5)), U(ana_hist_quantile(h, 0.9)),
 		U(ana_hist_quantile(h, 0.99)));
+}
+
+/* The "replay" object: the passes, the trace's descriptors (one pass, from
+ * the pre-pass), the measured requests per op and what reads and discards
+ * did. */
+static void replay_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
+{
+	const struct trc_map_desc *d = &r->trace;
+	uint64_t other = 0;
+	int k, first = 1;
+
+	fprintf(f, ",\n  \"replay\": { \"loops\": %u, \"warmup_loops\": %u, "
+		"\"measured_loops\": %u,\n", c->loops, r->loops_warmup, c->loops - r->loops_warmup);
+	fprintf(f, "    \"trace\": { \"records\": %llu, \"duration_ns\": %llu, "
+		"\"footprint_bytes\": %llu, \"written_footprint_bytes\": %llu, "
+		"\"read_footprint_bytes\": %llu, \"discarded_footprint_bytes\": %llu,\n"
+		"      \"max_end_bytes\": %llu, \"unaligned_requests\": %llu, "
+		"\"map_memory_bytes\": %llu, \"ops\": {", U(d->nr_recs),
+		U(d->nr_recs ? d->max_ts_ns - d->min_ts_ns : 0), U(d->fp_blocks * 4096),
+		U(d->fp_written_blocks * 4096), U(d->fp_read_blocks * 4096),
+		U(d->fp_discarded_blocks * 4096), U(d->max_end_bytes), U(d->nr_unaligned),
+		U(d->mem_bytes));
+	for (k = 0; k < TRC_NR_OPS; k++) {
+		if (!d->nr_ops[k])
+			continue;
+		fprintf(f, "%s \"%s\": { \"requests\": %llu, \"bytes\": %llu }", first ? "" : ",",
+			trc_op_name(k), U(d->nr_ops[k]), U(d->bytes_ops[k]));
+		first = 0;
+	}
+	fprintf(f, " } },\n    \"requests\": {");
+	for (k = 0; k < SIM_NR_LAT_OPS; k++) {
+		const struct ana_hist *h = &r->req_lat[k];
+
+		fprintf(f, "%s\n      \"%s\": { \"count\": %llu, \"bytes\": %llu, \"latency_ns\": "
+			"{ \"p50\": %llu, \"p90\": %llu, \"p99\": %llu, \"p99_9\": %llu, "
+			"\"max\": %llu, \"mean\": %.0f } }", k ? "," : "", trc_op_name(k),
+			U(r->req_nr[k]), U(r->req_bytes[k]), U(ana_hist_quantile(h, 0.5)),
+			U(ana_hist_quantile(h, 0.9)), U(ana_hist_quantile(h, 0.99)),
+			U(ana_hist_quantile(h, 0.999)), U(h->max),
+			h->n ? (double)h->sum / (double)h->n : 0.0);
+	}
+	for (k = SIM_NR_LAT_OPS; k < TRC_NR_OPS; k++)
+		other += r->req_nr[k];
+	fprintf(f, ",\n      \"other\": { \"count\": %llu } },\n", U(other));
+	fprintf(f, "    \"reads\": { \"device_reads\": %llu, \"device_read_bytes\": %llu, "
+		"\"read_errors\": %llu, \"blocks_in_memory\": %llu, \"blocks_hole\": %llu },\n",
+		U(r->nr_user_reads), U(r->user_read_bytes), U(r->nr_user_read_errors),
+		U(r->read_blocks_pending), U(r->read_blocks_hole));
+	fprintf(f, "    \"discarded_blocks\": %llu, \"flush_commits\": %llu, \"ignored\": %llu }",
+		U(r->discarded_blocks), U(r->nr_flush_commits), U(r->nr_ignored));
 }
 
 void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
@@ -98,8 +149,16 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 		c->zipf_theta, c->qd, U(c->warmup_writes), U(c->writes));
 	fsc_clean_spec(c->clean, &c->clean_params, spec, sizeof(spec));
 	fsc_place_spec(c->place, &c->place_params, pspec, sizeof(pspec));
-	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u, \"placement\": \"%s\"\n  },\n",
-		spec, c->reserve_zones, pspec);
+	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u, \"placement\": \"%s\"", spec,
+		c->reserve_zones, pspec);
+	if (c->trace) {
+		fprintf(f, ",\n    \"trace\": ");
+		zl_json_fprint_str(f, c->trace->name);
+		fprintf(f, ", \"map\": \"%s\", \"file_size\": %llu, \"timing\": \"%s\", "
+			"\"speed\": %.6g, \"loops\": %u", name(trc_map_names, c->map),
+			U(c->file_bytes), name(sim_timing_names, c->timing), c->speed, c->loops);
+	}
+	fprintf(f, "\n  },\n");
 
 	fprintf(f, "  \"error\": \"%s\", \"error_text\": ", r->error ? fsc_errname(r->error) : "none");
 	zl_json_fprint_str(f, r->error ? (r->msg[0] ? r->msg : fsc_strerror(r->error)) : "");
@@ -145,6 +204,9 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 	fprintf(f, "\"mean\": %.0f, \"max\": %llu } },\n", r->bg_life_mean_ns,
 		U(r->bg_life_max_ns));
 	fprintf(f, "  \"bios\": { \"user\": %llu, \"dispatched\": %llu, \"commits\": %llu, "
-		"\"redirty\": %llu, \"zeros\": %llu }\n}\n", U(r->nr_user_bios), U(r->nr_bios),
+		"\"redirty\": %llu, \"zeros\": %llu }", U(r->nr_user_bios), U(r->nr_bios),
 		U(r->nr_commits), U(r->nr_redirty), U(r->nr_zeros));
+	if (r->replay)
+		replay_json(f, c, r);
+	fprintf(f, "\n}\n");
 }

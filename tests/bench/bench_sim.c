@@ -12,6 +12,12 @@
  * simulated bio too (relocation copies included), and its ratio to the
  * same policy at 1,000 zones (target <= 1.5 at 100,000).  ZL_BENCH_ZONES
  * (comma list) replaces the zone counts.
+ * Third: trace replay: the same synthetic workload as records in memory
+ * (the generator's own stream, fill included), replayed closed-loop through
+ * the compact mapping, against the generator run in the same process (best
+ * of two alternating runs each, CPU time): the replay path (pre-pass, hash
+ * lookups, request bookkeeping) must keep >= 0.8x the generator's user
+ * writes/s.
  * Run by `make bench` as `bench_sim <scratch-dir>` (the directory is unused).
  * Wall clock here only; the simulation itself never reads it.
  */
@@ -20,6 +26,8 @@
 #include <time.h>
 
 #include "sim.h"
+#include "trc_gen.h"
+#include "trc_src_array.h"
 #include "zdev.h"
 #include "zl_test.h"
 
@@ -137,6 +145,68 @@ static void per_policy_scaling(void)
 	printf("%-44s %14s\n", "target <= 1.5 at the largest", worst <= 1.5 ? "met" : "NOT met");
 }
 
+/* Closed-loop replay of the generator's records vs the generator itself. */
+static void bench_replay(void)
+{
+	static struct sim_result gen, rep;
+	struct trc_array_input ai;
+	struct trc_gen_cfg g = { 0 };
+	struct trc_source *src;
+	struct trc_rec *recs;
+	struct sim_cfg c;
+	uint64_t n, i, t_gen = UINT64_MAX, t_rep = UINT64_MAX, t;
+	double gen_rate, rep_rate;
+
+	sim_cfg_init(&c);
+	c.zone_bytes = 1 << 20;
+	c.nr_zones = 256;
+	c.writes = 1000000;
+	c.sample_ns = 0;
+	t_gen = timed_run(&c, &gen);
+	n = gen.file_blocks + c.writes;
+	g.kind = TRC_GEN_UNIFORM;
+	g.seed = c.seed;
+	g.file_bytes = gen.file_blocks * 4096;
+	g.req_bytes = 4096;
+	g.nr_fill = gen.file_blocks;
+	g.nr_reqs = n;
+	recs = malloc(n * sizeof(*recs));
+	if (!recs || trc_gen_create(&g, &src))
+		exit(1);
+	for (i = 0; i < n; i++)
+		if (trc_source_next(src, &recs[i]) != 1)
+			exit(1);
+	trc_source_destroy(src);
+	trc_array_input_init(&ai, recs, n, "generator records");
+	for (int round = 0; round < 2; round++) {
+		struct sim_cfg rc = c;
+
+		rc.trace = &ai.in;
+		rc.map = TRC_MAP_COMPACT;
+		rc.file_bytes = gen.file_blocks * 4096;
+		t = timed_run(&rc, &rep);
+		if (t < t_rep)
+			t_rep = t;
+		if (round) {
+			t = timed_run(&c, &gen);
+			if (t < t_gen)
+				t_gen = t;
+		}
+	}
+	/* the same user writes on both sides (whole run: fill included) */
+	gen_rate = (double)gen.nr_user_bios / ((double)t_gen / 1e9);
+	rep_rate = (double)rep.nr_user_bios / ((double)t_rep / 1e9);
+	printf("%-44s %14llu\n", "replay: records (fill + uniform 4 KiB)", (unsigned long long)n);
+	printf("%-44s %14.0f\n", "generator user writes/s (CPU time)", gen_rate);
+	printf("%-44s %14.0f\n", "closed-loop replay user writes/s (CPU time)", rep_rate);
+	printf("%-44s %14.4f\n", "ratio replay : generator", rep_rate / gen_rate);
+	printf("%-44s %14s\n", "same run (virtual time, bios)",
+	       rep.t_end_ns == gen.t_end_ns && rep.nr_bios == gen.nr_bios ? "yes" : "NO");
+	printf("%-44s %14s\n", "target replay >= 0.8x generator", rep_rate >= 0.8 * gen_rate ?
+	       "met" : "NOT met");
+	free(recs);
+}
+
 int main(int argc, char **argv)
 {
 	static struct sim_result r;
@@ -171,5 +241,7 @@ int main(int argc, char **argv)
 	printf("%-44s %14.3f\n", "WA (total)", r.wa);
 	printf("%-44s %14s\n", "target >= 1M bios/s", sim_rate >= 1e6 ? "met" : "NOT met");
 	per_policy_scaling();
+	printf("\n");
+	bench_replay();
 	return 0;
 }
