@@ -108,6 +108,16 @@ const struct option *cmd_sim_options(void)
 	return opts;
 }
 
+/* The long name of option value @o (messages name the option as typed);
+ * a lookup, so the enum and the table need not be in the same order. */
+static const char *opt_name(int o)
+{
+	for (const struct option *p = opts; p->name; p++)
+		if (p->val == o)
+			return p->name;
+	return "?";
+}
+
 /* --store none|mem|file:PATH (the names: sim_store_names[]) */
 static int parse_store(struct sim_cfg *c, const char *a)
 {
@@ -159,20 +169,20 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 
 	switch (o) {
 	case O_ZONE_SIZE: case O_BW: case O_COMMIT_BYTES: case O_FILE_SIZE:
-		r = cli_parse_bytes(opts[o - O_SEED].name, a, &v);
+		r = cli_parse_bytes(opt_name(o), a, &v);
 		break;
 	case O_SEED: case O_WARMUP: case O_WRITES:
-		r = cli_parse_u64(opts[o - O_SEED].name, a, &v);
+		r = cli_parse_u64(opt_name(o), a, &v);
 		break;
 	case O_DEVICES: case O_ZONES: case O_CONV: case O_FANOUT: case O_LEAF: case O_WORKERS:
 	case O_BIO: case O_QD: case O_RESERVE: case O_LOOPS:  /* 32-bit fields: no silent wrap */
-		r = cli_parse_u64_max(opts[o - O_SEED].name, a, UINT32_MAX, &v);
+		r = cli_parse_u64_max(opt_name(o), a, UINT32_MAX, &v);
 		break;
 	case O_CMD: case O_SWITCH: case O_WMEAN:         /* microseconds, kept in ns */
-		r = cli_parse_u64_max(opts[o - O_SEED].name, a, UINT64_MAX / 1000, &v);
+		r = cli_parse_u64_max(opt_name(o), a, UINT64_MAX / 1000, &v);
 		break;
 	case O_EXPIRE: case O_COMMIT_MS: case O_SAMPLE:  /* milliseconds, kept in ns */
-		r = cli_parse_u64_max(opts[o - O_SEED].name, a, UINT64_MAX / 1000000, &v);
+		r = cli_parse_u64_max(opt_name(o), a, UINT64_MAX / 1000000, &v);
 		break;
 	}
 	if (r)
