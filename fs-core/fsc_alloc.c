@@ -155,6 +155,8 @@ void fsc_destroy(struct fsc *fs)
 	}
 	free(fs->bgs);
 	free(fs->bg_starts);
+	free(fs->bgmap.key);
+	free(fs->bgmap.val);
 	free(fs->last_write);
 	fsc_clean_fini(fs);
 	for (i = 0; i < fs->nr_devs; i++)
@@ -199,6 +201,16 @@ int fsc_dev_replace(struct fsc *fs, uint32_t src_dev, struct zblk *tgt)
 }
 
 struct fsc_bg *fsc_bg_lookup(struct fsc *fs, uint64_t logical)
+{
+	struct fsc_bg *bg;
+
+	if (fsc_bgmap_get(fs, logical, &bg))  /* the fast path: O(1) */
+		return bg;
+	return fsc_bg_lookup_search(fs, logical);
+}
+
+/* The general path: binary search over the slots sorted by start. */
+struct fsc_bg *fsc_bg_lookup_search(const struct fsc *fs, uint64_t logical)
 {
 	uint32_t lo = 0, hi = fs->nr_slots;
 

@@ -254,6 +254,14 @@ struct fsc {
 	uint64_t *bg_starts;      /* start of each slot's block group (kept for NULL ones) */
 	uint32_t nr_slots;        /* slots in use, NULL ones included */
 	uint32_t nr_bgs, bgs_cap; /* block groups (non-NULL slots); capacity of both arrays */
+	/* direct lookup (fsc_chunk.c): zone-sized slot of the logical space ->
+	 * block group; off = some block group is not on the grid: binary search */
+	struct {
+		uint64_t *key;        /* slot + 1, 0 = empty; open addressing */
+		struct fsc_bg **val;
+		uint32_t cap, nr;
+		bool off;
+	} bgmap;
 	uint64_t next_logical;
 	uint64_t bg_seq;
 	struct fsc_bg *cur[3 + FSC_MAX_STREAMS]; /* allocation target: data stream 0, meta,
@@ -296,6 +304,12 @@ int fsc_sb_log_locate(const struct zblk_zone *z0, const struct zblk_zone *z1,
 		      uint64_t *pos_bytes, uint64_t *alt_pos_bytes);
 
 /* fsc_chunk.c */
+/* fsc_bgmap_get() - the block group whose zone-sized slot holds @logical
+ * (true, *@bg possibly NULL), or false when the map is off. */
+bool fsc_bgmap_get(const struct fsc *fs, uint64_t logical, struct fsc_bg **bg);
+/* fsc_bg_lookup_search() - fsc_bg_lookup() by binary search (the general
+ * path, and the reference the map is tested against). */
+struct fsc_bg *fsc_bg_lookup_search(const struct fsc *fs, uint64_t logical);
 int fsc_dev_extent_find(struct fsc *fs, uint32_t dev, uint32_t nr_zones, uint64_t *phys);
 int fsc_bg_create(struct fsc *fs, uint32_t type, uint64_t now_ns, struct fsc_bg **out);
 int fsc_bg_load(struct fsc *fs, const struct fsc_chunk *c, struct fsc_bg **out);

@@ -282,6 +282,16 @@ static void agree_over_a_run(enum fsc_clean_policy pol, const struct fsc_clean_p
 			}
 		}
 		wr(x, zl_rng_below(&r, nblocks), 1, now);
+		/* the direct lookup map agrees with the binary search */
+		{
+			uint64_t a = x->fs->file_map[zl_rng_below(&r, nblocks)];
+
+			assert_false(x->fs->bgmap.off);
+			assert_ptr_equal(fsc_bg_lookup(x->fs, a), fsc_bg_lookup_search(x->fs, a));
+			assert_ptr_equal(fsc_bg_lookup(x->fs, a + 1), fsc_bg_lookup_search(x->fs, a + 1));
+			a = zl_rng_below(&r, x->fs->next_logical + (1u << 22));  /* holes too */
+			assert_ptr_equal(fsc_bg_lookup(x->fs, a), fsc_bg_lookup_search(x->fs, a));
+		}
 	}
 	assert_true(picks > 100);
 	cx_free(x);
