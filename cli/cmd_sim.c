@@ -33,6 +33,7 @@ static const char sim_help[] =
 "             d-choices[:d=N,replace=0|1], windowed[:w=N], btrfs[:threshold=PCT];\n"
 "             docs/POLICIES.md)\n"
 "  placement: --placement one-log|reloc|hint|freq[:reloc=0|1][,age=N]\n"
+"  zones:     --max-open N --max-active N (the zone model's limits; 0 = none)\n"
 "  output:    --csv FILE --sample-ms N\n"
 "             --zone-csv FILE (device 0's zone conditions at each sample)\n"
 "  --check-config   check the options (exit 0 or 2 with the message), run nothing\n";
@@ -72,7 +73,7 @@ enum {
 	O_RELPROB, O_COMMIT_MS, O_COMMIT_BYTES, O_WORKERS, O_DIST, O_WMEAN, O_ALPHA,
 	O_WORKLOAD, O_UTIL, O_BIO, O_HOTR, O_HOTF, O_ZIPF, O_QD, O_WARMUP, O_WRITES, O_CLEAN,
 	O_RESERVE, O_CSV, O_SAMPLE, O_STORE, O_FAULTS, O_BLKDEV, O_ON_ERR, O_NO_RREAD,
-	O_HELP, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG,
+	O_HELP, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG, O_MAX_OPEN, O_MAX_ACTIVE,
 };
 
 static const struct option opts[] = {
@@ -94,7 +95,8 @@ static const struct option opts[] = {
 	{ "store", 1, 0, O_STORE }, { "faults", 1, 0, O_FAULTS }, { "blkdev", 1, 0, O_BLKDEV },
 	{ "on-dev-error", 1, 0, O_ON_ERR }, { "no-reloc-reads", 0, 0, O_NO_RREAD },
 	{ "help", 0, 0, O_HELP }, { "placement", 1, 0, O_PLACEMENT },
-	{ "zone-csv", 1, 0, O_ZONE_CSV }, { "check-config", 0, 0, O_CHECK_CONFIG }, { 0, 0, 0, 0 },
+	{ "zone-csv", 1, 0, O_ZONE_CSV }, { "check-config", 0, 0, O_CHECK_CONFIG },
+	{ "max-open", 1, 0, O_MAX_OPEN }, { "max-active", 1, 0, O_MAX_ACTIVE }, { 0, 0, 0, 0 },
 };
 
 /* The option table, for `zonelab run` (scenario keys are these names). */
@@ -161,6 +163,7 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 		break;
 	case O_DEVICES: case O_ZONES: case O_CONV: case O_FANOUT: case O_LEAF: case O_WORKERS:
 	case O_BIO: case O_QD: case O_RESERVE:           /* 32-bit fields: no silent wrap */
+	case O_MAX_OPEN: case O_MAX_ACTIVE:
 		r = cli_parse_u64_max(opts[o - O_SEED].name, a, UINT32_MAX, &v);
 		break;
 	case O_CMD: case O_SWITCH: case O_WMEAN:         /* microseconds, kept in ns */
@@ -221,6 +224,8 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 		break;
 	case O_NO_RREAD: c->reloc_reads = false; break;
 	case O_PLACEMENT: r = parse_placement(c, a); break;
+	case O_MAX_OPEN: c->max_open = (uint32_t)v; break;
+	case O_MAX_ACTIVE: c->max_active = (uint32_t)v; break;
 	}
 	return r ? -1 : 0;
 }

@@ -650,6 +650,7 @@ void fsc_bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 		zone_put(dev, z);
 	}
 	fsc_clean_forget(fs, bg);
+	fsc_active_drop(fs, bg);  /* reset: the zones are empty again */
 	for (t = 0; t < 3 + FSC_MAX_STREAMS; t++)
 		if (fs->cur[t] == bg)
 			fs->cur[t] = NULL;

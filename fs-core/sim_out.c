@@ -98,8 +98,9 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 		c->zipf_theta, c->qd, U(c->warmup_writes), U(c->writes));
 	fsc_clean_spec(c->clean, &c->clean_params, spec, sizeof(spec));
 	fsc_place_spec(c->place, &c->place_params, pspec, sizeof(pspec));
-	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u, \"placement\": \"%s\"\n  },\n",
-		spec, c->reserve_zones, pspec);
+	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u, \"placement\": \"%s\", "
+		"\"max_open\": %u, \"max_active\": %u\n  },\n", spec, c->reserve_zones, pspec,
+		c->max_open, c->max_active);
 
 	fprintf(f, "  \"error\": \"%s\", \"error_text\": ", r->error ? fsc_errname(r->error) : "none");
 	zl_json_fprint_str(f, r->error ? (r->msg[0] ? r->msg : fsc_strerror(r->error)) : "");
@@ -120,7 +121,11 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 	for (k = 0; k < FSC_NR_KINDS; k++)
 		fprintf(f, "%s \"%s\": %.6f", k ? "," : "", kind_names[k],
 			r->user_bytes ? (double)r->dev_bytes[k] / (double)r->user_bytes : 0.0);
-	fprintf(f, " } },\n");
+	fprintf(f, ", \"finish_waste\": %.6f },\n", r->user_bytes ?
+		(double)r->finish_waste_bytes / (double)r->user_bytes : 0.0);
+	fprintf(f, "    \"finish_waste_bytes\": %llu, \"zone_finishes\": %llu, "
+		"\"active_zones_max\": %u },\n", U(r->finish_waste_bytes), U(r->nr_zone_finishes),
+		r->active_max);
 	fprintf(f, "  \"reorder_latency_ns\": { \"count\": %llu, \"p50\": %llu, \"p90\": %llu, "
 		"\"p99\": %llu, \"p99_9\": %llu, \"max\": %llu },\n", U(r->reorder.n),
 		U(ana_hist_quantile(&r->reorder, 0.5)), U(ana_hist_quantile(&r->reorder, 0.9)),
