@@ -36,6 +36,7 @@ static const char sim_help[] =
 "  replay:    --map compact|direct|scale --file-size BYTES --loops N (the last is measured)\n"
 "             --timing closed|timed --speed X (timed: arrival = ts / X; --qd caps, none by default)\n"
 "             (--zones left out with a trace: derived so that file = --util of the capacity)\n"
+"  zones:     --max-open N --max-active N (the zone model's limits; 0 = none)\n"
 "  output:    --csv FILE --sample-ms N\n"
 "             --zone-csv FILE (device 0's zone conditions at each sample)\n"
 "  --check-config   check the options (exit 0 or 2 with the message), run nothing\n";
@@ -76,6 +77,7 @@ enum {
 	O_WORKLOAD, O_UTIL, O_BIO, O_HOTR, O_HOTF, O_ZIPF, O_QD, O_WARMUP, O_WRITES, O_CLEAN,
 	O_RESERVE, O_CSV, O_SAMPLE, O_STORE, O_FAULTS, O_BLKDEV, O_ON_ERR, O_NO_RREAD,
 	O_HELP, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG, O_MAP, O_FILE_SIZE, O_LOOPS, O_TIMING, O_SPEED,
+	O_MAX_OPEN, O_MAX_ACTIVE,
 };
 
 static const struct option opts[] = {
@@ -99,7 +101,8 @@ static const struct option opts[] = {
 	{ "help", 0, 0, O_HELP }, { "placement", 1, 0, O_PLACEMENT },
 	{ "zone-csv", 1, 0, O_ZONE_CSV }, { "check-config", 0, 0, O_CHECK_CONFIG },
 	{ "map", 1, 0, O_MAP }, { "file-size", 1, 0, O_FILE_SIZE }, { "loops", 1, 0, O_LOOPS },
-	{ "timing", 1, 0, O_TIMING }, { "speed", 1, 0, O_SPEED }, { 0, 0, 0, 0 },
+	{ "timing", 1, 0, O_TIMING }, { "speed", 1, 0, O_SPEED },
+	{ "max-open", 1, 0, O_MAX_OPEN }, { "max-active", 1, 0, O_MAX_ACTIVE }, { 0, 0, 0, 0 },
 };
 
 /* The option table, for `zonelab run` (scenario keys are these names). */
@@ -176,6 +179,7 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 		break;
 	case O_DEVICES: case O_ZONES: case O_CONV: case O_FANOUT: case O_LEAF: case O_WORKERS:
 	case O_BIO: case O_QD: case O_RESERVE: case O_LOOPS:  /* 32-bit fields: no silent wrap */
+	case O_MAX_OPEN: case O_MAX_ACTIVE:
 		r = cli_parse_u64_max(opt_name(o), a, UINT32_MAX, &v);
 		break;
 	case O_CMD: case O_SWITCH: case O_WMEAN:         /* microseconds, kept in ns */
@@ -241,6 +245,8 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_LOOPS: c->loops = (uint32_t)v; break;
 	case O_TIMING: r = pick("timing", a, sim_timing_names, &e); c->timing = e; break;
 	case O_SPEED: r = parse_double("speed", a, &c->speed); break;
+	case O_MAX_OPEN: c->max_open = (uint32_t)v; break;
+	case O_MAX_ACTIVE: c->max_active = (uint32_t)v; break;
 	}
 	return r ? -1 : 0;
 }

@@ -163,6 +163,8 @@ struct fsc_cfg {
 	uint64_t seed;                    /* randomised policies (d-choices) */
 	enum fsc_placement place;         /* which data log a write goes to */
 	struct fsc_place_params place_params;
+	uint32_t max_active_zones;        /* the devices' max active zones (0 = no limit):
+					   * fs-core finishes a zone rather than exceed it */
 };
 
 struct fsc;
@@ -262,8 +264,10 @@ int fsc_dev_replace(struct fsc *fs, uint32_t src_dev, struct zblk *tgt);
  * allocate a data extent (sequentially in a data block group), free the old
  * extents, dirty the tree path of each block.  *@out is the bio to process
  * then pass to fsc_submit().  With FSC_ORDER_APPEND the address is known
- * only at completion.  Returns 0, -ENOSPC or a device error on block group
- * creation.
+ * only at completion.  Returns 0, -ENOSPC, -EBUSY (a new block group would
+ * exceed cfg.max_active_zones and no active one can be finished yet: its
+ * writes are still in flight; retry after completions) or a device error
+ * on block group creation.
  */
 int fsc_write_file(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint64_t now_ns,
 		   struct fsc_bio **out);
@@ -416,6 +420,9 @@ struct fsc_stats {
 	uint64_t nr_relocations;
 	uint64_t nr_relocating;            /* victims whose copies are still in flight */
 	uint64_t nr_relocating_meta;       /* of which tree-block groups waiting for a commit */
+	uint64_t nr_zone_finishes;         /* zones finished to stay under max active */
+	uint64_t finish_waste_bytes;       /* capacity those finishes left unwritten (all copies) */
+	uint32_t active_max;               /* most zones fs-core held active on one device */
 };
 const struct fsc_stats *fsc_stats(const struct fsc *fs);
 

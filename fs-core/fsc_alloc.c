@@ -78,6 +78,7 @@ static int fsc_setup(const struct fsc_cfg *cfg, struct fsc **out)
 	ret = fsc_place_init(fs);  /* after the tree model: needs the file's size */
 	if (ret)
 		goto out_destroy;
+	fsc_active_init(fs);
 	*out = fs;
 	return 0;
 out_destroy:
@@ -155,6 +156,9 @@ void fsc_destroy(struct fsc *fs)
 	}
 	free(fs->bgs);
 	free(fs->bg_starts);
+	free(fs->bgmap.key);
+	free(fs->bgmap.val);
+	free(fs->active);
 	free(fs->last_write);
 	fsc_clean_fini(fs);
 	for (i = 0; i < fs->nr_devs; i++)
@@ -199,6 +203,16 @@ int fsc_dev_replace(struct fsc *fs, uint32_t src_dev, struct zblk *tgt)
 }
 
 struct fsc_bg *fsc_bg_lookup(struct fsc *fs, uint64_t logical)
+{
+	struct fsc_bg *bg;
+
+	if (fsc_bgmap_get(fs, logical, &bg))  /* the fast path: O(1) */
+		return bg;
+	return fsc_bg_lookup_search(fs, logical);
+}
+
+/* The general path: binary search over the slots sorted by start. */
+struct fsc_bg *fsc_bg_lookup_search(const struct fsc *fs, uint64_t logical)
 {
 	uint32_t lo = 0, hi = fs->nr_slots;
 
@@ -252,7 +266,13 @@ int fsc_alloc_stream(struct fsc *fs, uint32_t type, uint32_t stream, uint64_t le
 		bg = NULL;
 	}
 	if (!bg) {
+		ret = fsc_active_make_room(fs, type, now_ns);
+		if (ret)
+			return ret;
 		ret = fsc_bg_create(fs, type, now_ns, &bg);
+		if (ret)
+			return ret;
+		ret = fsc_active_add(fs, bg);
 		if (ret)
 			return ret;
 		if (len > bg->len_bytes)

@@ -93,6 +93,132 @@ static uint32_t devs_by_free(const struct fsc *fs, uint32_t *order)
 	return n;
 }
 
+/* ---- the direct lookup map: slot = (logical - 1 MiB) / zone size ---- */
+
+#define BGMAP_BASE (1ULL << 20)  /* fsc_setup()'s first logical address */
+
+static uint32_t bgmap_home(uint64_t key, uint32_t cap)
+{
+	key *= 0x9e3779b97f4a7c15ULL;
+	return (uint32_t)(key >> 32) & (cap - 1);
+}
+
+static int bgmap_grow(struct fsc *fs)
+{
+	uint32_t cap = fs->bgmap.cap ? fs->bgmap.cap * 2 : 1024, i, j;
+	uint64_t *key = calloc(cap, sizeof(*key));
+	struct fsc_bg **val = calloc(cap, sizeof(*val));
+
+	if (!key || !val) {
+		free(key);
+		free(val);
+		return -ENOMEM;
+	}
+	for (i = 0; i < fs->bgmap.cap; i++) {
+		if (!fs->bgmap.key[i])
+			continue;
+		for (j = bgmap_home(fs->bgmap.key[i], cap); key[j]; j = (j + 1) & (cap - 1))
+			;
+		key[j] = fs->bgmap.key[i];
+		val[j] = fs->bgmap.val[i];
+	}
+	free(fs->bgmap.key);
+	free(fs->bgmap.val);
+	fs->bgmap.key = key;
+	fs->bgmap.val = val;
+	fs->bgmap.cap = cap;
+	return 0;
+}
+
+static int bgmap_put(struct fsc *fs, uint64_t slot, struct fsc_bg *bg)
+{
+	uint32_t j;
+
+	if ((fs->bgmap.nr + 1) * 2 > fs->bgmap.cap && bgmap_grow(fs))
+		return -ENOMEM;
+	for (j = bgmap_home(slot + 1, fs->bgmap.cap); fs->bgmap.key[j];
+	     j = (j + 1) & (fs->bgmap.cap - 1))
+		;
+	fs->bgmap.key[j] = slot + 1;
+	fs->bgmap.val[j] = bg;
+	fs->bgmap.nr++;
+	return 0;
+}
+
+static void bgmap_del(struct fsc *fs, uint64_t slot)
+{
+	uint32_t mask = fs->bgmap.cap - 1, i, j;
+
+	if (!fs->bgmap.cap)
+		return;
+	for (i = bgmap_home(slot + 1, fs->bgmap.cap); fs->bgmap.key[i] != slot + 1;
+	     i = (i + 1) & mask)
+		if (!fs->bgmap.key[i])
+			return;
+	fs->bgmap.key[i] = 0;
+	fs->bgmap.nr--;
+	/* linear probing without tombstones: shift the cluster back */
+	for (j = (i + 1) & mask; fs->bgmap.key[j]; j = (j + 1) & mask) {
+		uint32_t home = bgmap_home(fs->bgmap.key[j], fs->bgmap.cap);
+
+		if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
+			fs->bgmap.key[i] = fs->bgmap.key[j];
+			fs->bgmap.val[i] = fs->bgmap.val[j];
+			fs->bgmap.key[j] = 0;
+			i = j;
+		}
+	}
+}
+
+bool fsc_bgmap_get(const struct fsc *fs, uint64_t logical, struct fsc_bg **bg)
+{
+	uint64_t key;
+	uint32_t j;
+
+	if (fs->bgmap.off || !fs->zone_bytes)
+		return false;
+	*bg = NULL;
+	if (logical < BGMAP_BASE || !fs->bgmap.cap)
+		return true;
+	key = (logical - BGMAP_BASE) / fs->zone_bytes + 1;
+	for (j = bgmap_home(key, fs->bgmap.cap); fs->bgmap.key[j];
+	     j = (j + 1) & (fs->bgmap.cap - 1))
+		if (fs->bgmap.key[j] == key) {
+			*bg = fs->bgmap.val[j];
+			return true;
+		}
+	return true;
+}
+
+/* @bg into the map, one entry per zone-sized slot it covers; a block group
+ * off the grid (or no memory) turns the map off for good. */
+static void bgmap_add(struct fsc *fs, struct fsc_bg *bg)
+{
+	uint64_t zb = fs->zone_bytes, s;
+
+	if (fs->bgmap.off)
+		return;
+	if (!zb || bg->start < BGMAP_BASE || (bg->start - BGMAP_BASE) % zb || bg->len_bytes % zb) {
+		fs->bgmap.off = true;
+		return;
+	}
+	for (s = 0; s < bg->len_bytes / zb; s++)
+		if (bgmap_put(fs, (bg->start - BGMAP_BASE) / zb + s, bg)) {
+			fs->bgmap.off = true;
+			return;
+		}
+}
+
+static void bgmap_remove(struct fsc *fs, struct fsc_bg *bg)
+{
+	uint64_t zb = fs->zone_bytes, s;
+
+	if (fs->bgmap.off)
+		return;
+	for (s = 0; s < bg->len_bytes / zb; s++)
+		bgmap_del(fs, (bg->start - BGMAP_BASE) / zb + s);
+}
+
 int fsc_bg_insert(struct fsc *fs, struct fsc_bg *bg)
 {
 	uint32_t i, cap = fs->bgs_cap;
@@ -119,6 +245,7 @@ int fsc_bg_insert(struct fsc *fs, struct fsc_bg *bg)
 	fs->bg_starts[i] = bg->start;
 	fs->nr_slots++;
 	fs->nr_bgs++;
+	bgmap_add(fs, bg);
 	if (bg->start + bg->len_bytes > fs->next_logical)
 		fs->next_logical = bg->start + bg->len_bytes;
 	return 0;
@@ -482,6 +609,7 @@ static void bg_slot_clear(struct fsc *fs, struct fsc_bg *bg)
 	}
 	if (lo >= fs->nr_slots || fs->bgs[lo] != bg)
 		return;
+	bgmap_remove(fs, bg);
 	fs->bgs[lo] = NULL;
 	fs->nr_bgs--;
 	if (fs->nr_slots - fs->nr_bgs <= 32 || (fs->nr_slots - fs->nr_bgs) * 2 < fs->nr_slots)
@@ -522,6 +650,7 @@ void fsc_bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 		zone_put(dev, z);
 	}
 	fsc_clean_forget(fs, bg);
+	fsc_active_drop(fs, bg);  /* reset: the zones are empty again */
 	for (t = 0; t < 3 + FSC_MAX_STREAMS; t++)
 		if (fs->cur[t] == bg)
 			fs->cur[t] = NULL;

@@ -35,6 +35,7 @@ struct fsc_dev {
 	uint32_t sb_zone[2];      /* the ring's zones */
 	uint32_t sb_cur;          /* ring zone in use (0/1) */
 	uint32_t *resets;         /* per zone: resets fs-core made (CAT's erase count) */
+	uint32_t nr_active;       /* zones active (written, not full) as fs-core counts them */
 };
 
 static inline bool fsc_bit(const uint64_t *b, uint32_t i)
@@ -107,6 +108,8 @@ struct fsc_bg {
 	uint64_t create_ns;
 	uint64_t seq;             /* creation order (FIFO cleaning) */
 	uint32_t stream;          /* data log it belongs to (placement) */
+	bool active;              /* its zones count as active (fsc_active_*) */
+	uint64_t dispatched_bytes;/* bytes sent to the devices (full when = len_bytes) */
 	uint64_t done_clock;      /* user bytes written when allocation ended (sealed): the
 				   * score policies' age = user bytes written since */
 	uint32_t erases;          /* resets of its first zone before it was created (CAT) */
@@ -254,6 +257,14 @@ struct fsc {
 	uint64_t *bg_starts;      /* start of each slot's block group (kept for NULL ones) */
 	uint32_t nr_slots;        /* slots in use, NULL ones included */
 	uint32_t nr_bgs, bgs_cap; /* block groups (non-NULL slots); capacity of both arrays */
+	/* direct lookup (fsc_chunk.c): zone-sized slot of the logical space ->
+	 * block group; off = some block group is not on the grid: binary search */
+	struct {
+		uint64_t *key;        /* slot + 1, 0 = empty; open addressing */
+		struct fsc_bg **val;
+		uint32_t cap, nr;
+		bool off;
+	} bgmap;
 	uint64_t next_logical;
 	uint64_t bg_seq;
 	struct fsc_bg *cur[3 + FSC_MAX_STREAMS]; /* allocation target: data stream 0, meta,
@@ -279,6 +290,8 @@ struct fsc {
 	uint64_t generation;
 
 	struct fsc_clean clean;   /* victim selection */
+	struct fsc_bg **active;   /* block groups holding active zones (fsc_active.c) */
+	uint32_t nr_active_bgs, active_cap;
 
 	struct fsc_bio *bio_free; /* pool */
 	uint64_t bio_seq;         /* zone append tokens */
@@ -296,6 +309,12 @@ int fsc_sb_log_locate(const struct zblk_zone *z0, const struct zblk_zone *z1,
 		      uint64_t *pos_bytes, uint64_t *alt_pos_bytes);
 
 /* fsc_chunk.c */
+/* fsc_bgmap_get() - the block group whose zone-sized slot holds @logical
+ * (true, *@bg possibly NULL), or false when the map is off. */
+bool fsc_bgmap_get(const struct fsc *fs, uint64_t logical, struct fsc_bg **bg);
+/* fsc_bg_lookup_search() - fsc_bg_lookup() by binary search (the general
+ * path, and the reference the map is tested against). */
+struct fsc_bg *fsc_bg_lookup_search(const struct fsc *fs, uint64_t logical);
 int fsc_dev_extent_find(struct fsc *fs, uint32_t dev, uint32_t nr_zones, uint64_t *phys);
 int fsc_bg_create(struct fsc *fs, uint32_t type, uint64_t now_ns, struct fsc_bg **out);
 int fsc_bg_load(struct fsc *fs, const struct fsc_chunk *c, struct fsc_bg **out);
@@ -313,6 +332,16 @@ int fsc_alloc(struct fsc *fs, uint32_t type, uint64_t len, uint32_t owner, uint6
 /* fsc_alloc_stream() - fsc_alloc() of data into log @stream. */
 int fsc_alloc_stream(struct fsc *fs, uint32_t type, uint32_t stream, uint64_t len,
 		     uint32_t owner, uint64_t now_ns, struct fsc_bg **bgp, uint64_t *logical);
+
+/* fsc_active.c: the max-active-zones limit */
+/* Room for a new block group of @type, finishing one if needed: 0, -EBUSY
+ * (none finishable yet) or -ENOMEM. */
+int fsc_active_make_room(struct fsc *fs, uint32_t type, uint64_t now_ns);
+int fsc_active_add(struct fsc *fs, struct fsc_bg *bg);
+void fsc_active_drop(struct fsc *fs, struct fsc_bg *bg);
+/* @bytes of @bg went to the devices: its zones become full at len_bytes. */
+void fsc_active_dispatched(struct fsc *fs, struct fsc_bg *bg, uint64_t bytes);
+void fsc_active_init(struct fsc *fs);
 
 /* fsc_place.c */
 /* The data log of a user write of @lbn with @hint, or of a relocation out of @src. */

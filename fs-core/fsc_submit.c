@@ -69,6 +69,7 @@ int fsc_write_file_hint(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint32
 
 static void dispatch(struct fsc *fs, struct fsc_bio *bio, uint64_t now_ns)
 {
+	fsc_active_dispatched(fs, bio->bg, bio->len_bytes);
 	bio->t_dispatch_ns = now_ns;
 	fs->st.nr_bios_dispatched++;
 	if (fs->ops.dispatch) {

@@ -4,7 +4,7 @@ LIB_SRCS += fs-core/zblk.c fs-core/zblk_zdev.c fs-core/zblk_zdisk.c fs-core/zblk
 	fs-core/fsc_alloc.c fs-core/fsc_submit.c fs-core/fsc_trans.c fs-core/fsc_file.c \
 	fs-core/fsc_clean.c fs-core/fsc_clean_score.c fs-core/fsc_clean_fifo.c fs-core/fsc_clean_greedy.c \
 	fs-core/fsc_clean_cost_benefit.c fs-core/fsc_clean_cat.c fs-core/fsc_clean_dchoices.c \
-	fs-core/fsc_clean_windowed.c fs-core/fsc_clean_btrfs.c fs-core/fsc_place.c \
+	fs-core/fsc_clean_windowed.c fs-core/fsc_clean_btrfs.c fs-core/fsc_place.c fs-core/fsc_active.c \
 	fs-core/sim_engine.c fs-core/sim_dev.c fs-core/sim.c fs-core/sim_out.c fs-core/sim_replay.c
 BENCH_SRCS += tests/bench/bench_sim.c
 CLI_SRCS += cli/cmd_sim.c

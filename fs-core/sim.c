@@ -82,7 +82,7 @@ struct sim {
 	uint32_t fw_head, fw_nr, fw_cap;
 	uint64_t commits_started, commits_done;
 	bool measuring;
-	uint64_t snap_user, snap_dev[FSC_NR_KINDS];
+	uint64_t snap_user, snap_dev[FSC_NR_KINDS], snap_finish;
 	/* commits */
 	bool in_commit, commit_pending;
 	uint32_t commit_left;
@@ -555,6 +555,7 @@ static void snapshot(struct sim *s)
 	s->t_meas_ns = s->now;
 	s->snap_user = st->user_bytes;
 	memcpy(s->snap_dev, st->dev_bytes, sizeof(s->snap_dev));
+	s->snap_finish = st->finish_waste_bytes;
 }
 
 /* Arrival of the next record in virtual time (timed replay). */
@@ -586,7 +587,7 @@ static int issue_write_bio(struct sim *s, uint32_t req)
 	}
 	ret = fsc_write_file_hint(s->fs, lbn, n, s->next.has & TRC_HAS_HINT ? s->next.hint :
 				  FSC_HINT_NOT_SET, s->now, &bio);
-	if (ret == -ENOSPC) {
+	if (ret == -ENOSPC || ret == -EBUSY) {  /* EBUSY: waiting for an active zone */
 		/* like btrfs: commit to unpin, wait for what is in flight */
 		if (c->metadata && !s->in_commit)
 			commit_start(s);
@@ -873,6 +874,9 @@ static int check_values(const struct sim_cfg *c, char *msg, size_t msg_len)
 		zl_msgf(msg, msg_len, "--devices %u: --blkdev runs on one device", c->nr_devs);
 	else if (c->store == SIM_STORE_FILE && (!c->store_path || !*c->store_path))
 		zl_msgf(msg, msg_len, "--store file:PATH: no PATH");
+	else if (c->max_open && c->max_active && c->max_open > c->max_active)
+		zl_msgf(msg, msg_len, "--max-open %u --max-active %u: open zones are active: "
+			"--max-open at most --max-active", c->max_open, c->max_active);
 	else if (fsc_clean_params_check(c->clean, &c->clean_params, msg, msg_len))
 		return -EINVAL;
 	else if (c->metadata && (c->tree_fanout < 2 || !c->leaf_items))
@@ -942,6 +946,29 @@ static int check_layout(const struct sim_cfg *c, char *msg, size_t msg_len)
 	return 0;
 }
 
+/*
+ * Active zones fs-core needs at once: one per data log, the metadata and
+ * system logs, the superblock log, one more to relocate into while a
+ * victim's copies fly (x 2 with DUP).  Fewer and it could wait forever.
+ */
+static int check_active(const struct sim_cfg *c, char *msg, size_t msg_len)
+{
+	uint32_t need = fsc_place_nr_logs(c->place, &c->place_params) + 1 +
+			(c->metadata ? 2 : 0) + (c->nr_conv ? 0 : 1);
+
+	if (c->data_profile == FSC_DUP || c->meta_profile == FSC_DUP)
+		need *= 2;
+	if (c->max_active && c->max_active < need) {
+		zl_msgf(msg, msg_len, "--max-active %u: fs-core needs %u active zones at once "
+			"(%u data logs, relocation%s%s); give --max-active %u or more",
+			c->max_active, need, fsc_place_nr_logs(c->place, &c->place_params),
+			c->metadata ? ", metadata, system" : "", c->nr_conv ? "" : ", superblock log",
+			need);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* A data zone at least, and a file of one write at least. */
 static int check_room(const struct sim_cfg *c, char *msg, size_t msg_len)
 {
@@ -991,6 +1018,8 @@ int sim_cfg_check(const struct sim_cfg *c, char *msg, size_t msg_len)
 		ret = check_profiles(c, msg, msg_len);
 	if (!ret)
 		ret = check_layout(&t, msg, msg_len);
+	if (!ret)
+		ret = check_active(c, msg, msg_len);
 	if (!ret && !derive)
 		ret = check_room(c, msg, msg_len);
 	return ret;
@@ -1146,6 +1175,9 @@ static void results(struct sim *s)
 	res->nr_bg_removed = st->nr_bg_removed;
 	res->nr_relocations = st->nr_relocations;
 	res->nr_commits = st->nr_commits;
+	res->finish_waste_bytes = st->finish_waste_bytes - s->snap_finish;
+	res->nr_zone_finishes = st->nr_zone_finishes;
+	res->active_max = st->active_max;
 	res->nr_redirty = st->nr_redirty;
 	res->nr_zeros = st->nr_zeros;
 	res->bg_life_mean_ns = st->nr_bg_removed ?
@@ -1287,6 +1319,7 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 	fc.seed = c->seed;
 	fc.place = c->place;
 	fc.place_params = c->place_params;
+	fc.max_active_zones = c->max_active;
 	ret = fsc_create(&fc, &s->fs);
 	if (ret)
 		goto out_free;

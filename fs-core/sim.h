@@ -128,6 +128,8 @@ struct sim_cfg {
 	struct fsc_clean_params clean_params;  /* fsc_clean_parse(): --clean NAME[:params] */
 	enum fsc_placement place;   /* --placement: which data log a write goes to */
 	struct fsc_place_params place_params;
+	uint32_t max_open, max_active;  /* the zone model's limits (0 = none); fs-core keeps
+					 * under max_active by finishing zones */
 	uint32_t reserve_zones;     /* clean when free zones drop below this */
 	/* output */
 	uint64_t sample_ns;         /* CSV time-series period */
@@ -175,6 +177,9 @@ struct sim_result {
 	uint64_t store_writes;      /* zdisk backend: writes its statistics count */
 	uint64_t faults_fired;      /* zdisk backend: fault verdicts acted on */
 	uint64_t nr_zone_resets, nr_bg_created, nr_bg_removed, nr_relocations, nr_commits;
+	uint64_t finish_waste_bytes;  /* measured window: capacity finishes left unwritten */
+	uint64_t nr_zone_finishes;    /* whole run */
+	uint32_t active_max;          /* most active zones fs-core held on one device */
 	uint64_t nr_redirty, nr_zeros;
 	double bg_life_mean_ns;
 	uint64_t bg_life_max_ns;

@@ -39,6 +39,8 @@ static void geo_of(const struct sim_cfg *c, struct zdev_cfg *zc)
 	zc->capacity_lba = c->nr_zones * (c->zone_bytes / 4096);
 	zc->zone_size_lba = c->zone_bytes / 4096;
 	zc->nr_conv_start = c->nr_conv;
+	zc->max_open = c->max_open;
+	zc->max_active = c->max_active;
 }
 
 int sim_devs_geometry_check(const struct sim_cfg *c, char *msg, size_t msg_len)

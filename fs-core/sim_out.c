@@ -149,8 +149,9 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 		c->zipf_theta, c->qd, U(c->warmup_writes), U(c->writes));
 	fsc_clean_spec(c->clean, &c->clean_params, spec, sizeof(spec));
 	fsc_place_spec(c->place, &c->place_params, pspec, sizeof(pspec));
-	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u, \"placement\": \"%s\"", spec,
-		c->reserve_zones, pspec);
+	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u, \"placement\": \"%s\", "
+		"\"max_open\": %u, \"max_active\": %u", spec, c->reserve_zones, pspec,
+		c->max_open, c->max_active);
 	if (c->trace) {
 		fprintf(f, ",\n    \"trace\": ");
 		zl_json_fprint_str(f, c->trace->name);
@@ -179,7 +180,11 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 	for (k = 0; k < FSC_NR_KINDS; k++)
 		fprintf(f, "%s \"%s\": %.6f", k ? "," : "", kind_names[k],
 			r->user_bytes ? (double)r->dev_bytes[k] / (double)r->user_bytes : 0.0);
-	fprintf(f, " } },\n");
+	fprintf(f, ", \"finish_waste\": %.6f },\n", r->user_bytes ?
+		(double)r->finish_waste_bytes / (double)r->user_bytes : 0.0);
+	fprintf(f, "    \"finish_waste_bytes\": %llu, \"zone_finishes\": %llu, "
+		"\"active_zones_max\": %u },\n", U(r->finish_waste_bytes), U(r->nr_zone_finishes),
+		r->active_max);
 	fprintf(f, "  \"reorder_latency_ns\": { \"count\": %llu, \"p50\": %llu, \"p90\": %llu, "
 		"\"p99\": %llu, \"p99_9\": %llu, \"max\": %llu },\n", U(r->reorder.n),
 		U(ana_hist_quantile(&r->reorder, 0.5)), U(ana_hist_quantile(&r->reorder, 0.9)),

@@ -282,6 +282,16 @@ static void agree_over_a_run(enum fsc_clean_policy pol, const struct fsc_clean_p
 			}
 		}
 		wr(x, zl_rng_below(&r, nblocks), 1, now);
+		/* the direct lookup map agrees with the binary search */
+		{
+			uint64_t a = x->fs->file_map[zl_rng_below(&r, nblocks)];
+
+			assert_false(x->fs->bgmap.off);
+			assert_ptr_equal(fsc_bg_lookup(x->fs, a), fsc_bg_lookup_search(x->fs, a));
+			assert_ptr_equal(fsc_bg_lookup(x->fs, a + 1), fsc_bg_lookup_search(x->fs, a + 1));
+			a = zl_rng_below(&r, x->fs->next_logical + (1u << 22));  /* holes too */
+			assert_ptr_equal(fsc_bg_lookup(x->fs, a), fsc_bg_lookup_search(x->fs, a));
+		}
 	}
 	assert_true(picks > 100);
 	cx_free(x);
@@ -445,6 +455,69 @@ static void test_fsc_place_streams_by_hint_age_and_relocation(void **state)
 					 sizeof(msg)), -EINVAL);
 }
 
+/* Max active zones: a third log beyond a limit of 2 finishes the active
+ * block group with the least capacity left, counts what it wastes, and the
+ * device sees the zone FULL; fully allocated block groups are waited for
+ * rather than finished. */
+static void test_fsc_active_limit_finishes_the_least_wasteful_zone(void **state)
+{
+	struct tdevs t;
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+	struct fsc_bio *b, *list;
+	struct fsc_bg *hot, *cold;
+	struct zblk_zone z;
+	char msg[256];
+	uint64_t l;
+
+	tdevs_init(&t, 1, 16, 1);
+	tcfg(&cfg, &t, FSC_SINGLE);
+	cfg.file_bytes = 1024 * 4096;
+	cfg.tree_fanout = 0;
+	cfg.max_active_zones = 2;
+	assert_int_equal(fsc_place_parse("hint:reloc=1", &cfg.place, &cfg.place_params, msg,
+					 sizeof(msg)), 0);
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	/* hot: 10 blocks; cold: 200 blocks, 100 of them then deleted */
+	for (l = 0; l < 10; l++) {
+		assert_int_equal(fsc_write_file_hint(fs, l, 1, FSC_HINT_SHORT, 0, &b), 0);
+		hot = b->bg;
+		assert_int_equal(fsc_submit(fs, b, 0), 0);
+	}
+	for (l = 10; l < 210; l++) {
+		assert_int_equal(fsc_write_file_hint(fs, l, 1, FSC_HINT_LONG, 0, &b), 0);
+		cold = b->bg;
+		assert_int_equal(fsc_submit(fs, b, 0), 0);
+	}
+	assert_int_equal(fs->devs[0].nr_active, 2);
+	for (l = 10; l < 110; l++) {
+		fsc_free_extent(fs, fs->file_map[l], 4096, 1);
+		fs->file_map[l] = FSC_NO_ADDR;
+	}
+	/* the cold block group is not sealed: no candidate yet; a relocation
+	 * log needs a third zone: finish cold (56 blocks left) not hot (246) */
+	assert_null(fsc_clean_pick(fs));
+	assert_int_equal(fsc_active_make_room(fs, FSC_BG_DATA, 2), 0);
+	assert_int_equal(fsc_stats(fs)->nr_zone_finishes, 1);
+	assert_int_equal(fsc_stats(fs)->finish_waste_bytes, 56 * 4096);
+	assert_true(cold->alloc_done);
+	assert_false(hot->alloc_done);
+	assert_int_equal(zblk_report(t.b[0], cold->stripes[0].phys, &z, 1), 1);
+	assert_int_equal(z.cond, ZL_COND_FULL);
+	/* finished, half dead: a candidate now; its relocation fits in 2 active */
+	assert_ptr_equal(fsc_clean_pick(fs), cold);
+	assert_true(fsc_relocate(fs, cold, 3, &list) > 0);
+	while (list) {
+		b = list->next;
+		assert_int_equal(fsc_submit(fs, list, 3), 0);
+		list = b;
+	}
+	assert_true(fs->devs[0].nr_active <= 2);
+	assert_int_equal(fsc_stats(fs)->nr_dev_errors, 0);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_fsc_clean_parse_names_params_and_errors),
 		cmocka_unit_test(test_fsc_clean_bad_params_refuse_create),
 		cmocka_unit_test(test_fsc_place_streams_by_hint_age_and_relocation),
+		cmocka_unit_test(test_fsc_active_limit_finishes_the_least_wasteful_zone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -750,6 +750,48 @@ static void test_sim_hint_placement_stays_above_the_two_log_bound(void **state)
 	}
 }
 
+/*
+ * Max active zones 8-14 on the emulator (zdisk, MEM store, the zone model
+ * enforcing the limits) with the submit buffer, serialization and zone
+ * append: never an open/active-limit refusal from the device, fs-core
+ * never above the limit; too small a limit is refused with what is needed.
+ */
+static void test_sim_max_active_is_honoured_on_the_emulator(void **state)
+{
+	static struct sim_result r;
+	static const enum fsc_order orders[] = { FSC_ORDER_SUBMIT_BUFFER, FSC_ORDER_SERIALIZE,
+						 FSC_ORDER_APPEND };
+	struct sim_cfg c;
+	char msg[256];
+	uint32_t ma, o;
+
+	for (o = 0; o < 3; o++)
+		for (ma = 8; ma <= 14; ma += 3) {
+			sim_cfg_init(&c);
+			c.zone_bytes = 256 << 10;
+			c.nr_zones = 120;
+			c.store = SIM_STORE_MEM;
+			c.order = orders[o];
+			c.max_active = ma;
+			c.max_open = ma;
+			c.writes = 30000;
+			c.sample_ns = 0;
+			assert_int_equal(sim_run(&c, &r), 0);
+			assert_int_equal(r.error, 0);
+			assert_int_equal(r.nr_dev_errors, 0);
+			assert_true(r.active_max <= ma);
+			assert_true(r.active_max >= 3);
+		}
+	sim_cfg_init(&c);
+	c.max_active = 3;
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "--max-active 3: fs-core needs 4 active zones"));
+	c.max_active = 8;
+	c.max_open = 9;
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+	assert_non_null(strstr(msg, "--max-open at most --max-active"));
+}
+
 static void test_sim_names_parse_as_printed(void **state)
 {
 	assert_int_equal(sim_name_parse(sim_profile_names, "raid10"), FSC_RAID10);
@@ -1181,6 +1223,7 @@ int main(void)
 		cmocka_unit_test(test_sim_replay_flush_waits_for_a_commit_and_zone_ops_are_ignored),
 		cmocka_unit_test(test_sim_replay_derives_zones_from_footprint_and_util),
 		cmocka_unit_test(test_sim_replay_bad_options_are_refused_with_the_option_named),
+		cmocka_unit_test(test_sim_max_active_is_honoured_on_the_emulator),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
