@@ -22,6 +22,7 @@ grep -q '"records": 9,' "$dir/a" || fail "iolog sample: not 9 records: $(grep -m
 grep -q '"write": { "requests": 5, "bytes": 20480 }' "$dir/a" || fail "iolog sample: writes not counted"
 grep -q '"flush_commits": 1' "$dir/a" || fail "iolog sample: the sync did not wait for a commit"
 grep -q '"timing": "closed"' "$dir/a" || fail "closed run not said in the config"
+grep -q '"descriptors": { "read_fraction_requests": 0.375000' "$dir/a" || fail "no trace descriptors: $(grep -m1 descriptors "$dir/a")"
 "$ZL" sim --trace "$DATA/fio-iolog3.log" "${geo[@]}" --timing timed --speed 2 >"$dir/t" 2>"$dir/err" ||
 	fail "timed replay: $(cat "$dir/err")"
 grep -q '"timing": "timed", "speed": 2' "$dir/t" || fail "timed run not said in the config"

@@ -1174,6 +1174,10 @@ static void test_sim_replay_of_a_trace_file_equals_its_records_in_memory(void **
 	assert_int_equal(sim_run(&c, &from_file), 0);
 	unlink(path);
 	assert_int_equal(from_file.trace.nr_recs, 400);
+	/* trace stat's descriptors beside the map's own counts */
+	assert_int_equal(from_file.trace_stat.nr_recs, 400);
+	assert_int_equal(from_file.trace_stat.fp_touched_bytes, from_file.trace.fp_blocks * B4K);
+	assert_int_equal(from_file.trace_stat.nr_ops[TRC_OP_READ], from_file.trace.nr_ops[TRC_OP_READ]);
 	assert_int_equal(from_file.t_end_ns, from_mem.t_end_ns);
 	assert_int_equal(from_file.nr_bios, from_mem.nr_bios);
 	assert_int_equal(from_file.nr_user_reads, from_mem.nr_user_reads);
