@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "sim.h"
+#include "trc_src_reader.h"
 
 static const char sim_help[] =
 "usage: zonelab sim [options]      (prints a JSON summary; see docs/SIM.md)\n"
@@ -33,7 +34,8 @@ static const char sim_help[] =
 "             d-choices[:d=N,replace=0|1], windowed[:w=N], btrfs[:threshold=PCT];\n"
 "             docs/POLICIES.md)\n"
 "  placement: --placement one-log|reloc|hint|freq[:reloc=0|1][,age=N]\n"
-"  replay:    --map compact|direct|scale --file-size BYTES --loops N (the last is measured)\n"
+"  replay:    --trace FILE --trace-format F (auto; zonelab trace --help) --device N\n"
+"             --map compact|direct|scale --file-size BYTES --loops N (the last is measured)\n"
 "             --timing closed|timed --speed X (timed: arrival = ts / X; --qd caps, none by default)\n"
 "             (--zones left out with a trace: derived so that file = --util of the capacity)\n"
 "  zones:     --max-open N --max-active N (the zone model's limits; 0 = none)\n"
@@ -77,7 +79,7 @@ enum {
 	O_WORKLOAD, O_UTIL, O_BIO, O_HOTR, O_HOTF, O_ZIPF, O_QD, O_WARMUP, O_WRITES, O_CLEAN,
 	O_RESERVE, O_CSV, O_SAMPLE, O_STORE, O_FAULTS, O_BLKDEV, O_ON_ERR, O_NO_RREAD,
 	O_HELP, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG, O_MAP, O_FILE_SIZE, O_LOOPS, O_TIMING, O_SPEED,
-	O_MAX_OPEN, O_MAX_ACTIVE,
+	O_MAX_OPEN, O_MAX_ACTIVE, O_TRACE, O_TRACE_FMT, O_DEVICE,
 };
 
 static const struct option opts[] = {
@@ -101,7 +103,8 @@ static const struct option opts[] = {
 	{ "help", 0, 0, O_HELP }, { "placement", 1, 0, O_PLACEMENT },
 	{ "zone-csv", 1, 0, O_ZONE_CSV }, { "check-config", 0, 0, O_CHECK_CONFIG },
 	{ "map", 1, 0, O_MAP }, { "file-size", 1, 0, O_FILE_SIZE }, { "loops", 1, 0, O_LOOPS },
-	{ "timing", 1, 0, O_TIMING }, { "speed", 1, 0, O_SPEED },
+	{ "timing", 1, 0, O_TIMING }, { "speed", 1, 0, O_SPEED }, { "trace", 1, 0, O_TRACE },
+	{ "trace-format", 1, 0, O_TRACE_FMT }, { "device", 1, 0, O_DEVICE },
 	{ "max-open", 1, 0, O_MAX_OPEN }, { "max-active", 1, 0, O_MAX_ACTIVE }, { 0, 0, 0, 0 },
 };
 
@@ -262,12 +265,16 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 int cmd_sim(int argc, char **argv)
 {
 	static struct sim_result res;
+	struct trc_file_input trace;
+	struct trc_reader_cfg rc;
+	const char *trace_path = NULL;
 	struct sim_cfg cfg;
 	const char *csv_path = NULL, *zone_csv_path = NULL;
 	bool check_only = false, zones_given = false, qd_given = false;
 	int o, ret;
 
 	sim_cfg_init(&cfg);
+	trc_reader_cfg_init(&rc);
 	cfg.zone_bytes = 1 << 20;
 	cfg.nr_zones = 256;
 	optind = 1;
@@ -284,12 +291,36 @@ int cmd_sim(int argc, char **argv)
 			zone_csv_path = optarg;
 			continue;
 		}
+		if (o == O_TRACE || o == O_TRACE_FMT || o == O_DEVICE) {
+			uint64_t v;
+
+			if (o == O_TRACE)
+				trace_path = optarg;
+			else if (o == O_TRACE_FMT)
+				rc.format = optarg;
+			else if (cli_parse_u64_max("device", optarg, UINT32_MAX, &v))
+				return 2;
+			else {
+				rc.dev_filter = true;
+				rc.dev = (uint32_t)v;
+			}
+			continue;
+		}
 		if (o == '?' || sim_opt(&cfg, o, optarg, &csv_path)) {
 			fputs(sim_help, stderr);
 			return 2;
 		}
 		zones_given |= o == O_ZONES;
 		qd_given |= o == O_QD;
+	}
+	if (!trace_path && (rc.format || rc.dev_filter)) {
+		fprintf(stderr, "zonelab: sim: --%s: needs --trace\n",
+			rc.format ? "trace-format" : "device");
+		return 2;
+	}
+	if (trace_path) {
+		trc_file_input_init(&trace, trace_path, &rc);
+		cfg.trace = &trace.in;
 	}
 	if (cfg.trace && !zones_given)
 		cfg.nr_zones = 0;  /* derived from the trace's file and --util */

@@ -1267,7 +1267,7 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 		s->last_zone[i] = UINT64_MAX;
 	if (c->trace) {
 		res->replay = true;
-		ret = sim_replay_scan(c, &s->map, res->msg, sizeof(res->msg));
+		ret = sim_replay_scan(c, &s->map, &res->trace_stat, res->msg, sizeof(res->msg));
 		if (ret)
 			goto out_free;
 		res->trace = *trc_map_desc(s->map);

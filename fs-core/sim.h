@@ -192,6 +192,7 @@ struct sim_result {
 	/* trace replay (whole run unless said) */
 	bool replay;
 	struct trc_map_desc trace;      /* one pass of the trace, from the pre-pass */
+	struct trc_stat_result trace_stat;  /* its descriptors (trace stat's) */
 	uint32_t loops_warmup;          /* passes before the measured one */
 	uint64_t nr_user_reads, user_read_bytes;  /* device reads that user reads took */
 	uint64_t nr_user_read_errors;   /* of which the device refused */

@@ -53,10 +53,12 @@ int sim_replay_check(const struct sim_cfg *c, char *msg, size_t msg_len);
 
 /*
  * sim_replay_scan() - the pre-pass over @c->trace into a new map
- * (*@map, caller owns: trc_map_destroy()).  0, or the trace's error with
- * its message (file, record, why) in @msg.
+ * (*@map, caller owns: trc_map_destroy()) and the trace's descriptors
+ * (trc_stat) in *@desc.  0, or the trace's error with its message (file,
+ * record, why) in @msg.
  */
-int sim_replay_scan(const struct sim_cfg *c, struct trc_map **map, char *msg, size_t msg_len);
+int sim_replay_scan(const struct sim_cfg *c, struct trc_map **map, struct trc_stat_result *desc,
+		    char *msg, size_t msg_len);
 
 /*
  * sim_replay_size() - the file for the scanned trace, in *@file_blocks,

@@ -59,6 +59,34 @@ static void hist_json(FILE *f, const struct ana_hist *h)
 		U(ana_hist_quantile(h, 0.99)));
 }
 
+/* The trace's descriptors as `zonelab trace stat` computes them (trc_stat). */
+static void stat_json(FILE *f, const struct trc_stat_result *t)
+{
+	static const char *const size_names[TRC_NR_SIZE_BUCKETS] = {
+		"<=4K", "<=8K", "<=16K", "<=32K", "<=64K", "<=128K", "<=256K", "<=512K", "<=1M",
+		">1M",
+	};
+	uint64_t rd = t->nr_ops[TRC_OP_READ], wr = t->nr_ops[TRC_OP_WRITE];
+	int k;
+
+	fprintf(f, "      \"descriptors\": { \"read_fraction_requests\": %.6f, "
+		"\"read_fraction_bytes\": %.6f, \"sequential_fraction\": %.6f, "
+		"\"write_skew\": { \"top1\": %.6f, \"top10\": %.6f, \"top20\": %.6f },\n",
+		rd + wr ? (double)rd / (double)(rd + wr) : 0.0,
+		t->bytes_ops[TRC_OP_READ] + t->bytes_ops[TRC_OP_WRITE] ?
+		(double)t->bytes_ops[TRC_OP_READ] /
+		(double)(t->bytes_ops[TRC_OP_READ] + t->bytes_ops[TRC_OP_WRITE]) : 0.0,
+		t->nr_seq_candidates ? (double)t->nr_seq / (double)t->nr_seq_candidates : 0.0,
+		t->skew[0], t->skew[1], t->skew[2]);
+	fprintf(f, "        \"size_hist\": {");
+	for (k = 0; k < TRC_NR_SIZE_BUCKETS; k++)
+		fprintf(f, "%s \"%s\": %llu", k ? "," : "", size_names[k], U(t->size_hist[k]));
+	fprintf(f, " },\n        \"interarrival_ns\": {");
+	for (k = 0; k < TRC_NR_PCT; k++)
+		fprintf(f, "%s \"p%g\": %llu", k ? "," : "", trc_stat_pcts[k], U(t->iat_pct_ns[k]));
+	fprintf(f, ", \"mean\": %.0f }, \"devices\": %llu }", t->iat_mean_ns, U(t->nr_devs));
+}
+
 /* The "replay" object: the passes, the trace's descriptors (one pass, from
  * the pre-pass), the measured requests per op and what reads and discards
  * did. */
@@ -86,7 +114,9 @@ static void replay_json(FILE *f, const struct sim_cfg *c, const struct sim_resul
 			trc_op_name(k), U(d->nr_ops[k]), U(d->bytes_ops[k]));
 		first = 0;
 	}
-	fprintf(f, " } },\n    \"requests\": {");
+	fprintf(f, " },\n");
+	stat_json(f, &r->trace_stat);
+	fprintf(f, " },\n    \"requests\": {");
 	for (k = 0; k < SIM_NR_LAT_OPS; k++) {
 		const struct ana_hist *h = &r->req_lat[k];
 

@@ -57,15 +57,25 @@ int sim_replay_check(const struct sim_cfg *c, char *msg, size_t msg_len)
 	return -EINVAL;
 }
 
-int sim_replay_scan(const struct sim_cfg *c, struct trc_map **map, char *msg, size_t msg_len)
+int sim_replay_scan(const struct sim_cfg *c, struct trc_map **map, struct trc_stat_result *desc,
+		    char *msg, size_t msg_len)
 {
+	struct trc_stat *st = NULL;
 	struct trc_map *m;
 	int ret = trc_map_create(c->map, &m);
 
 	if (ret)
 		return ret;
+	ret = trc_stat_create(&st);
+	if (ret) {
+		trc_map_destroy(m);
+		return ret;
+	}
 	msg[0] = 0;
-	ret = trc_map_scan(m, c->trace, msg, msg_len);
+	ret = trc_map_scan(m, c->trace, st, msg, msg_len);
+	if (!ret)
+		trc_stat_result(st, desc);
+	trc_stat_destroy(st);
 	if (ret) {
 		if (!msg[0])
 			zl_msgf(msg, msg_len, "%s: %s", c->trace->name ? c->trace->name : "trace",

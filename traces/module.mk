@@ -10,6 +10,8 @@ CLI_SRCS += cli/cmd_trace.c
 UNIT_TESTS += tests/unit/test_trc.c
 CHECK_SCRIPTS += tests/scripts/080-cli-trace.sh
 BENCH_SRCS += tests/bench/bench_trace.c
-# replay: the mapping onto the simulated file, the replay source, in-memory sources
+# replay into the simulator: the mapping, in-memory and file-backed inputs (trc_map.h)
 LIB_SRCS += traces/trc_map.c traces/trc_src_array.c
 UNIT_TESTS += tests/unit/test_trc_map.c
+LIB_SRCS += traces/trc_src_reader.c
+CHECK_SCRIPTS += tests/scripts/025-sim-replay.sh

@@ -196,7 +196,8 @@ static int scan_rec(struct trc_map *m, const struct trc_rec *r, char *msg, size_
 	return 0;
 }
 
-int trc_map_scan(struct trc_map *m, const struct trc_input *in, char *msg, size_t msg_len)
+int trc_map_scan(struct trc_map *m, const struct trc_input *in, struct trc_stat *st, char *msg,
+		 size_t msg_len)
 {
 	const char *name = in->name ? in->name : "trace";
 	struct trc_source *src = NULL;
@@ -215,8 +216,11 @@ int trc_map_scan(struct trc_map *m, const struct trc_input *in, char *msg, size_
 
 		while (n < BATCH && (got = trc_source_next(src, &batch[n])) > 0)
 			prefetch_block(m, &batch[n++]);
-		for (ret = 0, i = 0; i < n && !ret; i++)
+		for (ret = 0, i = 0; i < n && !ret; i++) {
 			ret = scan_rec(m, &batch[i], msg, msg_len, name);
+			if (!ret && st)
+				ret = trc_stat_add(st, &batch[i]);
+		}
 		if (ret) {
 			from_rec = true;
 			break;

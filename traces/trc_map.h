@@ -74,12 +74,14 @@ void trc_map_destroy(struct trc_map *m);      /* NULL is a no-op */
 
 /**
  * trc_map_scan() - the pre-pass: read @in once, count its descriptors and
- * (every mode) its distinct blocks, numbered in first-touch order.  Once
- * per map.  Returns 0, the input's error (its message in @msg, prefixed
- * with the input's name), -EINVAL for a record whose range overflows 2^64,
- * -ENOMEM.
+ * (every mode) its distinct blocks, numbered in first-touch order; each
+ * record also goes to @st when not NULL (trc_stat_add(): the full
+ * descriptors of `zonelab trace stat`).  Once per map.  Returns 0, the
+ * input's error (its message in @msg), -EINVAL for a record whose range
+ * overflows 2^64, -ENOMEM.
  */
-int trc_map_scan(struct trc_map *m, const struct trc_input *in, char *msg, size_t msg_len);
+int trc_map_scan(struct trc_map *m, const struct trc_input *in, struct trc_stat *st, char *msg,
+		 size_t msg_len);
 const struct trc_map_desc *trc_map_desc(const struct trc_map *m);
 enum trc_map_mode trc_map_mode(const struct trc_map *m);
 

@@ -20,11 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "sim.h"
 #include "trc_gen.h"
 #include "trc_src_array.h"
+#include "trc_src_reader.h"
 
 static void test_sim_rng_is_deterministic_and_uniformish(void **state)
 {
@@ -1181,6 +1183,55 @@ static void test_sim_replay_bad_options_are_refused_with_the_option_named(void *
 	assert_int_equal(r.nr_events, 0);
 }
 
+static void test_sim_replay_of_a_trace_file_equals_its_records_in_memory(void **state)
+{
+	static struct sim_result from_file, from_mem;
+	struct trc_file_input fi;
+	struct trc_array_input ai;
+	struct trc_rec recs[400];
+	char path[] = "/tmp/zl_test_sim_XXXXXX";
+	struct sim_cfg c;
+	FILE *f;
+	int fd, i;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "fio version 3 iolog\n1 /f add\n2 /f open\n");
+	for (i = 0; i < 400; i++) {  /* v3: microseconds */
+		recs[i] = wrec(i % 3 == 2 ? TRC_OP_READ : TRC_OP_WRITE, (uint64_t)(i * 7) % 300, 2,
+			       (uint64_t)(10 + i) * 1000);
+		fprintf(f, "%d /f %s %llu %llu\n", 10 + i, i % 3 == 2 ? "read" : "write",
+			(unsigned long long)recs[i].offset_bytes,
+			(unsigned long long)recs[i].len_bytes);
+	}
+	fprintf(f, "500 /f close\n");
+	assert_int_equal(fclose(f), 0);
+	replay_cfg(&c, &ai, recs, 400);
+	c.timing = SIM_TIMING_TIMED;
+	assert_int_equal(sim_run(&c, &from_mem), 0);
+	trc_file_input_init(&fi, path, NULL);
+	c.trace = &fi.in;
+	assert_int_equal(sim_run(&c, &from_file), 0);
+	unlink(path);
+	assert_int_equal(from_file.trace.nr_recs, 400);
+	/* trace stat's descriptors beside the map's own counts */
+	assert_int_equal(from_file.trace_stat.nr_recs, 400);
+	assert_int_equal(from_file.trace_stat.fp_touched_bytes, from_file.trace.fp_blocks * B4K);
+	assert_int_equal(from_file.trace_stat.nr_ops[TRC_OP_READ], from_file.trace.nr_ops[TRC_OP_READ]);
+	assert_int_equal(from_file.t_end_ns, from_mem.t_end_ns);
+	assert_int_equal(from_file.nr_bios, from_mem.nr_bios);
+	assert_int_equal(from_file.nr_user_reads, from_mem.nr_user_reads);
+	assert_int_equal(from_file.req_lat[TRC_OP_WRITE].sum, from_mem.req_lat[TRC_OP_WRITE].sum);
+	assert_true(from_file.nr_user_reads > 0);
+	/* a file that is not there: refused before the run, named */
+	trc_file_input_init(&fi, "/nonexistent/t.log", NULL);
+	assert_true(sim_run(&c, &from_file) < 0);
+	assert_non_null(strstr(from_file.msg, "/nonexistent/t.log"));
+	assert_int_equal(from_file.nr_events, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1224,6 +1275,7 @@ int main(void)
 		cmocka_unit_test(test_sim_replay_derives_zones_from_footprint_and_util),
 		cmocka_unit_test(test_sim_replay_bad_options_are_refused_with_the_option_named),
 		cmocka_unit_test(test_sim_max_active_is_honoured_on_the_emulator),
+		cmocka_unit_test(test_sim_replay_of_a_trace_file_equals_its_records_in_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

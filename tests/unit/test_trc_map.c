@@ -43,7 +43,7 @@ static struct trc_map *scanned(enum trc_map_mode mode, struct trc_array_input *a
 
 	trc_array_input_init(ai, recs, nr, "mem");
 	assert_int_equal(trc_map_create(mode, &m), 0);
-	assert_int_equal(trc_map_scan(m, &ai->in, msg, sizeof(msg)), 0);
+	assert_int_equal(trc_map_scan(m, &ai->in, NULL, msg, sizeof(msg)), 0);
 	assert_int_equal(trc_map_set_file(m, file_blocks ? file_blocks : trc_map_need_blocks(m)),
 			 0);
 	return m;
@@ -285,7 +285,7 @@ static void test_trc_map_scan_reports_the_inputs_error(void **state)
 	char msg[256] = "";
 
 	assert_int_equal(trc_map_create(TRC_MAP_COMPACT, &m), 0);
-	assert_int_equal(trc_map_scan(m, &in, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(trc_map_scan(m, &in, NULL, msg, sizeof(msg)), -EINVAL);
 	assert_string_equal(msg, "t.csv:2: not a number: 'x'");
 	assert_int_equal(trc_map_set_file(m, 10), -EINVAL);  /* not scanned */
 	trc_map_destroy(m);
@@ -303,7 +303,7 @@ static void test_trc_map_range_past_2_64_is_refused(void **state)
 
 	trc_array_input_init(&ai, recs, 2, "big.csv");
 	assert_int_equal(trc_map_create(TRC_MAP_COMPACT, &m), 0);
-	assert_int_equal(trc_map_scan(m, &ai.in, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(trc_map_scan(m, &ai.in, NULL, msg, sizeof(msg)), -EINVAL);
 	assert_non_null(strstr(msg, "big.csv: record 2:"));
 	assert_non_null(strstr(msg, "past 2^64"));
 	trc_map_destroy(m);
@@ -332,7 +332,7 @@ static void test_trc_map_trace_changed_between_passes_is_an_error(void **state)
 	pass_recs[1][0] = rec(TRC_OP_WRITE, 5 * B, B, 0);
 	pass_nr = 0;
 	assert_int_equal(trc_map_create(TRC_MAP_COMPACT, &m), 0);
-	assert_int_equal(trc_map_scan(m, &in, msg, sizeof(msg)), 0);
+	assert_int_equal(trc_map_scan(m, &in, NULL, msg, sizeof(msg)), 0);
 	assert_int_equal(trc_map_set_file(m, 1), 0);
 	c = (struct trc_map_source_cfg){ .in = &in, .map = m, .loops = 1 };
 	assert_int_equal(trc_map_source_create(&c, &src), 0);
