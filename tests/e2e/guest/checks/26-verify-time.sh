@@ -72,8 +72,14 @@ sched() { echo "$2" > /sys/block/${1#/dev/}/queue/scheduler 2>/dev/null; }
 
 # The two zonelab disks.
 for d in zlvz zlvc; do dev_remove $d; rm -f /tmp/$d.img; done
-dev_create zlvz $SZ "$(h_cfg /tmp/zlvz.img $ZMIB 1 8)" || fail "backstore zlvz"
-dev_create zlvc $SZ "$(h_cfg /tmp/zlvc.img $ZMIB $NZ 8)" || fail "backstore zlvc"
+dev_create zlvz $SZ "$(h_cfg_ctl /tmp/zlvz.img $ZMIB 1 8)" || fail "backstore zlvz"
+dev_create zlvc $SZ "$(h_cfg_ctl /tmp/zlvc.img $ZMIB $NZ 8)" || fail "backstore zlvc"
+# The handler's command counters (zonelab ctl stats), one "name value" a
+# line: what reached the handler during a measurement (e.g. REPORT ZONES
+# the kernel sent to the zoned disk only).
+counters() { $ZONELAB ctl --json /tmp/$1.img.ctl stats 2>/dev/null | sed 's/.*"stats":{\([^}]*\)}.*/\1/' |
+	grep -oE '"[a-z_]+":[0-9]+' | tr -d '"' | tr : ' ' | LC_ALL=C sort; }
+cdelta() { LC_ALL=C join <(echo "$1") <(echo "$2") | awk '$3 != $2 { printf "%s +%d ", $1, $3 - $2 }'; }
 dz=$(lun_attach zlvz) || fail "no disk for zlvz"
 dc=$(lun_attach zlvc) || fail "no disk for zlvc"
 l0=$(( (ZMIB << 20) / 512 ))
@@ -84,8 +90,12 @@ echo "zoned $dz: $(cat /sys/block/${dz#/dev/}/queue/zoned) $(cat /sys/block/${dz
 echo "conv  $dc: $(cat /sys/block/${dc#/dev/}/queue/zoned) $(cat /sys/block/${dc#/dev/}/queue/scheduler)"
 # warm-up (page cache of the tools, the image pages)
 vfy0_cmds $dz $l0 > /dev/null; vfy0_cmds $dc $l0 > /dev/null
+k0z=$(counters zlvz); k0c=$(counters zlvc)
 measure zl_z $dz $l0
 measure zl_c $dc $l0
+kz=$(cdelta "$k0z" "$(counters zlvz)"); kc=$(cdelta "$k0c" "$(counters zlvc)")
+say "handler counters over one measurement: zoned: $kz; conv: $kc"
+note "handler counters over one measurement: zoned: ${kz:-none} / conv: ${kc:-none};"
 measure zl_z2 $dz $l0
 measure zl_c2 $dc $l0
 r1=$(ratios zl_z zl_c); r2=$(ratios zl_z2 zl_c2); say "$r1"; say "$r2"
