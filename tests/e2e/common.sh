@@ -23,6 +23,7 @@ E2E_PKGS="$E2E_PKGS python3 python3-minimal python3.11 python3.11-minimal
   targetcli-fb python3-rtslib-fb python3-configshell-fb python3-gi
   gir1.2-glib-2.0 python3-pyudev python3-six python3-pyparsing python3-urwid
   dbus-daemon dbus-bin dbus-system-bus-common"
+E2E_PKGS="$E2E_PKGS blktrace"  # vm_trace (46-vm-trace.sh): blktrace of the traced disk
 
 e2e_log() { printf '[e2e %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 e2e_die() { e2e_log "error: $*"; exit 1; }

@@ -1,0 +1,89 @@
+# vm_trace: the golden replay (issue 14).  On a disk of its own (512 MiB,
+# 16 MiB zones, 4 conventional, control socket on) zonelab's command trace
+# (`zonelab ctl SOCK trace start`, docs/TRACE-FORMAT.md) and a blktrace of
+# the same /dev/sdX (issue and complete events) are recorded while a small
+# zoned btrfs (mkfs, write files, sync, delete, sync, umount) and a short
+# fio zoned write job run.  Then: (1) the two traces agree on the requests
+# and bytes of every read, write, flush and zone reset (`zonelab trace
+# stat --json` on both; and the sorted per-request lists of op, offset,
+# length from `zonelab trace cat` are identical); the commands the kernel or
+# LIO issue as SCSI passthrough (REPORT ZONES, INQUIRY, ...) are in the
+# command trace as "other" and skipped by the blktrace reader, so they are
+# not compared; (2) `zonelab trace replay` of the command trace onto a fresh
+# image of the same geometry with --verify has zero divergences.  The traces
+# are dumped base64-encoded into logs/vm-trace-data.out (the source of
+# tests/data/vm-btrfs.*; see tests/data/README.md).
+. /e2e/lib.sh
+[ "$E2E_HANDLER" = zonelab ] || skip "needs handler_zonelab's command trace"
+[ -x $ZONELAB ] || skip "zonelab command not in the VM"
+command -v blktrace > /dev/null || fail "blktrace not in the VM (E2E_PKGS)"
+img=/tmp/zlv.img; h_fresh $img
+W=/tmp/vmtrace; rm -rf $W; mkdir -p $W
+ctl() { $ZONELAB ctl $img.ctl "$@"; }
+dev_create zlv $((512 << 20)) "$(h_cfg_ctl $img 16 4 16)" || fail "backstore zlv"
+dev=$(lun_attach zlv) || fail "no disk for zlv"
+bt_pid=""
+trap '[ -n "$bt_pid" ] && kill -INT $bt_pid 2>/dev/null; umount /mnt 2>/dev/null; dev_remove zlv; rm -f $img $W/fresh.img' EXIT
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug || fail "cannot mount debugfs"
+
+# Record: blktrace first (idle disk), then the handler's trace.
+blktrace -d $dev -a issue -a complete -D $W -o vm-btrfs > $LOGS/blktrace.out 2>&1 &
+bt_pid=$!
+for i in $(seq 100); do [ -e $W/vm-btrfs.blktrace.0 ] && break; sleep 0.1; done
+[ -e $W/vm-btrfs.blktrace.0 ] || { cat $LOGS/blktrace.out; fail "blktrace did not start"; }
+sleep 1
+ctl trace start $W/vm-btrfs.ztrace > /dev/null || fail "ctl trace start"
+
+mkfs.btrfs -f -O zoned $dev > $LOGS/vm-trace-mkfs.out 2>&1 || fail "mkfs.btrfs -O zoned"
+mount -t btrfs $dev /mnt || fail "mount"
+for i in 1 2 3 4 5 6; do
+	head -c $((i * 48 * 1024)) /dev/urandom > /mnt/f$i || fail "write /mnt/f$i"
+done
+sync
+rm -f /mnt/f2 /mnt/f4 /mnt/f6
+sync
+umount /mnt || fail "umount"
+# fio: zone 20 and 21 (above what btrfs used), reset first, 4 MiB sequential.
+zs=$((16 << 20))
+blkzone reset -o $((20 * zs / 512)) -c 2 $dev || fail "blkzone reset zones 20-21"
+fio --name=zw --filename=$dev --zonemode=zbd --direct=1 --ioengine=psync \
+	--rw=write --bs=64k --offset=$((20 * zs)) --size=4M > $LOGS/vm-trace-fio.out 2>&1 ||
+	fail "fio zoned write"
+sync; sleep 1
+
+ctl trace stop > $LOGS/vm-trace-stop.out || fail "ctl trace stop: $(cat $LOGS/vm-trace-stop.out)"
+kill -INT $bt_pid; wait $bt_pid; bt_pid=""
+ls -l $W > $LOGS/vm-trace-files.out
+
+# (1) The two traces agree.
+Z=$W/vm-btrfs.ztrace
+B=$W/vm-btrfs.blktrace.0
+bts=$(ls $W/vm-btrfs.blktrace.* | sort -V)
+$ZONELAB trace stat --json $Z > $LOGS/vm-trace-zstat.json || fail "trace stat on the command trace"
+$ZONELAB trace stat --json $bts > $LOGS/vm-trace-bstat.json || fail "trace stat on the blktrace"
+opstat() { grep -oE "\"$1\":\{\"requests\":[0-9]+,\"bytes\":[0-9]+\}" "$2" | head -1; }
+for op in read write flush zone-reset; do
+	a=$(opstat $op $LOGS/vm-trace-zstat.json); b=$(opstat $op $LOGS/vm-trace-bstat.json)
+	[ "$a" = "$b" ] || fail "$op differs: command trace ${a:-none}, blktrace ${b:-none}"
+done
+nw=$(opstat write $LOGS/vm-trace-zstat.json | grep -oE 'requests":[0-9]+' | grep -oE '[0-9]+')
+[ "${nw:-0}" -gt 64 ] || fail "only ${nw:-0} writes recorded"
+nr=$(opstat zone-reset $LOGS/vm-trace-zstat.json | grep -oE 'requests":[0-9]+' | grep -oE '[0-9]+')
+[ "${nr:-0}" -ge 2 ] || fail "only ${nr:-0} zone resets recorded"
+ops=read,write,flush,zone-reset
+$ZONELAB trace cat --op $ops $Z | awk '{ print $2, $3, $4 }' | sort > $W/z.ops
+$ZONELAB trace cat --op $ops $bts | awk '{ print $2, $3, $4 }' | sort > $W/b.ops
+if ! cmp -s $W/z.ops $W/b.ops; then
+	diff $W/z.ops $W/b.ops | head -40
+	fail "per-request op/offset/length lists differ ($(diff $W/z.ops $W/b.ops | grep -c '^[<>]') lines)"
+fi
+
+# (2) Golden replay onto a fresh image of the same geometry.
+$ZONELAB disk create $W/fresh.img --size 512M --zone-size 16M --conv 4 --max-open 16 > /dev/null ||
+	fail "zonelab disk create"
+$ZONELAB trace replay $Z --to $W/fresh.img --verify > $LOGS/vm-trace-replay.out 2>&1 ||
+	{ cat $LOGS/vm-trace-replay.out; fail "replay --verify diverged: $(grep -m1 divergence $LOGS/vm-trace-replay.out)"; }
+
+# The traces, for tests/data (base64, one "=== name" header per file).
+for f in $Z $bts; do echo "=== ${f##*/}"; base64 -w 76 $f; done > $LOGS/vm-trace-data.out
+note "$(wc -l < $W/z.ops) requests agree ($(opstat write $LOGS/vm-trace-zstat.json)); replay --verify: 0 divergences; $(tail -1 $LOGS/vm-trace-replay.out)"
