@@ -43,11 +43,12 @@ sync
 rm -f /mnt/f2 /mnt/f4 /mnt/f6
 sync
 umount /mnt || fail "umount"
-# fio: zone 20 and 21 (above what btrfs used), reset first, 4 MiB sequential.
+# fio: zones 20 and 21 (above what btrfs used), reset first, then zone 20
+# written sequentially (fio wants io_size of at least one zone).
 zs=$((16 << 20))
 blkzone reset -o $((20 * zs / 512)) -c 2 $dev || fail "blkzone reset zones 20-21"
 fio --name=zw --filename=$dev --zonemode=zbd --direct=1 --ioengine=psync \
-	--rw=write --bs=64k --offset=$((20 * zs)) --size=4M > $LOGS/vm-trace-fio.out 2>&1 ||
+	--rw=write --bs=256k --offset=$((20 * zs)) --size=16M > $LOGS/vm-trace-fio.out 2>&1 ||
 	fail "fio zoned write"
 sync; sleep 1
 
