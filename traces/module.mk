@@ -9,6 +9,7 @@ LIB_SRCS += traces/trc_read.c traces/trc_write.c traces/trc_stat.c \
 CLI_SRCS += cli/cmd_trace.c
 UNIT_TESTS += tests/unit/test_trc.c
 CHECK_SCRIPTS += tests/scripts/080-cli-trace.sh
+CHECK_SCRIPTS += tests/scripts/082-vm-traces.sh
 BENCH_SRCS += tests/bench/bench_trace.c
 # replay into the simulator: the mapping, in-memory and file-backed inputs (trc_map.h)
 LIB_SRCS += traces/trc_map.c traces/trc_src_array.c
