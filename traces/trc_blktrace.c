@@ -13,7 +13,9 @@
  * has none, so a write of 0 bytes is a flush when the FLUSH category is
  * set and otherwise zone management (reported as a zone reset: a v7 trace
  * cannot say which); a write with bytes is a write, a read with bytes a
- * read.  Times are rebased to the first event (as blkparse prints them);
+ * read.  With C events, a zero-byte write that was never issued is the
+ * empty bio a flush completes after its flush (FLUSH flag cleared): it is
+ * skipped, not read as a zone reset.  Times are rebased to the first event (as blkparse prints them);
  * device = the kernel dev_t (major << 20 | minor); C events carry the
  * error as the status.
  */
@@ -38,6 +40,8 @@ enum {
 	BT_TC_ZONE_APPEND = 1u << 16, BT_TC_ZONE_RESET = 1u << 17, BT_TC_ZONE_RESET_ALL = 1u << 18,
 	BT_TC_ZONE_FINISH = 1u << 19, BT_TC_ZONE_OPEN = 1u << 20, BT_TC_ZONE_CLOSE = 1u << 21,
 	BT_TC_WRITE_ZEROES = 1u << 22,
+	BT_TC_ZONE_ANY = BT_TC_ZONE_APPEND | BT_TC_ZONE_RESET | BT_TC_ZONE_RESET_ALL | BT_TC_ZONE_FINISH |
+			 BT_TC_ZONE_OPEN | BT_TC_ZONE_CLOSE | BT_TC_WRITE_ZEROES,
 };
 enum { BT_TA_QUEUE = 1, BT_TA_ISSUE = 7, BT_TA_COMPLETE = 8 };
 
@@ -57,12 +61,54 @@ struct bt_cpu {
 	struct bt_ev ev;
 };
 
+/* Zero-byte writes issued (D) and not yet completed: v7 zone operations. */
+#define BT_NR_ZOPS 64
+
 struct bt {
 	struct bt_cpu *cpu;
 	size_t nr_cpus;
 	bool have_genesis;
 	uint64_t genesis;
+	bool seen_issue;                   /* the trace has D events */
+	uint32_t nr_zops;                  /* entries in zop[], oldest first */
+	struct { uint64_t sector; uint32_t dev; } zop[BT_NR_ZOPS];
 };
+
+static inline bool bt_is_empty_write(const struct bt_ev *e, uint64_t cat)
+{
+	return !e->bytes && (cat & BT_TC_WRITE) && !(cat & (BT_TC_FLUSH | BT_TC_PC | BT_TC_DISCARD));
+}
+
+/*
+ * A zero-byte write completing (C) in a v7 trace is either a zone operation
+ * (it was issued: D) or the original empty bio of a flush, which the flush
+ * machinery completes without issuing it, its FLUSH flag already cleared.
+ * Returns whether @e is the completion of an issued one (taking it off the
+ * list).  Traces without D events keep every one.
+ */
+static bool bt_zop_completes(struct bt *b, const struct bt_ev *e)
+{
+	if (!b->seen_issue)
+		return true;
+	for (uint32_t i = 0; i < b->nr_zops; i++)
+		if (b->zop[i].sector == e->sector && b->zop[i].dev == e->dev) {
+			memmove(&b->zop[i], &b->zop[i + 1], (b->nr_zops - i - 1) * sizeof(b->zop[0]));
+			b->nr_zops--;
+			return true;
+		}
+	return false;
+}
+
+static void bt_zop_issued(struct bt *b, const struct bt_ev *e)
+{
+	if (b->nr_zops == BT_NR_ZOPS) {  /* never completed: forget the oldest */
+		memmove(&b->zop[0], &b->zop[1], (BT_NR_ZOPS - 1) * sizeof(b->zop[0]));
+		b->nr_zops--;
+	}
+	b->zop[b->nr_zops].sector = e->sector;
+	b->zop[b->nr_zops].dev = e->dev;
+	b->nr_zops++;
+}
 
 static uint32_t ld32(const uint8_t *p, bool swap)
 {
@@ -272,8 +318,16 @@ static int bt_next(struct trc_reader *r, struct trc_rec *rec)
 			b->have_genesis = true;
 			b->genesis = e.time;
 		}
+		if ((e.action & 0xff) == BT_TA_ISSUE && !(cat & BT_TC_PC)) {
+			b->seen_issue = true;
+			if (bt_is_empty_write(&e, cat) && !(cat & BT_TC_ZONE_ANY))
+				bt_zop_issued(b, &e);
+		}
 		if ((e.action & 0xff) != want[r->cfg.event] || (cat & BT_TC_PC))
 			continue;
+		if (r->cfg.event == TRC_EV_COMPLETE && bt_is_empty_write(&e, cat) &&
+		    !(cat & BT_TC_ZONE_ANY) && !bt_zop_completes(b, &e))
+			continue;  /* a flush's own empty bio: its flush was reported */
 		rec->has = TRC_HAS_DEV | TRC_HAS_PID;
 		rec->op = bt_op(&e, &rec->has);
 		rec->ts_ns = e.time >= b->genesis ? e.time - b->genesis : 0;

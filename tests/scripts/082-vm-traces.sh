@@ -61,4 +61,13 @@ cmp -s "$w/z.ops" "$w/b.ops" || { diff "$w/z.ops" "$w/b.ops" | head; fail "per-r
 rc=$?
 [ $rc = 1 ] || fail "replay onto a used image: exit $rc, want 1: $(cat "$w/r2.out")"
 grep -q 'first divergence: record' "$w/r2.out" || fail "no divergence named: $(cat "$w/r2.out")"
+# the blktrace's completions tell a flush's own empty bio (never issued)
+# from a zone reset (issued): the same requests as its issue events
+"$Z" trace cat --op $ops --event complete $BT >"$w/c.cat" || fail "cat --event complete"
+zl <"$w/c.cat" >"$w/c.ops"
+cmp -s "$w/b.ops" "$w/c.ops" || { diff "$w/b.ops" "$w/c.ops" | head; fail "complete events differ from issue events"; }
+# ... and the blktrace itself replays with --verify (C events' status)
+"$Z" disk create "$w/fresh2.img" --size 512M --zone-size 16M --conv 4 --max-open 16 >/dev/null
+"$Z" trace replay $BT --to "$w/fresh2.img" --verify >"$w/r3.out" 2>&1 ||
+	fail "blktrace replay --verify: $(cat "$w/r3.out")"
 echo "ok: $(wc -l <"$w/z.ops") requests agree; replay --verify: 0 divergences"
