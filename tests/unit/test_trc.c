@@ -143,6 +143,29 @@ static void test_trc_msr_fast_and_general_paths_agree(void **state)
 	assert_int_equal(a[1].latency_ns, 700);
 }
 
+/* The fast parser's digit loop at the 20-digit edge: UINT64_MAX is read,
+ * one more overflows and the general parser names the field; more than 20
+ * characters (leading zeros) are refused by both paths alike. */
+static void test_trc_msr_fast_path_digit_limits(void **state)
+{
+	struct trc_rec a[2];
+	char msg[512];
+
+	put_text(tmp("max.csv"), "128166036000000000,hm,3,Write,18446744073709551615,0,12000\n"
+				 "128166036000000100,hm,0,Read,4096,512,7\n");
+	assert_int_equal(read_all(tmp("max.csv"), NULL, a, 2, msg, sizeof(msg), NULL), 2);
+	assert_int_equal(a[0].offset_bytes, UINT64_MAX);
+	assert_int_equal(a[1].offset_bytes, 4096);
+	put_text(tmp("ovf.csv"), "128166036000000000,hm,3,Write,4096,0,1\n"
+				 "128166036000000000,hm,3,Write,18446744073709551616,0,1\n");
+	assert_int_equal(read_all(tmp("ovf.csv"), NULL, a, 2, msg, sizeof(msg), NULL), -EINVAL);
+	assert_non_null(strstr(msg, ":2: Offset '18446744073709551616'"));
+	put_text(tmp("zeros.csv"), "128166036000000000,hm,3,Write,4096,0,1\n"
+				   "128166036000000000,hm,3,Write,000000000000000000004096,0,1\n");
+	assert_int_equal(read_all(tmp("zeros.csv"), NULL, a, 2, msg, sizeof(msg), NULL), -EINVAL);
+	assert_non_null(strstr(msg, ":2: Offset"));
+}
+
 static void test_trc_alibaba_sample_skips_header(void **state)
 {
 	struct trc_rec r[8];
@@ -1004,6 +1027,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trc_msr_sample_fields),
 		cmocka_unit_test(test_trc_msr_fast_and_general_paths_agree),
+		cmocka_unit_test(test_trc_msr_fast_path_digit_limits),
 		cmocka_unit_test(test_trc_alibaba_sample_skips_header),
 		cmocka_unit_test(test_trc_tencent_sample_sectors_and_device_filter),
 		cmocka_unit_test(test_trc_spc_sample),
