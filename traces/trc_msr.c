@@ -55,20 +55,30 @@ bool trc_msr_detect(const uint8_t *buf, size_t len)
 	       trc_parse_u64(f[2], &v) && trc_parse_u64(f[4], &v);
 }
 
-/* Digits up to @stop at *p; false on anything else, an empty field or overflow. */
+/* Digits up to @stop at *p; false on anything else, an empty field or
+ * overflow.  Up to 19 digits cannot overflow: only the 20th is checked. */
 static inline bool num(const char **p, const char *end, char stop, uint64_t *out)
 {
-	const char *q = *p;
+	const char *q = *p, *lim = end - q > 19 ? q + 19 : end;
 	uint64_t v = 0;
 
 	if (q == end || *q == stop)
 		return false;
-	for (; q < end && *q != stop; q++) {
+	for (; q < lim; q++) {
 		unsigned d = (unsigned)(*q - '0');
 
-		if (d > 9 || v > (UINT64_MAX - d) / 10)
-			return false;
+		if (d > 9)
+			break;
 		v = v * 10 + d;
+	}
+	if (q < end && *q != stop) {
+		unsigned d = (unsigned)(*q - '0');
+
+		if (q != lim || d > 9 || __builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))
+			return false;
+		q++;
+		if (q < end && *q != stop)
+			return false;
 	}
 	if (stop && q == end)
 		return false;

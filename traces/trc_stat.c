@@ -12,7 +12,9 @@
  *   - inter-arrival times: analysis/'s log-linear histogram (ana_hist:
  *     percentiles within 3.2 %), the maximum exact.
  * A leaf costs 2 KiB of read bitmap plus 16 KiB of counters once written
- * (a non-zero counter is a written block).  It is
+ * (a non-zero counter is a written block).  Blocks are updated through a
+ * small ring that prefetches their lines (footprint()): scattered blocks
+ * of a large volume miss the cache, and the ring overlaps those misses.  It is
  * not a trace reader: records come from trc_reader_next().
  */
 #include "trc.h"
@@ -53,18 +55,32 @@ struct devst {
 	uint64_t end;
 };
 
-/* A hash slot keeps the key beside the pointer: probing touches no leaf. */
+/* Blocks [i, j] of a leaf, queued for the footprint (see footprint()). */
+struct piece {
+	uint64_t *rd;                /* the leaf's read bitmap */
+	uint8_t *cnt;                /* its write counters (writes) */
+	uint64_t base;               /* its first block */
+	uint32_t dev;
+	uint32_t i, j;               /* block index in the leaf, inclusive */
+	bool wr;
+};
+
+#define PF_RING 32                   /* pieces in flight: prefetched, not yet applied */
+
+/* A hash slot keeps the key and the counters' address beside the leaf
+ * pointer: finding a leaf and queueing a piece touch no leaf header. */
 struct slot {
 	uint64_t no;
 	uint32_t dev;
 	struct leaf *l;
+	uint8_t *cnt;                /* == l->cnt */
 };
 
 struct trc_stat {
 	struct trc_stat_result r;
 	struct slot *leaves;         /* open addressing */
 	size_t nr_leaves, cap_leaves;
-	struct leaf *last;
+	struct slot *last;           /* cache: the slot of the last piece (NULL after a rehash) */
 	struct ovf *ovf;
 	size_t nr_ovf, cap_ovf;
 	struct devst *devs;
@@ -74,6 +90,8 @@ struct trc_stat {
 	bool have_prev;
 	uint64_t prev_ts;
 	uint64_t mem;
+	struct piece q[PF_RING];     /* ring: q_head is the oldest */
+	unsigned q_head, nr_q;
 };
 
 static uint64_t mix(uint64_t x)
@@ -139,21 +157,23 @@ static int leaves_grow(struct trc_stat *st)
 	free(st->leaves);
 	st->leaves = nl;
 	st->mem += (cap - st->cap_leaves) * sizeof(*nl);
+	st->last = NULL;
 	st->cap_leaves = cap;
 	return 0;
 }
 
-static struct leaf *leaf_get(struct trc_stat *st, uint32_t dev, uint64_t no)
+static struct slot *leaf_get(struct trc_stat *st, uint32_t dev, uint64_t no)
 {
-	struct leaf *l = st->last;
+	struct slot *sl = st->last;
+	struct leaf *l;
 	size_t h;
 
-	if (l && l->no == no && l->dev == dev)
-		return l;
+	if (sl && sl->no == no && sl->dev == dev)
+		return sl;
 	for (h = mix(no ^ (uint64_t)dev << 40) & (st->cap_leaves - 1); st->leaves[h].l;
 	     h = (h + 1) & (st->cap_leaves - 1))
 		if (st->leaves[h].no == no && st->leaves[h].dev == dev)
-			return st->last = st->leaves[h].l;
+			return st->last = &st->leaves[h];
 	if ((st->nr_leaves + 1) * 2 > st->cap_leaves) {
 		if (leaves_grow(st))
 			return NULL;
@@ -169,9 +189,10 @@ static struct leaf *leaf_get(struct trc_stat *st, uint32_t dev, uint64_t no)
 	st->leaves[h].no = no;
 	st->leaves[h].dev = dev;
 	st->leaves[h].l = l;
+	st->leaves[h].cnt = NULL;
 	st->nr_leaves++;
 	st->mem += sizeof(*l);
-	return st->last = l;
+	return st->last = &st->leaves[h];
 }
 
 static int ovf_add(struct trc_stat *st, uint32_t dev, uint64_t blk)
@@ -258,6 +279,46 @@ static void set_bits(uint64_t *w, uint32_t i, uint32_t j)
 	w[wj] |= hi;
 }
 
+/* Apply one queued piece: the blocks [i, j] of leaf @l. */
+static int piece_apply(struct trc_stat *st, const struct piece *pc)
+{
+	uint8_t *cnt = pc->cnt;
+	uint32_t i = pc->i, j = pc->j;
+
+	if (!pc->wr) {
+		set_bits(pc->rd, i, j);
+		return 0;
+	}
+	for (uint32_t k = i; k <= j; k++) {
+		if (cnt[k] < 254) {
+			cnt[k]++;
+		} else {
+			cnt[k] = 255;
+			if (ovf_add(st, pc->dev, pc->base | k))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* Apply every queued piece (before the result is read). */
+static int pieces_drain(struct trc_stat *st)
+{
+	int ret = 0;
+
+	for (; st->nr_q; st->nr_q--, st->q_head = (st->q_head + 1) & (PF_RING - 1))
+		if (!ret)
+			ret = piece_apply(st, &st->q[st->q_head]);
+	return ret;
+}
+
+/*
+ * The blocks of a request, per leaf, into a ring of PF_RING pieces: the
+ * lines a piece will touch are prefetched when it is queued and it is
+ * applied PF_RING pieces later, so the cache misses of scattered blocks
+ * overlap instead of stalling one after the other.  Counters and bits
+ * commute, so the order of application changes no result.
+ */
 static int footprint(struct trc_stat *st, const struct trc_rec *rec, uint32_t dev)
 {
 	bool wr = rec->op == TRC_OP_WRITE;
@@ -267,33 +328,45 @@ static int footprint(struct trc_stat *st, const struct trc_rec *rec, uint32_t de
 	if (e - b >= MAX_REQ_BLKS)
 		e = b + MAX_REQ_BLKS - 1;
 	while (b <= e) {
-		struct leaf *l = leaf_get(st, dev, b >> LEAF_BITS);
+		struct slot *sl = leaf_get(st, dev, b >> LEAF_BITS);
 		uint32_t i = (uint32_t)(b & (LEAF_BLKS - 1));
 		uint64_t last = (b | (LEAF_BLKS - 1)) < e ? (b | (LEAF_BLKS - 1)) : e;
 		uint32_t j = (uint32_t)(last & (LEAF_BLKS - 1));
+		struct piece *pc;
 
-		if (!l)
+		if (!sl)
 			return -ENOMEM;
 		b = last + 1;
-		if (!wr) {
-			set_bits(l->rd, i, j);
-			continue;
-		}
-		if (!l->cnt) {
-			l->cnt = calloc(LEAF_BLKS, 1);
-			if (!l->cnt)
+		if (wr && !sl->cnt) {
+			sl->cnt = sl->l->cnt = calloc(LEAF_BLKS, 1);
+			if (!sl->cnt)
 				return -ENOMEM;
 			st->mem += LEAF_BLKS;
 		}
-		for (uint32_t k = i; k <= j; k++) {
-			if (l->cnt[k] < 254) {
-				l->cnt[k]++;
-			} else {
-				l->cnt[k] = 255;
-				if (ovf_add(st, dev, (last & ~(uint64_t)(LEAF_BLKS - 1)) | k))
-					return -ENOMEM;
-			}
+		if (st->nr_q == PF_RING) {
+			int ret = piece_apply(st, &st->q[st->q_head]);
+
+			st->q_head = (st->q_head + 1) & (PF_RING - 1);
+			st->nr_q--;
+			if (ret)
+				return ret;
 		}
+		if (wr) {
+			__builtin_prefetch(&sl->cnt[i], 1);
+			if (j / 64 != i / 64)
+				__builtin_prefetch(&sl->cnt[j], 1);
+		} else {
+			__builtin_prefetch(&sl->l->rd[i / 64], 1);
+		}
+		pc = &st->q[(st->q_head + st->nr_q) & (PF_RING - 1)];
+		pc->rd = sl->l->rd;
+		pc->cnt = sl->cnt;
+		pc->base = sl->no << LEAF_BITS;
+		pc->dev = dev;
+		pc->i = i;
+		pc->j = j;
+		pc->wr = wr;
+		st->nr_q++;
 	}
 	return 0;
 }
@@ -348,6 +421,17 @@ int trc_stat_add(struct trc_stat *st, const struct trc_rec *rec)
 	return ret;
 }
 
+/* Bit b set for each non-zero byte b of the 8 at @p. */
+static inline unsigned nonzero_bytes(const uint8_t *p)
+{
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
+	uint64_t v, t;
+
+	memcpy(&v, p, 8);
+	t = (((v & lo7) + lo7) | v) & ~lo7;     /* the top bit of each non-zero byte */
+	return (unsigned)(((t >> 7) * 0x0102040810204080ull) >> 56);
+}
+
 static int cmp_u64_desc(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -362,6 +446,8 @@ void trc_stat_result(struct trc_stat *st, struct trc_stat_result *out)
 	uint64_t nr_w = 0, nr_r = 0, nr_t = 0, total = 0, *big = NULL;
 	size_t nr_big = 0;
 
+	int drained = pieces_drain(st);
+
 	*out = st->r;
 	if (!out->nr_recs)
 		out->first_ns = 0;
@@ -374,8 +460,8 @@ void trc_stat_result(struct trc_stat *st, struct trc_stat_result *out)
 		for (unsigned w = 0; w < LEAF_WORDS; w++) {
 			uint64_t wbits = 0;
 
-			for (unsigned b = 0; l->cnt && b < 64; b++)
-				wbits |= (uint64_t)(l->cnt[w * 64 + b] != 0) << b;
+			for (unsigned b = 0; l->cnt && b < 64; b += 8)
+				wbits |= (uint64_t)nonzero_bytes(l->cnt + w * 64 + b) << b;
 			nr_w += (uint64_t)__builtin_popcountll(wbits);
 			nr_r += (uint64_t)__builtin_popcountll(l->rd[w]);
 			nr_t += (uint64_t)__builtin_popcountll(wbits | l->rd[w]);
@@ -410,7 +496,7 @@ void trc_stat_result(struct trc_stat *st, struct trc_stat_result *out)
 			got += take;
 			sum += take * c;
 		}
-		out->skew[k] = total ? (double)sum / (double)total : 0;
+		out->skew[k] = drained ? NAN : total ? (double)sum / (double)total : 0;
 	}
 	free(big);
 	for (int p = 0; p < TRC_NR_PCT; p++)

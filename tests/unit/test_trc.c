@@ -11,6 +11,7 @@
  * record.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -140,6 +141,29 @@ static void test_trc_msr_fast_and_general_paths_agree(void **state)
 	assert_memory_equal(a, b, sizeof(a[0]) * 2);
 	assert_int_equal(a[0].dev, 3);
 	assert_int_equal(a[1].latency_ns, 700);
+}
+
+/* The fast parser's digit loop at the 20-digit edge: UINT64_MAX is read,
+ * one more overflows and the general parser names the field; more than 20
+ * characters (leading zeros) are refused by both paths alike. */
+static void test_trc_msr_fast_path_digit_limits(void **state)
+{
+	struct trc_rec a[2];
+	char msg[512];
+
+	put_text(tmp("max.csv"), "128166036000000000,hm,3,Write,18446744073709551615,0,12000\n"
+				 "128166036000000100,hm,0,Read,4096,512,7\n");
+	assert_int_equal(read_all(tmp("max.csv"), NULL, a, 2, msg, sizeof(msg), NULL), 2);
+	assert_int_equal(a[0].offset_bytes, UINT64_MAX);
+	assert_int_equal(a[1].offset_bytes, 4096);
+	put_text(tmp("ovf.csv"), "128166036000000000,hm,3,Write,4096,0,1\n"
+				 "128166036000000000,hm,3,Write,18446744073709551616,0,1\n");
+	assert_int_equal(read_all(tmp("ovf.csv"), NULL, a, 2, msg, sizeof(msg), NULL), -EINVAL);
+	assert_non_null(strstr(msg, ":2: Offset '18446744073709551616'"));
+	put_text(tmp("zeros.csv"), "128166036000000000,hm,3,Write,4096,0,1\n"
+				   "128166036000000000,hm,3,Write,000000000000000000004096,0,1\n");
+	assert_int_equal(read_all(tmp("zeros.csv"), NULL, a, 2, msg, sizeof(msg), NULL), -EINVAL);
+	assert_non_null(strstr(msg, ":2: Offset"));
 }
 
 static void test_trc_alibaba_sample_skips_header(void **state)
@@ -883,6 +907,84 @@ static void test_trc_stat_skew_counts_past_254_writes(void **state)
 	trc_stat_destroy(st);
 }
 
+static int cmp_u32_desc(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * The footprint and skew of trace stat (leaves, saturating counters with an
+ * overflow table, a prefetch ring that applies pieces late) against a plain
+ * per-block array on seeded random requests: two devices, requests that
+ * cross 64 MiB leaves, a hot set written past 254 times, reads and writes
+ * mixed.  Everything must agree exactly.
+ */
+static void test_trc_stat_footprint_matches_plain_reference(void **state)
+{
+	enum { NR_DEV = 2, NR_BLK = 3 * 16384 + 777 };
+	static uint32_t wcnt[NR_DEV][NR_BLK], sorted[NR_DEV * NR_BLK];
+	static bool rd[NR_DEV][NR_BLK];
+	static const double hot[3] = { 0.01, 0.10, 0.20 };
+	uint64_t seed = 7, nr_w = 0, nr_r = 0, nr_t = 0, total = 0;
+	struct trc_stat_result s;
+	struct trc_stat *st;
+	size_t n = 0;
+
+	memset(wcnt, 0, sizeof(wcnt));
+	memset(rd, 0, sizeof(rd));
+	assert_int_equal(trc_stat_create(&st), 0);
+	for (int k = 0; k < 200000; k++) {
+		uint64_t x = zl_test_rand(&seed);
+		struct trc_rec r = { .ts_ns = (uint64_t)k, .has = TRC_HAS_DEV };
+		uint64_t b, nb;
+
+		r.dev = (uint32_t)(x % NR_DEV);
+		r.op = (x >> 8) % 3 ? TRC_OP_WRITE : TRC_OP_READ;
+		if ((x >> 16) % 4 == 0)
+			b = (x >> 24) % 40;                       /* the hot set */
+		else
+			b = (x >> 24) % NR_BLK;
+		nb = (x >> 48) % 64 == 0 ? 1 + (x >> 40) % 5000 : 1 + (x >> 40) % 16;
+		if (b + nb > NR_BLK)
+			nb = NR_BLK - b;
+		/* unaligned starts and ends still count whole blocks */
+		r.offset_bytes = b * 4096 + ((x >> 20) % 2 ? 512 : 0);
+		r.len_bytes = nb * 4096 - (r.offset_bytes % 4096);
+		assert_int_equal(trc_stat_add(st, &r), 0);
+		for (uint64_t i = b; i < b + nb; i++) {
+			if (r.op == TRC_OP_WRITE)
+				wcnt[r.dev][i]++;
+			else
+				rd[r.dev][i] = true;
+		}
+	}
+	trc_stat_result(st, &s);
+	for (int d = 0; d < NR_DEV; d++)
+		for (int i = 0; i < NR_BLK; i++) {
+			nr_w += wcnt[d][i] != 0;
+			nr_r += rd[d][i];
+			nr_t += wcnt[d][i] || rd[d][i];
+			total += wcnt[d][i];
+			if (wcnt[d][i])
+				sorted[n++] = wcnt[d][i];
+		}
+	qsort(sorted, n, sizeof(*sorted), cmp_u32_desc);
+	assert_true(sorted[0] > 254);                        /* the overflow table was used */
+	assert_int_equal(s.fp_written_bytes, nr_w * 4096);
+	assert_int_equal(s.fp_read_bytes, nr_r * 4096);
+	assert_int_equal(s.fp_touched_bytes, nr_t * 4096);
+	for (int k = 0; k < 3; k++) {
+		uint64_t want = (uint64_t)ceil(hot[k] * (double)nr_w), sum = 0;
+
+		for (uint64_t i = 0; i < want; i++)
+			sum += sorted[i];
+		assert_true(fabs(s.skew[k] - (double)sum / (double)total) < 1e-12);
+	}
+	trc_stat_destroy(st);
+}
+
 static int setup_all(void **state)
 {
 	char *d = zl_test_mkdtemp("trc");
@@ -925,6 +1027,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trc_msr_sample_fields),
 		cmocka_unit_test(test_trc_msr_fast_and_general_paths_agree),
+		cmocka_unit_test(test_trc_msr_fast_path_digit_limits),
 		cmocka_unit_test(test_trc_alibaba_sample_skips_header),
 		cmocka_unit_test(test_trc_tencent_sample_sectors_and_device_filter),
 		cmocka_unit_test(test_trc_spc_sample),
@@ -947,6 +1050,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_trc_writers_read_back),
 		cmocka_unit_test(test_trc_stat_descriptors_by_hand),
 		cmocka_unit_test(test_trc_stat_skew_counts_past_254_writes),
+		cmocka_unit_test(test_trc_stat_footprint_matches_plain_reference),
 		cmocka_unit_test(test_trc_committed_command_trace_is_the_recorded_one),
 	};
 
