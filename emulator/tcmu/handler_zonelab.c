@@ -29,6 +29,13 @@
  * is refused with the store's message and how to reformat (force=1, which
  * only ever reformats an image whose geometry differs or that is no zonelab
  * image; a matching image is kept even with force=1).
+ *
+ * Reconfig.  Writing dev_config, dev_size or emulate_write_cache of an
+ * enabled backstore (what targetcli restoreconfig does with the saved
+ * values) reaches ->reconfig.  The same value is accepted; the write cache
+ * is switched (zdisk_set_wce(), which flushes when turning it off); a
+ * different size or cfgstring is refused with -EINVAL and a log line,
+ * because the geometry and the options are the open image's.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -351,6 +358,71 @@ static void zl_close(struct tcmu_device *dev)
 	free(zd);
 }
 
+/* @s without the trailing newline or blanks a configfs write may carry: its length. */
+static size_t zl_trimmed_len(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return n;
+}
+
+/*
+ * ->reconfig: tcmu-runner 1.5.4 calls it from its netlink thread for a
+ * dev_config, dev_size or emulate_write_cache write (a dev_size equal to
+ * the current one never gets here: the runner's dev_resize() accepts it).
+ * Returns 0 or -errno, which the kernel returns to the configfs writer.
+ */
+static int zl_reconfig(struct tcmu_device *dev, struct tcmulib_cfg_info *cfg)
+{
+	struct zl_tcmu_dev *zd = tcmur_dev_get_private(dev);
+	const struct zdev_cfg *g;
+	const char *cur, *want;
+	uint64_t bytes;
+	int ret;
+
+	if (!zd)
+		return -ENODEV;
+	g = zdisk_geo(zd->disk);
+	bytes = g->capacity_lba * g->lba_size;
+	switch (cfg->type) {
+	case TCMULIB_CFG_DEV_CFGSTR:
+		cur = tcmu_dev_get_cfgstring(dev);
+		want = cfg->data.dev_cfgstring ? cfg->data.dev_cfgstring : "";
+		if (zl_trimmed_len(want) == strlen(cur) && !strncmp(want, cur, strlen(cur)))
+			return 0;
+		tcmu_dev_err(dev, "zonelab: reconfig: dev_config '%.*s' refused: the device is open "
+			     "as '%s' and its geometry and options are the image's; to change them, "
+			     "delete the backstore and create it again\n",
+			     (int)zl_trimmed_len(want), want, cur);
+		return -EINVAL;
+	case TCMULIB_CFG_DEV_SIZE:
+		if (cfg->data.dev_size == bytes)
+			return 0;
+		tcmu_dev_err(dev, "zonelab: reconfig: dev_size %" PRIu64 " refused: %s holds %" PRIu64
+			     " bytes (%" PRIu64 " LBAs of %u) and its zone layout is in the image; "
+			     "to resize, delete the backstore and create it again with force=1\n",
+			     cfg->data.dev_size, zd->cfg.path[0] ? zd->cfg.path : "(memory)", bytes,
+			     g->capacity_lba, g->lba_size);
+		return -EINVAL;
+	case TCMULIB_CFG_WRITE_CACHE:
+		ret = zdisk_set_wce(zd->disk, cfg->data.write_cache);
+		if (ret) {
+			tcmu_dev_err(dev, "zonelab: reconfig: write cache %s: %s (%s)\n",
+				     cfg->data.write_cache ? "on" : "off", zl_strerror(ret),
+				     zl_errname(ret));
+			return ret < 0 && ret > -4096 ? ret : -EIO;
+		}
+		tcmu_dev_set_write_cache_enabled(dev, cfg->data.write_cache);
+		tcmu_dev_dbg(dev, "zonelab: reconfig: write cache %s\n",
+			     cfg->data.write_cache ? "on" : "off");
+		return 0;
+	}
+	tcmu_dev_err(dev, "zonelab: reconfig: unknown request type %d\n", (int)cfg->type);
+	return -EOPNOTSUPP;
+}
+
 /*
  * zscsi's status and sense as a TCMU status (@data_in: bytes zscsi read),
  * and the data-in length for the kernel where it is less than the buffer.
@@ -448,6 +520,7 @@ static struct tcmur_handler zl_handler = {
 	.subtype = ZL_CFGSTR_SUBTYPE,
 	.cfg_desc = zl_cfg_desc,
 	.check_config = zl_check_config,
+	.reconfig = zl_reconfig,
 	.open = zl_open,
 	.close = zl_close,
 	.nr_threads = 0,

@@ -2,7 +2,7 @@
  * tcmu_abi.h — the part of the tcmu-runner 1.5.4 handler ABI that zonelab
  * uses, declared here because Debian's tcmu-runner package installs no
  * headers.  Layouts and prototypes match tcmu-runner 1.5.4 (tcmu-runner.h,
- * libtcmu_common.h, libtcmu_log.h, tcmur_device.h) exactly; the check
+ * libtcmu.h, libtcmu_common.h, libtcmu_log.h, tcmur_device.h) exactly; the check
  * tests/scripts/030-tcmu-abi.sh compiles the same sizeof/offsetof probe
  * against this header and against the upstream headers and diffs them.
  *
@@ -24,7 +24,7 @@
 #include <sys/uio.h>
 
 struct tcmu_device;               /* opaque, owned by libtcmu */
-struct tcmulib_cfg_info;          /* only passed through ->reconfig */
+struct tcmulib_cfg_info;          /* ->reconfig's argument, below */
 
 /*
  * TCMU_ABI_PROTOS_ONLY: the ABI check includes the upstream headers first
@@ -66,6 +66,27 @@ enum {
 	TCMU_STS_INVALID_CP_TGT_DEV_TYPE,
 	TCMU_STS_TOO_MANY_SEG_DESC,
 	TCMU_STS_TOO_MANY_TGT_DESC,
+};
+
+/*
+ * libtcmu.h: what a reconfig request from the kernel (a write to the
+ * device's dev_config, dev_size or emulate_write_cache in configfs once it
+ * is enabled) asks the handler's ->reconfig to change.
+ */
+enum tcmulib_cfg_type {
+	TCMULIB_CFG_DEV_CFGSTR,
+	TCMULIB_CFG_DEV_SIZE,
+	TCMULIB_CFG_WRITE_CACHE,
+};
+
+struct tcmulib_cfg_info {
+	enum tcmulib_cfg_type type;
+
+	union {
+		uint64_t dev_size;         /* bytes */
+		char *dev_cfgstring;       /* the whole dev_config: "<subtype>/<config>" */
+		bool write_cache;
+	} data;
 };
 
 #define SENSE_BUFFERSIZE 96            /* libtcmu_common.h; = TCMU_SENSE_BUFFERSIZE */

@@ -14,6 +14,7 @@
 #ifdef ZL_UPSTREAM
 #include "tcmu-runner.h"
 #include "tcmur_device.h"
+#include "libtcmu.h"
 #define TCMU_ABI_PROTOS_ONLY
 #include "tcmu/tcmu_abi.h"
 #else
@@ -50,6 +51,16 @@ int main(void)
 	OFF(struct tcmur_cmd, start_time);
 	OFF(struct tcmur_cmd, timed_out);
 	OFF(struct tcmur_cmd, done);
+
+	SZ(struct tcmulib_cfg_info);
+	OFF(struct tcmulib_cfg_info, type);
+	OFF(struct tcmulib_cfg_info, data);
+	OFF(struct tcmulib_cfg_info, data.dev_size);
+	OFF(struct tcmulib_cfg_info, data.dev_cfgstring);
+	OFF(struct tcmulib_cfg_info, data.write_cache);
+	VAL(TCMULIB_CFG_DEV_CFGSTR);
+	VAL(TCMULIB_CFG_DEV_SIZE);
+	VAL(TCMULIB_CFG_WRITE_CACHE);
 
 	SZ(struct tcmur_handler);
 	OFF(struct tcmur_handler, name);

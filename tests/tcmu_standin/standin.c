@@ -325,6 +325,61 @@ uint32_t sti_dev_block_size(const struct sti_dev *d)
 	return d->dev.block_size;
 }
 
+/* ---- reconfig: libtcmu's reconfig_device() + tcmu-runner's dev_reconfig() */
+
+static int sti_reconfig(struct sti_dev *d, struct tcmulib_cfg_info *cfg)
+{
+	struct tcmur_handler *rh = d->dev.h->rh;
+
+	if (!rh->reconfig)
+		return -EOPNOTSUPP;
+	return rh->reconfig(&d->dev, cfg);
+}
+
+int sti_dev_reconfig_cfgstring(struct sti_dev *d, const char *dev_config)
+{
+	struct tcmulib_cfg_info cfg = { .type = TCMULIB_CFG_DEV_CFGSTR };
+
+	cfg.data.dev_cfgstring = (char *)dev_config;
+	return sti_reconfig(d, &cfg);
+}
+
+int sti_dev_reconfig_size(struct sti_dev *d, uint64_t size_bytes)
+{
+	struct tcmulib_cfg_info cfg = { .type = TCMULIB_CFG_DEV_SIZE };
+	uint64_t lbas = size_bytes / d->dev.block_size;
+	int ret;
+
+	if (!d->dev.h->rh->reconfig)
+		return -EOPNOTSUPP;
+	if (lbas == d->dev.num_lbas)
+		return 0;                      /* dev_resize(): unchanged */
+	cfg.data.dev_size = size_bytes;
+	ret = sti_reconfig(d, &cfg);
+	if (!ret) {
+		d->dev.num_lbas = lbas;
+		d->dev.size_bytes = size_bytes;
+	}
+	return ret;
+}
+
+int sti_dev_reconfig_write_cache(struct sti_dev *d, bool on)
+{
+	struct tcmulib_cfg_info cfg = { .type = TCMULIB_CFG_WRITE_CACHE };
+	int ret;
+
+	cfg.data.write_cache = on;
+	ret = sti_reconfig(d, &cfg);
+	if (!ret)
+		d->dev.wce = on;               /* the kernel stores emulate_write_cache */
+	return ret;
+}
+
+bool sti_dev_write_cache(const struct sti_dev *d)
+{
+	return d->dev.wce;
+}
+
 /* ---- the command path ------------------------------------------------- */
 
 static void sti_cmd_done(struct tcmu_device *dev, struct tcmur_cmd *rcmd, int rc)

@@ -102,6 +102,22 @@ void sti_dev_close(struct sti_dev *d);
 uint64_t sti_dev_num_lbas(const struct sti_dev *d);
 uint32_t sti_dev_block_size(const struct sti_dev *d);
 
+/*
+ * Reconfig requests, as the kernel sends them when dev_config, dev_size or
+ * emulate_write_cache of an enabled device is written (what targetcli
+ * restoreconfig does), through tcmu-runner 1.5.4's dev_reconfig(): -EOPNOTSUPP
+ * if the handler has no ->reconfig; a size whose LBA count equals the
+ * current one succeeds without calling it (dev_resize()); otherwise the
+ * handler's result.  On success the device's configfs value is the new one
+ * (num_lbas/Size, emulate_write_cache); the cfgstring stays what libtcmu
+ * parsed at open, as in libtcmu.  Returns 0 or -errno.
+ */
+int sti_dev_reconfig_cfgstring(struct sti_dev *d, const char *dev_config);
+int sti_dev_reconfig_size(struct sti_dev *d, uint64_t size_bytes);
+int sti_dev_reconfig_write_cache(struct sti_dev *d, bool on);
+/* What the handler told libtcmu (tcmu_dev_set_write_cache_enabled()) or configfs says. */
+bool sti_dev_write_cache(const struct sti_dev *d);
+
 /**
  * sti_execv() - send one CDB with data buffer @iov (data-in commands fill
  * it, data-out commands read it; the iovec array itself is not modified).

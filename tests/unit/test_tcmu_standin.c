@@ -9,8 +9,12 @@
  * The second group loads our handler_zonelab.so (next to the build's
  * tests/ directory, or $ZL_HANDLER_SO) the same way and checks the glue:
  * cfgstring rejection reasons, open, I/O, and that a reopen with the same
- * cfgstring keeps zones and data while a geometry change is refused.
+ * cfgstring keeps zones and data while a geometry change is refused, and
+ * ->reconfig (what targetcli restoreconfig sends): the same values
+ * accepted, the write cache switched (MODE SENSE shows it), a different
+ * size or cfgstring refused.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -520,6 +524,109 @@ static void test_zonelab_check_config_names_the_key(void **state)
 	assert_null(reason);
 }
 
+/* The WCE bit of the current caching mode page (MODE SENSE(6), DBD). */
+static int zl_mode_wce(struct sti_dev *d)
+{
+	uint8_t cdb[6] = { 0x1a, 0x08, 0x08, 0, 64, 0 };
+	uint8_t b[64];
+	struct sti_result r;
+
+	memset(b, 0xee, sizeof(b));
+	assert_int_equal(sti_exec(d, cdb, 6, b, sizeof(b), &r), 0);
+	assert_int_equal(b[3], 0);                              /* no block descriptor */
+	assert_int_equal(b[4] & 0x3f, 0x08);                    /* caching page */
+	return (b[6] & 0x04) ? 1 : 0;
+}
+
+/* restoreconfig writes back dev_config, dev_size and emulate_write_cache as they were. */
+static void test_zonelab_reconfig_same_values_accepted(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t out[4096], in[4096];
+	char nl[600];
+	struct sti_result r;
+
+	NEED_ZL(f);
+	memset(out, 0x3c, sizeof(out));
+	assert_int_equal(rw16(f->d, 0x8a, 3 * ZONE_LBAS, 8, out, &r), 0);
+	assert_int_equal(zl_mode_wce(f->d), 1);
+	assert_int_equal(sti_dev_reconfig_cfgstring(f->d, f->cfg), 0);
+	snprintf(nl, sizeof(nl), "%s\n", f->cfg);              /* echo > dev_config */
+	assert_int_equal(sti_dev_reconfig_cfgstring(f->d, nl), 0);
+	assert_int_equal(sti_dev_reconfig_size(f->d, DEV_BYTES), 0);
+	assert_int_equal(sti_dev_reconfig_write_cache(f->d, true), 0);
+	assert_int_equal(zl_mode_wce(f->d), 1);
+	assert_int_equal(sti_dev_num_lbas(f->d), DEV_BYTES / 512);
+	assert_int_equal(rw16(f->d, 0x88, 3 * ZONE_LBAS, 8, in, &r), 0);
+	assert_memory_equal(in, out, sizeof(out));
+	/* the zone goes on at its write pointer */
+	assert_int_equal(rw16(f->d, 0x8a, 3 * ZONE_LBAS + 8, 8, out, &r), 0);
+}
+
+static void test_zonelab_reconfig_write_cache_toggles_wce(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t out[512];
+	struct sti_result r;
+	char msg[256];
+
+	NEED_ZL(f);
+	memset(out, 0x5c, sizeof(out));
+	assert_int_equal(rw16(f->d, 0x8a, 2 * ZONE_LBAS, 1, out, &r), 0);
+	assert_int_equal(sti_dev_reconfig_write_cache(f->d, false), 0);
+	assert_int_equal(zl_mode_wce(f->d), 0);
+	assert_false(sti_dev_write_cache(f->d));
+	assert_int_equal(rw16(f->d, 0x8a, 2 * ZONE_LBAS + 1, 1, out, &r), 0);
+	assert_int_equal(sti_dev_reconfig_write_cache(f->d, true), 0);
+	assert_int_equal(zl_mode_wce(f->d), 1);
+	assert_true(sti_dev_write_cache(f->d));
+	/* a write-cache-off device switched on */
+	sti_dev_close(f->d);
+	f->d = NULL;
+	if (zl_open_cfg(f, "zsize=1M&conv=2&max_open=4&wce=0", true, msg, sizeof(msg)))
+		fail_msg("reopen wce=0: %s", msg);
+	assert_int_equal(zl_mode_wce(f->d), 0);
+	assert_int_equal(sti_dev_reconfig_write_cache(f->d, false), 0);
+	assert_int_equal(zl_mode_wce(f->d), 0);
+	assert_int_equal(sti_dev_reconfig_write_cache(f->d, true), 0);
+	assert_int_equal(zl_mode_wce(f->d), 1);
+}
+
+static void test_zonelab_reconfig_size_or_cfgstring_change_refused(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t cdb[16] = { 0x9e, 0x10 }, rc[32];
+	char other[600];
+	struct sti_result r;
+
+	NEED_ZL(f);
+	assert_int_equal(sti_dev_reconfig_size(f->d, 2 * DEV_BYTES), -EINVAL);
+	assert_int_equal(sti_dev_reconfig_size(f->d, DEV_BYTES / 2), -EINVAL);
+	assert_int_equal(sti_dev_num_lbas(f->d), DEV_BYTES / 512);
+	zl_test_put_be(&cdb[10], sizeof(rc), 4);
+	assert_int_equal(sti_exec(f->d, cdb, 16, rc, sizeof(rc), &r), 0);
+	assert_int_equal(zl_test_get_be(rc, 8), DEV_BYTES / 512 - 1);   /* READ CAPACITY(16) */
+	snprintf(other, sizeof(other), "%s&max_open=8", f->cfg);
+	assert_int_equal(sti_dev_reconfig_cfgstring(f->d, other), -EINVAL);
+	snprintf(other, sizeof(other), "zonelab/%s/other.img?zsize=1M&conv=2&max_open=4", f->dir);
+	assert_int_equal(sti_dev_reconfig_cfgstring(f->d, other), -EINVAL);
+	assert_int_equal(sti_dev_reconfig_cfgstring(f->d, ""), -EINVAL);
+	/* still the same device, still usable */
+	assert_int_equal(sti_dev_reconfig_cfgstring(f->d, f->cfg), 0);
+	assert_int_equal(sti_exec(f->d, cdb, 16, rc, sizeof(rc), &r), 0);
+}
+
+/* Without ->reconfig (file_zbc) tcmu-runner answers EOPNOTSUPP, even to the same size. */
+static void test_standin_file_zbc_reconfig_not_supported(void **state)
+{
+	struct fixture *f = *state;
+
+	NEED_FIXTURE(f);
+	assert_int_equal(sti_dev_reconfig_size(f->d, DEV_BYTES), -EOPNOTSUPP);
+	assert_int_equal(sti_dev_reconfig_write_cache(f->d, true), -EOPNOTSUPP);
+	assert_int_equal(sti_dev_reconfig_cfgstring(f->d, f->cfg), -EOPNOTSUPP);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -546,6 +653,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_zonelab_geo_image_takes_the_recorded_geometry,
 						zl_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zonelab_check_config_names_the_key, zl_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zonelab_reconfig_same_values_accepted, zl_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zonelab_reconfig_write_cache_toggles_wce, zl_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zonelab_reconfig_size_or_cfgstring_change_refused,
+						zl_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_standin_file_zbc_reconfig_not_supported, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
