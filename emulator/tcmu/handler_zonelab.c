@@ -380,6 +380,7 @@ static int zl_reconfig(struct tcmu_device *dev, struct tcmulib_cfg_info *cfg)
 	const struct zdev_cfg *g;
 	const char *cur, *want;
 	uint64_t bytes;
+	bool was;
 	int ret;
 
 	if (!zd)
@@ -407,6 +408,12 @@ static int zl_reconfig(struct tcmu_device *dev, struct tcmulib_cfg_info *cfg)
 			     g->capacity_lba, g->lba_size);
 		return -EINVAL;
 	case TCMULIB_CFG_WRITE_CACHE:
+		/*
+		 * The kernel's emulate_write_cache starts at 0 whatever wce= said
+		 * (nothing syncs it), so a saveconfig/restoreconfig round trip
+		 * turns the write cache off unless it was set to 1: say so.
+		 */
+		was = zdisk_wce(zd->disk);
 		ret = zdisk_set_wce(zd->disk, cfg->data.write_cache);
 		if (ret) {
 			tcmu_dev_err(dev, "zonelab: reconfig: write cache %s: %s (%s)\n",
@@ -415,8 +422,9 @@ static int zl_reconfig(struct tcmu_device *dev, struct tcmulib_cfg_info *cfg)
 			return ret < 0 && ret > -4096 ? ret : -EIO;
 		}
 		tcmu_dev_set_write_cache_enabled(dev, cfg->data.write_cache);
-		tcmu_dev_dbg(dev, "zonelab: reconfig: write cache %s\n",
-			     cfg->data.write_cache ? "on" : "off");
+		if (was != cfg->data.write_cache)
+			tcmu_dev_info(dev, "zonelab: reconfig: write cache %s (emulate_write_cache=%d)\n",
+				      cfg->data.write_cache ? "on" : "off", cfg->data.write_cache);
 		return 0;
 	}
 	tcmu_dev_err(dev, "zonelab: reconfig: unknown request type %d\n", (int)cfg->type);
