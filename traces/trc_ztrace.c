@@ -74,8 +74,12 @@ static int zt_next(struct trc_reader *r, struct trc_rec *rec)
 	if ((zr.opcode == 0x08 || zr.opcode == 0x0a) && nr_lba == 0)
 		nr_lba = 256;
 	rec->ts_ns = zr.ts_ns >= z->start_ns ? zr.ts_ns - z->start_ns : 0;
-	rec->offset_bytes = zr.lba * z->lba_size;
 	rec->len_bytes = (rec->op == TRC_OP_READ || rec->op == TRC_OP_WRITE) ? nr_lba * z->lba_size : 0;
+	if (zr.lba > (UINT64_MAX - rec->len_bytes) / z->lba_size)
+		return trc_err_off(r, -EINVAL, ZTRACE_HDR_SIZE + (z->nr - 1) * ZTRACE_REC_SIZE,
+				   "LBA %llu + %llu LBAs of %u bytes is past 2^64 bytes",
+				   (unsigned long long)zr.lba, (unsigned long long)nr_lba, z->lba_size);
+	rec->offset_bytes = zr.lba * z->lba_size;
 	rec->latency_ns = zr.latency_ns;
 	rec->dev = 0;
 	rec->pid = 0;
