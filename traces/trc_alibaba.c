@@ -46,21 +46,13 @@ bool trc_alibaba_detect(const uint8_t *buf, size_t len)
 
 static int ali_next(struct trc_reader *r, struct trc_rec *rec)
 {
-	const char *line;
-	size_t len;
 	struct trc_field f[6];
 	uint64_t dev, off, size, us;
-	int ret, nf;
+	int ret;
 
-	do {
-		ret = trc_next_line(r, &line, &len);
-		if (ret <= 0)
-			return ret;
-	} while (r->in.line == 1 && is_header(line, len));
-	nf = trc_split(line, len, ',', f, 5);
-	if (nf != 5)
-		return trc_err_line(r, -EINVAL, "%s than 5 fields (device_id,opcode,offset,length,timestamp)",
-				    nf > 5 ? "more" : "fewer");
+	ret = trc_next_csv(r, is_header, f, 5, "device_id,opcode,offset,length,timestamp");
+	if (ret <= 0)
+		return ret;
 	if (!trc_parse_u64(f[0], &dev) || dev > UINT32_MAX)
 		return trc_err_line(r, -EINVAL, "device_id '%.*s' is not a 32-bit unsigned integer", TRC_FLD(f[0]));
 	if (!op_of(f[1], &rec->op))

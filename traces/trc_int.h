@@ -76,6 +76,14 @@ struct trc_field {
 	size_t n;
 };
 int trc_split(const char *line, size_t len, char sep, struct trc_field *f, int max);
+/*
+ * trc_next_csv() - the next data line of a CSV reader split into exactly
+ * @nr fields (f[] holds nr + 1), a first line that @is_header() accepts
+ * skipped.  1, 0 at the end, or a line error naming the field count and
+ * @names (the columns, for the message).
+ */
+int trc_next_csv(struct trc_reader *r, bool (*is_header)(const char *p, size_t n),
+		 struct trc_field *f, int nr, const char *names);
 /* Whitespace-separated fields (runs of spaces/tabs). */
 int trc_split_ws(const char *line, size_t len, struct trc_field *f, int max);
 

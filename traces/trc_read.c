@@ -493,3 +493,22 @@ int trc_next_line(struct trc_reader *r, const char **line, size_t *len)
 			return 1;
 	}
 }
+
+int trc_next_csv(struct trc_reader *r, bool (*is_header)(const char *p, size_t n),
+		 struct trc_field *f, int nr, const char *names)
+{
+	const char *line;
+	size_t len;
+	int ret, nf;
+
+	do {
+		ret = trc_next_line(r, &line, &len);
+		if (ret <= 0)
+			return ret;
+	} while (r->in.line == 1 && is_header(line, len));
+	nf = trc_split(line, len, ',', f, nr);
+	if (nf != nr)
+		return trc_err_line(r, -EINVAL, "%s than %d fields (%s)", nf > nr ? "more" : "fewer", nr,
+				    names);
+	return 1;
+}

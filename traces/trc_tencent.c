@@ -38,21 +38,13 @@ bool trc_tencent_detect(const uint8_t *buf, size_t len)
 
 static int tencent_next(struct trc_reader *r, struct trc_rec *rec)
 {
-	const char *line;
-	size_t len;
 	struct trc_field f[6];
 	uint64_t s, off, size, vol;
-	int ret, nf;
+	int ret;
 
-	do {
-		ret = trc_next_line(r, &line, &len);
-		if (ret <= 0)
-			return ret;
-	} while (r->in.line == 1 && is_header(line, len));
-	nf = trc_split(line, len, ',', f, 5);
-	if (nf != 5)
-		return trc_err_line(r, -EINVAL, "%s than 5 fields (Timestamp,Offset,Size,IOType,VolumeID)",
-				    nf > 5 ? "more" : "fewer");
+	ret = trc_next_csv(r, is_header, f, 5, "Timestamp,Offset,Size,IOType,VolumeID");
+	if (ret <= 0)
+		return ret;
 	if (!trc_parse_u64(f[0], &s) || s > UINT64_MAX / 1000000000ull)
 		return trc_err_line(r, -EINVAL, "Timestamp '%.*s' is not a time in seconds", TRC_FLD(f[0]));
 	if (!trc_parse_u64(f[1], &off) || off > UINT64_MAX / 512)
