@@ -333,6 +333,17 @@ int fsc_file_locate(const struct fsc *fs, uint64_t lbn, uint32_t nr_blocks,
  */
 int fsc_discard_file(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint64_t now_ns);
 
+/**
+ * fsc_prefetch_file() - a hint ahead of a write or read of file block @lbn:
+ * start loading what it will touch, one link of the chain per call.  @stage
+ * 0: the file map entry; 1: the block group map entry of the block's
+ * current address; 2: that block group; 3: its owner slot.  Each stage reads
+ * what the one before loaded, so call them in order, a few records apart
+ * (the simulator's read-ahead does).  Changes nothing; a block outside the
+ * file is ignored.
+ */
+void fsc_prefetch_file(const struct fsc *fs, uint64_t lbn, unsigned int stage);
+
 /* ---- transactions and the tree model ---- */
 
 uint32_t fsc_trans_id(const struct fsc *fs);

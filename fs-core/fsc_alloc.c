@@ -156,8 +156,7 @@ void fsc_destroy(struct fsc *fs)
 	}
 	free(fs->bgs);
 	free(fs->bg_starts);
-	free(fs->bgmap.key);
-	free(fs->bgmap.val);
+	free(fs->bgmap.ent);
 	free(fs->active);
 	free(fs->last_write);
 	fsc_clean_fini(fs);
@@ -394,6 +393,11 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 		}
 		return !n && ret ? ret : 0;
 	}
+	/* the owners' file map entries are scattered over the file: ask for
+	 * all of them first, so their misses overlap instead of queueing */
+	for (u = 0; u < nr_units; u++)
+		if (bg->owner[u] && bg->owner[u] <= fs->nr_file_blocks)
+			__builtin_prefetch(&fs->file_map[bg->owner[u] - 1], 1);
 	for (u = 0; u < nr_units; u++) {
 		uint32_t owner = bg->owner[u];
 

@@ -106,26 +106,19 @@ static uint32_t bgmap_home(uint64_t key, uint32_t cap)
 static int bgmap_grow(struct fsc *fs)
 {
 	uint32_t cap = fs->bgmap.cap ? fs->bgmap.cap * 2 : 1024, i, j;
-	uint64_t *key = calloc(cap, sizeof(*key));
-	struct fsc_bg **val = calloc(cap, sizeof(*val));
+	struct fsc_bgmap_ent *ent = calloc(cap, sizeof(*ent));
 
-	if (!key || !val) {
-		free(key);
-		free(val);
+	if (!ent)
 		return -ENOMEM;
-	}
 	for (i = 0; i < fs->bgmap.cap; i++) {
-		if (!fs->bgmap.key[i])
+		if (!fs->bgmap.ent[i].key)
 			continue;
-		for (j = bgmap_home(fs->bgmap.key[i], cap); key[j]; j = (j + 1) & (cap - 1))
+		for (j = bgmap_home(fs->bgmap.ent[i].key, cap); ent[j].key; j = (j + 1) & (cap - 1))
 			;
-		key[j] = fs->bgmap.key[i];
-		val[j] = fs->bgmap.val[i];
+		ent[j] = fs->bgmap.ent[i];
 	}
-	free(fs->bgmap.key);
-	free(fs->bgmap.val);
-	fs->bgmap.key = key;
-	fs->bgmap.val = val;
+	free(fs->bgmap.ent);
+	fs->bgmap.ent = ent;
 	fs->bgmap.cap = cap;
 	return 0;
 }
@@ -136,58 +129,78 @@ static int bgmap_put(struct fsc *fs, uint64_t slot, struct fsc_bg *bg)
 
 	if ((fs->bgmap.nr + 1) * 2 > fs->bgmap.cap && bgmap_grow(fs))
 		return -ENOMEM;
-	for (j = bgmap_home(slot + 1, fs->bgmap.cap); fs->bgmap.key[j];
+	for (j = bgmap_home(slot + 1, fs->bgmap.cap); fs->bgmap.ent[j].key;
 	     j = (j + 1) & (fs->bgmap.cap - 1))
 		;
-	fs->bgmap.key[j] = slot + 1;
-	fs->bgmap.val[j] = bg;
+	fs->bgmap.ent[j].key = slot + 1;
+	fs->bgmap.ent[j].bg = bg;
 	fs->bgmap.nr++;
 	return 0;
 }
 
 static void bgmap_del(struct fsc *fs, uint64_t slot)
 {
+	struct fsc_bgmap_ent *e = fs->bgmap.ent;
 	uint32_t mask = fs->bgmap.cap - 1, i, j;
 
 	if (!fs->bgmap.cap)
 		return;
-	for (i = bgmap_home(slot + 1, fs->bgmap.cap); fs->bgmap.key[i] != slot + 1;
-	     i = (i + 1) & mask)
-		if (!fs->bgmap.key[i])
+	for (i = bgmap_home(slot + 1, fs->bgmap.cap); e[i].key != slot + 1; i = (i + 1) & mask)
+		if (!e[i].key)
 			return;
-	fs->bgmap.key[i] = 0;
+	e[i].key = 0;
 	fs->bgmap.nr--;
 	/* linear probing without tombstones: shift the cluster back */
-	for (j = (i + 1) & mask; fs->bgmap.key[j]; j = (j + 1) & mask) {
-		uint32_t home = bgmap_home(fs->bgmap.key[j], fs->bgmap.cap);
+	for (j = (i + 1) & mask; e[j].key; j = (j + 1) & mask) {
+		uint32_t home = bgmap_home(e[j].key, fs->bgmap.cap);
 
 		if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
-			fs->bgmap.key[i] = fs->bgmap.key[j];
-			fs->bgmap.val[i] = fs->bgmap.val[j];
-			fs->bgmap.key[j] = 0;
+			e[i] = e[j];
+			e[j].key = 0;
 			i = j;
 		}
 	}
 }
 
+/* The map's key of @logical (0: below the map). */
+static inline uint64_t bgmap_key(const struct fsc *fs, uint64_t logical)
+{
+	if (logical < BGMAP_BASE)
+		return 0;
+	if (fs->zone_shift)
+		return ((logical - BGMAP_BASE) >> fs->zone_shift) + 1;
+	return (logical - BGMAP_BASE) / fs->zone_bytes + 1;
+}
+
 bool fsc_bgmap_get(const struct fsc *fs, uint64_t logical, struct fsc_bg **bg)
 {
+	const struct fsc_bgmap_ent *e = fs->bgmap.ent;
 	uint64_t key;
 	uint32_t j;
 
 	if (fs->bgmap.off || !fs->zone_bytes)
 		return false;
 	*bg = NULL;
-	if (logical < BGMAP_BASE || !fs->bgmap.cap)
+	key = bgmap_key(fs, logical);
+	if (!key || !fs->bgmap.cap)
 		return true;
-	key = (logical - BGMAP_BASE) / fs->zone_bytes + 1;
-	for (j = bgmap_home(key, fs->bgmap.cap); fs->bgmap.key[j];
-	     j = (j + 1) & (fs->bgmap.cap - 1))
-		if (fs->bgmap.key[j] == key) {
-			*bg = fs->bgmap.val[j];
+	for (j = bgmap_home(key, fs->bgmap.cap); e[j].key; j = (j + 1) & (fs->bgmap.cap - 1))
+		if (e[j].key == key) {
+			*bg = e[j].bg;
 			return true;
 		}
 	return true;
+}
+
+void fsc_bgmap_prefetch(const struct fsc *fs, uint64_t logical)
+{
+	uint64_t key;
+
+	if (fs->bgmap.off || !fs->zone_bytes || !fs->bgmap.cap)
+		return;
+	key = bgmap_key(fs, logical);
+	if (key)
+		__builtin_prefetch(&fs->bgmap.ent[bgmap_home(key, fs->bgmap.cap)]);
 }
 
 /* @bg into the map, one entry per zone-sized slot it covers; a block group
@@ -262,10 +275,12 @@ void fsc_bg_free(struct fsc_bg *bg)
 
 static struct fsc_bg *bg_alloc(struct fsc *fs, uint32_t type, uint64_t len)
 {
-	struct fsc_bg *bg = calloc(1, sizeof(*bg));
+	/* cache-line aligned: the hot fields are its first two lines */
+	struct fsc_bg *bg = aligned_alloc(64, (sizeof(*bg) + 63) / 64 * 64);
 
 	if (!bg)
 		return NULL;
+	memset(bg, 0, sizeof(*bg));
 	bg->type = type;
 	bg->len_bytes = len;
 	bg->unit_bytes = type == FSC_BG_DATA ? fs->cfg.sector_bytes : fs->cfg.node_bytes;

@@ -204,54 +204,60 @@ void fsc_clean_spec(enum fsc_clean_policy policy, const struct fsc_clean_params 
 
 /* ---- the indexed heap ---- */
 
-static void heap_set(struct fsc_heap *h, uint32_t i, struct fsc_bg *bg)
+static inline bool ent_less(const struct fsc_heap_ent *a, const struct fsc_heap_ent *b)
 {
-	h->v[i] = bg;
-	bg->clean_idx[h->slot] = i;
+	return a->k[0] < b->k[0] || (a->k[0] == b->k[0] && a->k[1] < b->k[1]);
+}
+
+static inline void heap_set(struct fsc_heap *h, uint32_t i, const struct fsc_heap_ent *e)
+{
+	h->v[i] = *e;
+	e->bg->clean_idx[h->slot] = i;
 }
 
 static void sift_up(struct fsc_heap *h, uint32_t i)
 {
-	struct fsc_bg *bg = h->v[i];
+	struct fsc_heap_ent e = h->v[i];
 
 	while (i) {
 		uint32_t parent = (i - 1) / 2;
 
-		if (!h->less(bg, h->v[parent]))
+		if (!ent_less(&e, &h->v[parent]))
 			break;
-		heap_set(h, i, h->v[parent]);
+		heap_set(h, i, &h->v[parent]);
 		i = parent;
 	}
-	heap_set(h, i, bg);
+	heap_set(h, i, &e);
 }
 
 static void sift_down(struct fsc_heap *h, uint32_t i)
 {
-	struct fsc_bg *bg = h->v[i];
+	struct fsc_heap_ent e = h->v[i];
 
 	for (;;) {
 		uint32_t l = 2 * i + 1, best = l;
 
 		if (l >= h->nr)
 			break;
-		if (l + 1 < h->nr && h->less(h->v[l + 1], h->v[l]))
+		if (l + 1 < h->nr && ent_less(&h->v[l + 1], &h->v[l]))
 			best = l + 1;
-		if (!h->less(h->v[best], bg))
+		if (!ent_less(&h->v[best], &e))
 			break;
-		heap_set(h, i, h->v[best]);
+		heap_set(h, i, &h->v[best]);
 		i = best;
 	}
-	heap_set(h, i, bg);
+	heap_set(h, i, &e);
 }
 
 int fsc_heap_push(struct fsc_heap *h, struct fsc_bg *bg)
 {
-	struct fsc_bg **v = fsc_grow(h->v, &h->cap, h->nr, sizeof(*h->v));
+	struct fsc_heap_ent *v = fsc_grow(h->v, &h->cap, h->nr, sizeof(*h->v)), e = { .bg = bg };
 
 	if (!v)
 		return -ENOMEM;
 	h->v = v;
-	heap_set(h, h->nr++, bg);
+	h->key(bg, e.k);
+	heap_set(h, h->nr++, &e);
 	sift_up(h, h->nr - 1);
 	return 0;
 }
@@ -260,19 +266,25 @@ void fsc_heap_del(struct fsc_heap *h, struct fsc_bg *bg)
 {
 	uint32_t i = bg->clean_idx[h->slot];
 
-	if (i >= h->nr || h->v[i] != bg)
+	if (i >= h->nr || h->v[i].bg != bg)
 		return;
 	if (i == --h->nr)
 		return;
-	heap_set(h, i, h->v[h->nr]);
-	fsc_heap_fix(h, h->v[i]);
+	heap_set(h, i, &h->v[h->nr]);
+	if (i && ent_less(&h->v[i], &h->v[(i - 1) / 2]))
+		sift_up(h, i);
+	else
+		sift_down(h, i);
 }
 
 void fsc_heap_fix(struct fsc_heap *h, struct fsc_bg *bg)
 {
 	uint32_t i = bg->clean_idx[h->slot];
 
-	if (i && h->less(bg, h->v[(i - 1) / 2]))
+	if (i >= h->nr || h->v[i].bg != bg)
+		return;
+	h->key(bg, h->v[i].k);
+	if (i && ent_less(&h->v[i], &h->v[(i - 1) / 2]))
 		sift_up(h, i);
 	else
 		sift_down(h, i);
@@ -295,6 +307,18 @@ bool fsc_clean_older(const struct fsc_bg *a, const struct fsc_bg *b)
 bool fsc_clean_emptier(const struct fsc_bg *a, const struct fsc_bg *b)
 {
 	return a->used_bytes < b->used_bytes || (a->used_bytes == b->used_bytes && a->seq < b->seq);
+}
+
+void fsc_clean_key_older(const struct fsc_bg *bg, uint64_t k[2])
+{
+	k[0] = bg->seq;
+	k[1] = 0;
+}
+
+void fsc_clean_key_emptier(const struct fsc_bg *bg, uint64_t k[2])
+{
+	k[0] = bg->used_bytes;
+	k[1] = bg->seq;
 }
 
 struct fsc_bg *fsc_clean_scan_min(struct fsc_bg *const *bgs, uint32_t nr,

@@ -8,7 +8,7 @@
 static int fifo_init(struct fsc_clean *c)
 {
 	c->heap[0].slot = 0;
-	c->heap[0].less = fsc_clean_older;
+	c->heap[0].key = fsc_clean_key_older;
 	return 0;
 }
 

@@ -9,7 +9,7 @@
 static int greedy_init(struct fsc_clean *c)
 {
 	c->heap[0].slot = 0;
-	c->heap[0].less = fsc_clean_emptier;
+	c->heap[0].key = fsc_clean_key_emptier;
 	return 0;
 }
 

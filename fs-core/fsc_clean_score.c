@@ -11,9 +11,11 @@
 
 #include "fsc_int.h"
 
-static bool by_age(const struct fsc_bg *a, const struct fsc_bg *b)
+/* oldest sealed first (ties: created first) */
+static void key_age(const struct fsc_bg *bg, uint64_t k[2])
 {
-	return a->done_clock < b->done_clock || (a->done_clock == b->done_clock && a->seq < b->seq);
+	k[0] = bg->done_clock;
+	k[1] = bg->seq;
 }
 
 struct klass {
@@ -126,7 +128,7 @@ static int class_get(struct score *s, const uint64_t k[2], uint32_t *out)
 	c->key[0] = k[0];
 	c->key[1] = k[1];
 	c->h.slot = 0;
-	c->h.less = by_age;
+	c->h.key = key_age;
 	c->used = true;
 	*slot = idx + 1;
 	s->hash_nr++;

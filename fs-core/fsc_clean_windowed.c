@@ -12,19 +12,21 @@
 
 enum { W_GREEDY = 0, W_YOUNG, REST };
 
-static bool younger(const struct fsc_bg *a, const struct fsc_bg *b)
+/* youngest first: the greatest seq is the least key */
+static void key_younger(const struct fsc_bg *bg, uint64_t k[2])
 {
-	return a->seq > b->seq;
+	k[0] = ~bg->seq;
+	k[1] = 0;
 }
 
 static int win_init(struct fsc_clean *c)
 {
 	c->heap[W_GREEDY].slot = 0;
-	c->heap[W_GREEDY].less = fsc_clean_emptier;
+	c->heap[W_GREEDY].key = fsc_clean_key_emptier;
 	c->heap[W_YOUNG].slot = 1;
-	c->heap[W_YOUNG].less = younger;
+	c->heap[W_YOUNG].key = key_younger;
 	c->heap[REST].slot = 0;  /* never in W_GREEDY at the same time */
-	c->heap[REST].less = fsc_clean_older;
+	c->heap[REST].key = fsc_clean_key_older;
 	return 0;
 }
 

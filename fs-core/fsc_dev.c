@@ -179,6 +179,9 @@ int fsc_check_mode(struct fsc *fs)
 	if (profile_is_raid56(fs->cfg.data_profile) || profile_is_raid56(fs->cfg.meta_profile))
 		return FSC_E_RAID56;
 	fs->zone_bytes = zone_bytes;
+	/* a power of two: lookups shift instead of dividing */
+	fs->zone_shift = zone_bytes && !(zone_bytes & (zone_bytes - 1)) ?
+			 (uint32_t)__builtin_ctzll(zone_bytes) : 0;
 	fs->space_cache = false;  /* not CoW: would rewrite in place */
 	fs->tree_log = false;
 	return 0;

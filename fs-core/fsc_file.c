@@ -82,3 +82,32 @@ int fsc_discard_file(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint64_t 
 	}
 	return n;
 }
+
+void fsc_prefetch_file(const struct fsc *fs, uint64_t lbn, unsigned int stage)
+{
+	struct fsc_bg *bg;
+	uint64_t addr;
+
+	if (!fs->file_map || lbn >= fs->nr_file_blocks)
+		return;
+	if (stage == 0) {
+		__builtin_prefetch(&fs->file_map[lbn], 1);
+		return;
+	}
+	addr = fs->file_map[lbn];
+	if (addr == FSC_NO_ADDR || (addr & FSC_TOKEN_BIT))
+		return;
+	if (stage == 1) {
+		fsc_bgmap_prefetch(fs, addr);
+		return;
+	}
+	if (!fsc_bgmap_get(fs, addr, &bg) || !bg || addr < bg->start ||
+	    addr - bg->start >= bg->len_bytes)
+		return;
+	if (stage == 2) {
+		__builtin_prefetch(bg, 1);  /* the hot fields: two lines */
+		__builtin_prefetch((const char *)bg + 64, 1);
+		return;
+	}
+	__builtin_prefetch(&bg->owner[(addr - bg->start) / bg->unit_bytes], 1);
+}

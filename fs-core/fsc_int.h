@@ -84,52 +84,66 @@ struct fsc_stripe {
 };
 
 struct fsc_bg {
+	/* hot: what freeing a block, a policy update and the cleanable test
+	 * read, in the first two cache lines (bg_alloc aligns them) */
 	uint64_t start;           /* logical bytes */
 	uint64_t len_bytes;
-	uint32_t type;            /* enum fsc_bg_type */
-	enum fsc_profile profile;
-	enum fsc_alloc_type alloc_type;
-	uint32_t nr_stripes, sub_stripes;
-	struct fsc_stripe stripes[FSC_MAX_STRIPES];
 	uint64_t alloc_offset;    /* bytes allocated from start (sequential) */
-	uint64_t submit_offset;   /* absolute logical address of the next bio to send */
 	uint64_t used_bytes;      /* live bytes (pinned ones included) */
 	uint64_t pinned_bytes;    /* freed by a transaction not yet committed */
+	uint32_t *owner;          /* per unit: owner id + 1, 0 = free */
+	uint32_t unit_bytes;      /* owner granularity */
+	uint32_t type;            /* enum fsc_bg_type */
+	enum fsc_alloc_type alloc_type;
+	uint32_t nr_inflight;     /* allocated bios not completed + relocation copies */
+	uint32_t nr_held, held_cap;
 	bool alloc_done;          /* no further allocation (full or abandoned) */
 	bool expired;             /* submit buffer expired: IO fails (010) */
 	bool relocating;
 	bool busy;                /* serialization: a bio holds the per-BG lock */
-	uint32_t nr_inflight;     /* allocated bios not completed + relocation copies */
-	uint32_t unit_bytes;      /* owner granularity */
-	uint32_t *owner;          /* per unit: owner id + 1, 0 = free */
-	struct fsc_bio **held;    /* submit buffer, sorted by logical */
-	uint32_t nr_held, held_cap;
-	uint64_t last_submit_ns;
-	uint64_t create_ns;
-	uint64_t seq;             /* creation order (FIFO cleaning) */
-	uint32_t stream;          /* data log it belongs to (placement) */
 	bool active;              /* its zones count as active (fsc_active_*) */
-	uint64_t dispatched_bytes;/* bytes sent to the devices (full when = len_bytes) */
-	uint64_t done_clock;      /* user bytes written when allocation ended (sealed): the
-				   * score policies' age = user bytes written since */
-	uint32_t erases;          /* resets of its first zone before it was created (CAT) */
 	/* cleaning policy bookkeeping (fsc_clean.c) */
 	bool clean_member;        /* in the policy's structures (a candidate) */
 	uint8_t clean_where;      /* policy's use (windowed: in the window) */
-	uint64_t clean_used;      /* used_bytes the policy last saw */
 	uint32_t clean_idx[2];    /* positions in the policy's heaps / arrays */
+	uint64_t clean_used;      /* used_bytes the policy last saw */
+	uint64_t seq;             /* creation order (FIFO cleaning) */
+	uint64_t done_clock;      /* user bytes written when allocation ended (sealed): the
+				   * score policies' age = user bytes written since */
+	uint32_t erases;          /* resets of its first zone before it was created (CAT) */
+	uint32_t stream;          /* data log it belongs to (placement) */
+	/* cold: the layout on the devices and the submit path's state */
+	enum fsc_profile profile;
+	uint32_t nr_stripes, sub_stripes;
+	uint64_t submit_offset;   /* absolute logical address of the next bio to send */
+	struct fsc_bio **held;    /* submit buffer, sorted by logical */
+	uint64_t last_submit_ns;
+	uint64_t create_ns;
+	uint64_t dispatched_bytes;/* bytes sent to the devices (full when = len_bytes) */
+	struct fsc_stripe stripes[FSC_MAX_STRIPES];
 };
 
+_Static_assert(__builtin_offsetof(struct fsc_bg, profile) <= 128,
+	       "struct fsc_bg: the hot fields fit the first two cache lines");
+
 /*
- * An indexed binary heap of block groups (fsc_clean.c): @less orders it
- * (the top is the "least"), each block group keeps its position in
- * clean_idx[@slot], so removing or re-keying one costs O(log n).
+ * An indexed binary heap of block groups (fsc_clean.c), ordered by a
+ * two-word key @key computes (the top has the least, compared k[0] then
+ * k[1]).  The key is kept in the entry, so sifting compares entries without
+ * reading the block groups (at 100,000 of them each read would be a cache
+ * miss); each block group keeps its position in clean_idx[@slot], so
+ * removing or re-keying one costs O(log n).
  */
+struct fsc_heap_ent {
+	uint64_t k[2];
+	struct fsc_bg *bg;
+};
+
 struct fsc_heap {
-	struct fsc_bg **v;
+	struct fsc_heap_ent *v;
 	uint32_t nr, cap;
 	uint32_t slot;
-	bool (*less)(const struct fsc_bg *a, const struct fsc_bg *b);
+	void (*key)(const struct fsc_bg *bg, uint64_t k[2]);
 };
 
 int fsc_heap_push(struct fsc_heap *h, struct fsc_bg *bg);
@@ -137,7 +151,7 @@ void fsc_heap_del(struct fsc_heap *h, struct fsc_bg *bg);
 void fsc_heap_fix(struct fsc_heap *h, struct fsc_bg *bg);  /* its key changed */
 static inline struct fsc_bg *fsc_heap_top(const struct fsc_heap *h)
 {
-	return h->nr ? h->v[0] : NULL;
+	return h->nr ? h->v[0].bg : NULL;
 }
 void fsc_heap_fini(struct fsc_heap *h);
 
@@ -185,6 +199,9 @@ extern const struct fsc_clean_ops fsc_clean_fifo_ops, fsc_clean_greedy_ops,
 /* Orders shared by several policies: (seq), (used, seq). */
 bool fsc_clean_older(const struct fsc_bg *a, const struct fsc_bg *b);
 bool fsc_clean_emptier(const struct fsc_bg *a, const struct fsc_bg *b);
+/* The same orders as heap keys: (seq) and (live bytes, seq). */
+void fsc_clean_key_older(const struct fsc_bg *bg, uint64_t k[2]);
+void fsc_clean_key_emptier(const struct fsc_bg *bg, uint64_t k[2]);
 /* Among a scan's candidates: the least by @less, or NULL. */
 struct fsc_bg *fsc_clean_scan_min(struct fsc_bg *const *bgs, uint32_t nr,
 				  bool (*less)(const struct fsc_bg *, const struct fsc_bg *));
@@ -249,6 +266,7 @@ struct fsc {
 	struct fsc_dev devs[FSC_MAX_DEVS];
 	uint32_t nr_devs;
 	uint64_t zone_bytes;
+	uint32_t zone_shift;      /* log2(zone_bytes) when a power of two, else 0 */
 	bool space_cache, tree_log;
 	struct fsc_owner_ops ops;
 	void *ops_arg;
@@ -260,8 +278,10 @@ struct fsc {
 	/* direct lookup (fsc_chunk.c): zone-sized slot of the logical space ->
 	 * block group; off = some block group is not on the grid: binary search */
 	struct {
-		uint64_t *key;        /* slot + 1, 0 = empty; open addressing */
-		struct fsc_bg **val;
+		struct fsc_bgmap_ent {
+			uint64_t key;     /* slot + 1, 0 = empty; open addressing */
+			struct fsc_bg *bg;
+		} *ent;               /* key and value side by side: one miss a probe */
 		uint32_t cap, nr;
 		bool off;
 	} bgmap;
@@ -312,6 +332,9 @@ int fsc_sb_log_locate(const struct zblk_zone *z0, const struct zblk_zone *z1,
 /* fsc_bgmap_get() - the block group whose zone-sized slot holds @logical
  * (true, *@bg possibly NULL), or false when the map is off. */
 bool fsc_bgmap_get(const struct fsc *fs, uint64_t logical, struct fsc_bg **bg);
+/* fsc_bgmap_prefetch() - start loading the map entry fsc_bgmap_get() will
+ * probe first for @logical (a hint: nothing changes). */
+void fsc_bgmap_prefetch(const struct fsc *fs, uint64_t logical);
 /* fsc_bg_lookup_search() - fsc_bg_lookup() by binary search (the general
  * path, and the reference the map is tested against). */
 struct fsc_bg *fsc_bg_lookup_search(const struct fsc *fs, uint64_t logical);

@@ -25,6 +25,7 @@ enum {
 
 #define SECTOR 4096u
 #define NO_REQ UINT32_MAX
+#define SIM_LA 8u  /* records read ahead of the one being issued */
 #define REPLAY_BIO_BLOCKS 32u  /* a trace write is cut into bios of at most 128 KiB */
 
 /* One request of the workload: arrival to completion of all its pieces
@@ -57,6 +58,13 @@ struct sim {
 	struct trc_map *map;               /* owned (trace replay) */
 	struct trc_rec next;               /* the source's next record, when have_next */
 	bool have_next, src_done;
+	/* read-ahead: the records after next, so fs-core can prefetch what
+	 * they will touch (at 100,000 zones the file map and block groups
+	 * miss the caches); la_end is the source's end (0) or error after them */
+	struct trc_rec la[SIM_LA];
+	uint32_t la_head, la_nr;
+	bool la_ended;
+	int la_end;
 	bool next_started;                 /* next's request exists; w_lbn/w_left: what is left */
 	uint64_t w_lbn;                    /* a write record being cut into bios */
 	uint32_t w_left;
@@ -517,6 +525,54 @@ static int flush_wait(struct sim *s, uint32_t i)
 
 /* ---- workload ---- */
 
+/* fs-core's prefetch of @r's first block (reads and writes), @stage. */
+static inline void la_prefetch(struct sim *s, const struct trc_rec *r, unsigned int stage)
+{
+	if ((r->op == TRC_OP_WRITE || r->op == TRC_OP_READ) && r->len_bytes)
+		fsc_prefetch_file(s->fs, r->offset_bytes / SECTOR, stage);
+}
+
+/*
+ * The source's next record through the read-ahead: as it passes from the
+ * back of the ring to the front, each record's chain (file map entry, block
+ * group map, block group, owner slot) is prefetched a stage at a time, two
+ * records apart, so the loads are in flight while earlier records are
+ * issued.  The order and content of records do not change.
+ */
+static int src_next(struct sim *s, struct trc_rec *out)
+{
+	uint32_t k;
+	int ret;
+
+	if (s->cfg->no_prefetch)
+		return trc_source_next(s->src, out);
+	while (!s->la_ended && s->la_nr < SIM_LA) {
+		struct trc_rec *r = &s->la[(s->la_head + s->la_nr) % SIM_LA];
+
+		ret = trc_source_next(s->src, r);
+		if (ret <= 0) {
+			s->la_ended = true;
+			s->la_end = ret;
+			break;
+		}
+		s->la_nr++;
+		la_prefetch(s, r, 0);
+	}
+	if (!s->la_nr)
+		return s->la_end;
+	*out = s->la[s->la_head];
+	s->la_head = (s->la_head + 1) % SIM_LA;
+	s->la_nr--;
+	/* stage 3 for the record right after this one, 2 two after, 1 four after */
+	for (k = 1; k <= 3; k++) {
+		uint32_t pos = 2 * (3 - k);
+
+		if (pos < s->la_nr)
+			la_prefetch(s, &s->la[(s->la_head + pos) % SIM_LA], k);
+	}
+	return 1;
+}
+
 /* The source's next record into s->next (a lookahead of one, so the end
  * of the workload is known when its last request is issued). */
 static void fetch(struct sim *s)
@@ -525,7 +581,7 @@ static void fetch(struct sim *s)
 
 	if (s->have_next || s->src_done)
 		return;
-	ret = trc_source_next(s->src, &s->next);
+	ret = src_next(s, &s->next);
 	if (ret > 0) {
 		s->have_next = true;
 		s->next_started = false;

@@ -91,6 +91,8 @@ struct sim_cfg {
 	const char *blkdev;         /* run on this Linux zoned block device instead, or NULL */
 	bool dev_error_abort;       /* a device error ends the run with its reason */
 	bool reloc_reads;           /* relocation reads its source (device time, read faults) */
+	bool no_prefetch;           /* no record read-ahead and prefetch hints (tests: a
+				     * run is the same either way, only slower at scale) */
 	/* fs-core */
 	enum fsc_profile data_profile, meta_profile;
 	enum fsc_order order;
