@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mman.h>
+
 #include "fsc_int.h"
 
 void fsc_cfg_init(struct fsc_cfg *cfg)
@@ -199,6 +201,20 @@ int fsc_dev_replace(struct fsc *fs, uint32_t src_dev, struct zblk *tgt)
 	if (fs->cfg.hmzoned)
 		return -EOPNOTSUPP;
 	return src_dev < fs->nr_devs && tgt ? 0 : -EINVAL;
+}
+
+void *fsc_alloc_big(size_t bytes)
+{
+	const size_t huge = 2u << 20;
+	void *p;
+
+	if (bytes < 2 * huge)
+		return malloc(bytes);
+	bytes = (bytes + huge - 1) / huge * huge;
+	p = aligned_alloc(huge, bytes);
+	if (p)
+		(void)madvise(p, bytes, MADV_HUGEPAGE);  /* a hint: refused is fine */
+	return p;
 }
 
 struct fsc_bg *fsc_bg_lookup(struct fsc *fs, uint64_t logical)

@@ -40,6 +40,11 @@ static struct fsc_bg *under(const struct fsc_clean *c, struct fsc_bg *bg)
 	return bg;
 }
 
+static void btrfs_prefetch(const struct fsc_clean *c, const struct fsc_bg *bg)
+{
+	fsc_heap_prefetch(&c->heap[0], bg);
+}
+
 static struct fsc_bg *btrfs_pick(struct fsc_clean *c, uint64_t now_ns)
 {
 	(void)now_ns;
@@ -60,6 +65,7 @@ const struct fsc_clean_ops fsc_clean_btrfs_ops = {
 	.add = btrfs_add,
 	.remove = btrfs_remove,
 	.update = btrfs_update,
+	.prefetch = btrfs_prefetch,
 	.pick = btrfs_pick,
 	.pick_scan = btrfs_pick_scan,
 };

@@ -17,13 +17,15 @@ static void cat_key(const struct fsc_bg *bg, uint64_t key[2])
 	key[1] = bg->len_bytes | (uint64_t)bg->erases << 48;
 }
 
-static double cat_score(const struct fsc_bg *bg, uint64_t now_ns)
-{
-	double u = (double)bg->used_bytes / (double)bg->len_bytes;
+#define CAT_LEN_MASK ((1ULL << 48) - 1)
 
-	if (!bg->used_bytes)
+static double cat_score(const uint64_t key[2], uint64_t age)
+{
+	double u = (double)key[0] / (double)(key[1] & CAT_LEN_MASK);
+
+	if (!key[0])
 		return INFINITY;
-	return (1 - u) * (double)fsc_bg_age(bg, now_ns) / (u * (1.0 + bg->erases));
+	return (1 - u) * (double)age / (u * (1.0 + (double)(key[1] >> 48)));
 }
 
 static const struct fsc_score_ops cat_score_ops = { cat_key, cat_score };
@@ -41,6 +43,7 @@ const struct fsc_clean_ops fsc_clean_cat_ops = {
 	.add = fsc_score_add,
 	.remove = fsc_score_remove,
 	.update = fsc_score_update,
+	.prefetch = fsc_score_prefetch,
 	.pick = fsc_score_pick,
 	.pick_scan = fsc_score_pick_scan,
 };

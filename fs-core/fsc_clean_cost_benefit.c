@@ -14,11 +14,11 @@ static void cb_key(const struct fsc_bg *bg, uint64_t key[2])
 	key[1] = bg->len_bytes;
 }
 
-static double cb_score(const struct fsc_bg *bg, uint64_t now_ns)
+static double cb_score(const uint64_t key[2], uint64_t age)
 {
-	double u = (double)bg->used_bytes / (double)bg->len_bytes;
+	double u = (double)key[0] / (double)key[1];
 
-	return (1 - u) * (double)fsc_bg_age(bg, now_ns) / (1 + u);
+	return (1 - u) * (double)age / (1 + u);
 }
 
 static const struct fsc_score_ops cb_score_ops = { cb_key, cb_score };
@@ -36,6 +36,7 @@ const struct fsc_clean_ops fsc_clean_cost_benefit_ops = {
 	.add = fsc_score_add,
 	.remove = fsc_score_remove,
 	.update = fsc_score_update,
+	.prefetch = fsc_score_prefetch,
 	.pick = fsc_score_pick,
 	.pick_scan = fsc_score_pick_scan,
 };

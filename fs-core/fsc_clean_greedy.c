@@ -29,6 +29,11 @@ static void greedy_update(struct fsc_clean *c, struct fsc_bg *bg, uint64_t old_u
 	fsc_heap_fix(&c->heap[0], bg);
 }
 
+static void greedy_prefetch(const struct fsc_clean *c, const struct fsc_bg *bg)
+{
+	fsc_heap_prefetch(&c->heap[0], bg);
+}
+
 static struct fsc_bg *greedy_pick(struct fsc_clean *c, uint64_t now_ns)
 {
 	(void)now_ns;
@@ -50,6 +55,7 @@ const struct fsc_clean_ops fsc_clean_greedy_ops = {
 	.add = greedy_add,
 	.remove = greedy_remove,
 	.update = greedy_update,
+	.prefetch = greedy_prefetch,
 	.pick = greedy_pick,
 	.pick_scan = greedy_pick_scan,
 };

@@ -237,28 +237,39 @@ void fsc_score_update(struct fsc_clean *c, struct fsc_bg *bg, uint64_t old_used)
 		c->broken = true;  /* out of memory: picks scan from now on */
 }
 
-static bool better(double sa, const struct fsc_bg *a, double sb, const struct fsc_bg *b)
+void fsc_score_prefetch(const struct fsc_clean *c, const struct fsc_bg *bg)
 {
-	return !b || sa > sb || (sa == sb && a->seq < b->seq);
+	const struct score *s = c->priv;
+
+	if (bg->clean_idx[1] < s->nr_cls)
+		fsc_heap_prefetch(&s->cls[bg->clean_idx[1]].h, bg);
 }
 
+static bool better(double sa, uint64_t seq_a, double sb, uint64_t seq_b, bool have_b)
+{
+	return !have_b || sa > sb || (sa == sb && seq_a < seq_b);
+}
+
+/* The best class top, from the heap entries' keys (sealed clock, seq) and
+ * the class keys: no block group is read. */
 struct fsc_bg *fsc_score_pick(struct fsc_clean *c, uint64_t now_ns)
 {
 	struct score *s = c->priv;
-	struct fsc_bg *best = NULL;
+	const struct fsc_heap_ent *best = NULL;
 	double bs = 0;
 	uint32_t i;
 
 	for (i = 0; i < s->nr_live; i++) {
-		struct fsc_bg *bg = fsc_heap_top(&s->cls[s->live[i]].h);
-		double sc = s->ops->score(bg, now_ns);
+		const struct klass *kl = &s->cls[s->live[i]];
+		const struct fsc_heap_ent *top = &kl->h.v[0];
+		double sc = s->ops->score(kl->key, now_ns > top->k[0] ? now_ns - top->k[0] : 0);
 
-		if (better(sc, bg, bs, best)) {
-			best = bg;
+		if (better(sc, top->k[1], bs, best ? best->k[1] : 0, best)) {
+			best = top;
 			bs = sc;
 		}
 	}
-	return best;
+	return best ? best->bg : NULL;
 }
 
 struct fsc_bg *fsc_score_pick_scan(struct fsc_clean *c, struct fsc_bg *const *bgs, uint32_t nr,
@@ -270,9 +281,12 @@ struct fsc_bg *fsc_score_pick_scan(struct fsc_clean *c, struct fsc_bg *const *bg
 	uint32_t i;
 
 	for (i = 0; i < nr; i++) {
-		double sc = s->ops->score(bgs[i], now_ns);
+		uint64_t k[2];
+		double sc;
 
-		if (better(sc, bgs[i], bs, best)) {
+		s->ops->key(bgs[i], k);
+		sc = s->ops->score(k, fsc_bg_age(bgs[i], now_ns));
+		if (better(sc, bgs[i]->seq, bs, best ? best->seq : 0, best)) {
 			best = bgs[i];
 			bs = sc;
 		}

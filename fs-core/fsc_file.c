@@ -101,13 +101,16 @@ void fsc_prefetch_file(const struct fsc *fs, uint64_t lbn, unsigned int stage)
 		fsc_bgmap_prefetch(fs, addr);
 		return;
 	}
-	if (!fsc_bgmap_get(fs, addr, &bg) || !bg || addr < bg->start ||
-	    addr - bg->start >= bg->len_bytes)
+	if (!fsc_bgmap_get(fs, addr, &bg) || !bg)
 		return;
 	if (stage == 2) {
-		__builtin_prefetch(bg, 1);  /* the hot fields: two lines */
+		/* the hot fields, two lines; reading them here would wait */
+		__builtin_prefetch(bg, 1);
 		__builtin_prefetch((const char *)bg + 64, 1);
 		return;
 	}
-	__builtin_prefetch(&bg->owner[(addr - bg->start) / bg->unit_bytes], 1);
+	if (addr >= bg->start && addr - bg->start < bg->len_bytes)
+		__builtin_prefetch(&bg->owner[(addr - bg->start) / bg->unit_bytes], 1);
+	if (bg->clean_member && fs->clean.ops && fs->clean.ops->prefetch && !fs->clean.broken)
+		fs->clean.ops->prefetch(&fs->clean, bg);
 }

@@ -78,6 +78,13 @@ static inline void *fsc_grow(void *arr, uint32_t *cap, uint32_t nr, size_t size)
 	return arr;
 }
 
+/*
+ * fsc_alloc_big() - memory for a large array read at random (the file map):
+ * in 2 MiB huge pages where the kernel offers them (madvise), so a random
+ * access costs a cache miss and not also a page walk.  free() releases it.
+ */
+void *fsc_alloc_big(size_t bytes);
+
 struct fsc_stripe {
 	uint32_t dev;
 	uint64_t phys;
@@ -154,6 +161,17 @@ static inline struct fsc_bg *fsc_heap_top(const struct fsc_heap *h)
 	return h->nr ? h->v[0].bg : NULL;
 }
 void fsc_heap_fini(struct fsc_heap *h);
+/* Start loading @bg's entry and the two above it (what a re-key reads). */
+static inline void fsc_heap_prefetch(const struct fsc_heap *h, const struct fsc_bg *bg)
+{
+	uint32_t i = bg->clean_idx[h->slot], k;
+
+	for (k = 0; k < 3 && i < h->nr; k++, i = (i - 1) / 2) {
+		__builtin_prefetch(&h->v[i], 1);
+		if (!i)
+			break;
+	}
+}
 
 struct fsc_clean;
 
@@ -178,6 +196,9 @@ struct fsc_clean_ops {
 	/* the same choice over @bgs (any order), or NULL: the scan reference */
 	struct fsc_bg *(*pick_scan)(struct fsc_clean *c, struct fsc_bg *const *bgs, uint32_t nr,
 				    uint64_t now_ns);
+	/* optional hint: @bg (a candidate) is about to lose live bytes; start
+	 * loading what update will touch (fsc_prefetch_file(), stage 3) */
+	void (*prefetch)(const struct fsc_clean *c, const struct fsc_bg *bg);
 };
 
 /* A policy's state: the shared pieces each may use, and its own. */
@@ -216,13 +237,16 @@ struct fsc_bg *fsc_clean_scan_min(struct fsc_bg *const *bgs, uint32_t nr,
  */
 struct fsc_score_ops {
 	void (*key)(const struct fsc_bg *bg, uint64_t key[2]);
-	double (*score)(const struct fsc_bg *bg, uint64_t now_ns);  /* higher = better */
+	/* higher = better; from the class key and the age alone, so a pick
+	 * reads no block group */
+	double (*score)(const uint64_t key[2], uint64_t age);
 };
 int fsc_score_init(struct fsc_clean *c, const struct fsc_score_ops *ops);
 void fsc_score_fini(struct fsc_clean *c);
 int fsc_score_add(struct fsc_clean *c, struct fsc_bg *bg);
 void fsc_score_remove(struct fsc_clean *c, struct fsc_bg *bg);
 void fsc_score_update(struct fsc_clean *c, struct fsc_bg *bg, uint64_t old_used);
+void fsc_score_prefetch(const struct fsc_clean *c, const struct fsc_bg *bg);
 struct fsc_bg *fsc_score_pick(struct fsc_clean *c, uint64_t now_ns);
 struct fsc_bg *fsc_score_pick_scan(struct fsc_clean *c, struct fsc_bg *const *bgs, uint32_t nr,
 				   uint64_t now_ns);

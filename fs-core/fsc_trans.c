@@ -23,7 +23,7 @@ int fsc_tree_init(struct fsc *fs)
 	fs->trans_id = 1;
 	fs->nr_file_blocks = fs->cfg.file_bytes / fs->cfg.sector_bytes;
 	if (fs->nr_file_blocks) {
-		fs->file_map = malloc(fs->nr_file_blocks * sizeof(*fs->file_map));
+		fs->file_map = fsc_alloc_big(fs->nr_file_blocks * sizeof(*fs->file_map));
 		if (!fs->file_map)
 			return -ENOMEM;
 		for (uint64_t b = 0; b < fs->nr_file_blocks; b++)
