@@ -156,6 +156,7 @@ void fsc_destroy(struct fsc *fs)
 			free(fs->bgs[i]->held[--fs->bgs[i]->nr_held]);
 		fsc_bg_free(fs->bgs[i]);
 	}
+	fsc_bg_pool_free(fs);
 	free(fs->bgs);
 	free(fs->bg_starts);
 	free(fs->bgmap.ent);

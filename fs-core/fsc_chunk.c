@@ -273,22 +273,61 @@ void fsc_bg_free(struct fsc_bg *bg)
 	free(bg);
 }
 
+/* A removed block group's memory, kept for the next bg_alloc() of its size. */
+static void bg_recycle(struct fsc *fs, struct fsc_bg *bg)
+{
+	if (fs->nr_bg_pool >= FSC_BG_POOL) {
+		fsc_bg_free(bg);
+		return;
+	}
+	bg->pool_next = fs->bg_pool;
+	fs->bg_pool = bg;
+	fs->nr_bg_pool++;
+}
+
+void fsc_bg_pool_free(struct fsc *fs)
+{
+	while (fs->bg_pool) {
+		struct fsc_bg *bg = fs->bg_pool;
+
+		fs->bg_pool = bg->pool_next;
+		fsc_bg_free(bg);
+	}
+	fs->nr_bg_pool = 0;
+}
+
 static struct fsc_bg *bg_alloc(struct fsc *fs, uint32_t type, uint64_t len)
 {
-	/* cache-line aligned: the hot fields are its first two lines */
-	struct fsc_bg *bg = aligned_alloc(64, (sizeof(*bg) + 63) / 64 * 64);
+	uint32_t unit = type == FSC_BG_DATA ? fs->cfg.sector_bytes : fs->cfg.node_bytes;
+	uint64_t nr_owner = len / unit + 1;
+	struct fsc_bg *bg = fs->bg_pool;
+	uint32_t *owner;
 
-	if (!bg)
-		return NULL;
+	if (bg && bg->owner_cap == nr_owner) {
+		/* a removed one of the same size: its memory is still cached
+		 * (malloc's free lists at 100,000 zones are not) */
+		fs->bg_pool = bg->pool_next;
+		fs->nr_bg_pool--;
+		owner = bg->owner;
+		memset(owner, 0, nr_owner * sizeof(*owner));
+		free(bg->held);
+	} else {
+		/* cache-line aligned: the hot fields are its first two lines */
+		bg = aligned_alloc(64, (sizeof(*bg) + 63) / 64 * 64);
+		if (!bg)
+			return NULL;
+		owner = calloc(nr_owner, sizeof(*owner));
+		if (!owner) {
+			free(bg);
+			return NULL;
+		}
+	}
 	memset(bg, 0, sizeof(*bg));
 	bg->type = type;
 	bg->len_bytes = len;
-	bg->unit_bytes = type == FSC_BG_DATA ? fs->cfg.sector_bytes : fs->cfg.node_bytes;
-	bg->owner = calloc(len / bg->unit_bytes + 1, sizeof(*bg->owner));
-	if (!bg->owner) {
-		free(bg);
-		return NULL;
-	}
+	bg->unit_bytes = unit;
+	bg->owner = owner;
+	bg->owner_cap = nr_owner;
 	bg->seq = fs->bg_seq++;
 	return bg;
 }
@@ -685,5 +724,5 @@ void fsc_bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 		if (fs->ops.bg_removed)
 			fs->ops.bg_removed(fs->ops_arg, bg->type, life);
 	}
-	fsc_bg_free(bg);
+	bg_recycle(fs, bg);
 }
