@@ -212,7 +212,7 @@ static inline bool ent_less(const struct fsc_heap_ent *a, const struct fsc_heap_
 static inline void heap_set(struct fsc_heap *h, uint32_t i, const struct fsc_heap_ent *e)
 {
 	h->v[i] = *e;
-	e->bg->clean_idx[h->slot] = i;
+	h->pos[e->id] = i;
 }
 
 static void sift_up(struct fsc_heap *h, uint32_t i)
@@ -249,13 +249,42 @@ static void sift_down(struct fsc_heap *h, uint32_t i)
 	heap_set(h, i, &e);
 }
 
+/* @bg's index in the heap, or UINT32_MAX when it is not a member (its
+ * clean_idx[slot] may hold another heap's id). */
+static uint32_t heap_index(const struct fsc_heap *h, const struct fsc_bg *bg)
+{
+	uint32_t id = bg->clean_idx[h->slot], i;
+
+	if (id >= h->nr_ids)
+		return UINT32_MAX;
+	i = h->pos[id];
+	return i < h->nr && h->v[i].bg == bg ? i : UINT32_MAX;
+}
+
 int fsc_heap_push(struct fsc_heap *h, struct fsc_bg *bg)
 {
 	struct fsc_heap_ent *v = fsc_grow(h->v, &h->cap, h->nr, sizeof(*h->v)), e = { .bg = bg };
+	uint32_t *f;
 
 	if (!v)
 		return -ENOMEM;
 	h->v = v;
+	/* room for the id's return to the free list, taken now: del cannot fail */
+	f = fsc_grow(h->free_ids, &h->cap_free_ids, h->nr_ids, sizeof(*h->free_ids));
+	if (!f)
+		return -ENOMEM;
+	h->free_ids = f;
+	if (h->nr_free_ids) {
+		e.id = h->free_ids[--h->nr_free_ids];
+	} else {
+		uint32_t *p = fsc_grow(h->pos, &h->cap_ids, h->nr_ids, sizeof(*h->pos));
+
+		if (!p)
+			return -ENOMEM;
+		h->pos = p;
+		e.id = h->nr_ids++;
+	}
+	bg->clean_idx[h->slot] = e.id;
 	h->key(bg, e.k);
 	heap_set(h, h->nr++, &e);
 	sift_up(h, h->nr - 1);
@@ -264,10 +293,12 @@ int fsc_heap_push(struct fsc_heap *h, struct fsc_bg *bg)
 
 void fsc_heap_del(struct fsc_heap *h, struct fsc_bg *bg)
 {
-	uint32_t i = bg->clean_idx[h->slot];
+	uint32_t i = heap_index(h, bg);
 
-	if (i >= h->nr || h->v[i].bg != bg)
+	if (i == UINT32_MAX)
 		return;
+	h->pos[h->v[i].id] = UINT32_MAX;
+	h->free_ids[h->nr_free_ids++] = h->v[i].id;
 	if (i == --h->nr)
 		return;
 	heap_set(h, i, &h->v[h->nr]);
@@ -279,22 +310,31 @@ void fsc_heap_del(struct fsc_heap *h, struct fsc_bg *bg)
 
 void fsc_heap_fix(struct fsc_heap *h, struct fsc_bg *bg)
 {
-	uint32_t i = bg->clean_idx[h->slot];
+	uint32_t i = heap_index(h, bg);
+	struct fsc_heap_ent old;
 
-	if (i >= h->nr || h->v[i].bg != bg)
+	if (i == UINT32_MAX)
 		return;
+	old = h->v[i];
 	h->key(bg, h->v[i].k);
-	if (i && ent_less(&h->v[i], &h->v[(i - 1) / 2]))
-		sift_up(h, i);
-	else
+	/* only the way the key moved: a smaller key never goes down, so its
+	 * children (two more misses deep in the heap) are not read */
+	if (ent_less(&h->v[i], &old)) {
+		if (i && ent_less(&h->v[i], &h->v[(i - 1) / 2]))
+			sift_up(h, i);
+	} else if (ent_less(&old, &h->v[i])) {
 		sift_down(h, i);
+	}
 }
 
 void fsc_heap_fini(struct fsc_heap *h)
 {
 	free(h->v);
+	free(h->pos);
+	free(h->free_ids);
 	h->v = NULL;
-	h->nr = h->cap = 0;
+	h->pos = h->free_ids = NULL;
+	h->nr = h->cap = h->nr_ids = h->cap_ids = h->nr_free_ids = h->cap_free_ids = 0;
 }
 
 /* ---- orders shared by the policies ---- */

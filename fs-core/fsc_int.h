@@ -140,12 +140,15 @@ _Static_assert(__builtin_offsetof(struct fsc_bg, profile) <= 128,
  * two-word key @key computes (the top has the least, compared k[0] then
  * k[1]).  The key is kept in the entry, so sifting compares entries without
  * reading the block groups (at 100,000 of them each read would be a cache
- * miss); each block group keeps its position in clean_idx[@slot], so
- * removing or re-keying one costs O(log n).
+ * miss).  Each member has an id (in its clean_idx[@slot]) and the heap
+ * keeps every id's position in @pos, a dense array that stays in cache:
+ * a sift writes there, not into the block groups it moves.  Removing or
+ * re-keying one costs O(log n).
  */
 struct fsc_heap_ent {
 	uint64_t k[2];
 	struct fsc_bg *bg;
+	uint32_t id;
 };
 
 struct fsc_heap {
@@ -153,6 +156,10 @@ struct fsc_heap {
 	uint32_t nr, cap;
 	uint32_t slot;
 	void (*key)(const struct fsc_bg *bg, uint64_t k[2]);
+	uint32_t *pos;            /* per id: its entry's index in v */
+	uint32_t nr_ids, cap_ids;
+	uint32_t *free_ids;
+	uint32_t nr_free_ids, cap_free_ids;
 };
 
 int fsc_heap_push(struct fsc_heap *h, struct fsc_bg *bg);
@@ -166,9 +173,11 @@ void fsc_heap_fini(struct fsc_heap *h);
 /* Start loading @bg's entry and the two above it (what a re-key reads). */
 static inline void fsc_heap_prefetch(const struct fsc_heap *h, const struct fsc_bg *bg)
 {
-	uint32_t i = bg->clean_idx[h->slot], k;
+	uint32_t id = bg->clean_idx[h->slot], i, k;
 
-	for (k = 0; k < 3 && i < h->nr; k++, i = (i - 1) / 2) {
+	if (id >= h->nr_ids)
+		return;
+	for (i = h->pos[id], k = 0; k < 3 && i < h->nr; k++, i = (i - 1) / 2) {
 		__builtin_prefetch(&h->v[i], 1);
 		if (!i)
 			break;
