@@ -154,9 +154,9 @@ void fsc_destroy(struct fsc *fs)
 		/* bios still held in a submit buffer are ours */
 		while (fs->bgs[i]->nr_held)
 			free(fs->bgs[i]->held[--fs->bgs[i]->nr_held]);
-		fsc_bg_free(fs->bgs[i]);
+		fsc_bg_free(fs, fs->bgs[i]);
 	}
-	fsc_bg_pool_free(fs);
+	fsc_slab_fini(fs);
 	free(fs->bgs);
 	free(fs->bg_starts);
 	free(fs->bgmap.ent);

@@ -264,56 +264,109 @@ int fsc_bg_insert(struct fsc *fs, struct fsc_bg *bg)
 	return 0;
 }
 
-void fsc_bg_free(struct fsc_bg *bg)
+/* ---- block group memory: a slab per file system ----
+ *
+ * Block groups and their owner arrays come from 2 MiB chunks (huge pages
+ * where offered) owned by the file system, element = the struct and the
+ * owner array of a one-zone data block group, side by side; a removed one
+ * goes on a free list and is taken back first (LIFO: its lines are still
+ * cached).  So at 100,000 zones they are dense, reused hot, and do not
+ * depend on what malloc's free lists looked like before (a run after
+ * another in the same process measured 30% slower per write with malloc).
+ * Larger block groups (DUP, striped) are malloc'ed.  No slab under
+ * AddressSanitizer, so a pointer kept past removal is still caught.
+ */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define BG_SLAB 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BG_SLAB 0
+#endif
+#endif
+#ifndef BG_SLAB
+#define BG_SLAB 1
+#endif
+
+#define BG_HEAD ((sizeof(struct fsc_bg) + 63) / 64 * 64)
+
+static struct fsc_bg *slab_get(struct fsc *fs)
+{
+	struct fsc_slab *sl = &fs->slab;
+	struct fsc_bg *bg = sl->free;
+
+	if (bg) {
+		sl->free = bg->pool_next;
+		return bg;
+	}
+	if (!sl->nr_chunks || sl->left == 0) {
+		char **v = fsc_grow(sl->chunks, &sl->cap_chunks, sl->nr_chunks, sizeof(*v));
+		char *c;
+
+		if (!v)
+			return NULL;
+		sl->chunks = v;
+		c = fsc_alloc_big(sl->chunk_bytes);
+		if (!c)
+			return NULL;
+		sl->chunks[sl->nr_chunks++] = c;
+		sl->next = c;
+		sl->left = (uint32_t)(sl->chunk_bytes / sl->elem);
+	}
+	bg = (struct fsc_bg *)sl->next;
+	sl->next += sl->elem;
+	sl->left--;
+	return bg;
+}
+
+void fsc_bg_free(struct fsc *fs, struct fsc_bg *bg)
 {
 	if (!bg)
 		return;
-	free(bg->owner);
 	free(bg->held);
+	bg->held = NULL;
+	if (bg->in_slab) {
+		bg->pool_next = fs->slab.free;
+		fs->slab.free = bg;
+		return;
+	}
+	free(bg->owner);
 	free(bg);
 }
 
-/* A removed block group's memory, kept for the next bg_alloc() of its size. */
-static void bg_recycle(struct fsc *fs, struct fsc_bg *bg)
+void fsc_slab_fini(struct fsc *fs)
 {
-	if (fs->nr_bg_pool >= FSC_BG_POOL) {
-		fsc_bg_free(bg);
-		return;
-	}
-	bg->pool_next = fs->bg_pool;
-	fs->bg_pool = bg;
-	fs->nr_bg_pool++;
-}
+	uint32_t i;
 
-void fsc_bg_pool_free(struct fsc *fs)
-{
-	while (fs->bg_pool) {
-		struct fsc_bg *bg = fs->bg_pool;
-
-		fs->bg_pool = bg->pool_next;
-		fsc_bg_free(bg);
-	}
-	fs->nr_bg_pool = 0;
+	for (i = 0; i < fs->slab.nr_chunks; i++)
+		free(fs->slab.chunks[i]);
+	free(fs->slab.chunks);
+	memset(&fs->slab, 0, sizeof(fs->slab));
 }
 
 static struct fsc_bg *bg_alloc(struct fsc *fs, uint32_t type, uint64_t len)
 {
 	uint32_t unit = type == FSC_BG_DATA ? fs->cfg.sector_bytes : fs->cfg.node_bytes;
 	uint64_t nr_owner = len / unit + 1;
-	struct fsc_bg *bg = fs->bg_pool;
+	size_t need = BG_HEAD + nr_owner * sizeof(uint32_t);
+	struct fsc_bg *bg = NULL;
 	uint32_t *owner;
 
-	if (bg && bg->owner_cap == nr_owner) {
-		/* a removed one of the same size: its memory is still cached
-		 * (malloc's free lists at 100,000 zones are not) */
-		fs->bg_pool = bg->pool_next;
-		fs->nr_bg_pool--;
-		owner = bg->owner;
+	if (BG_SLAB && !fs->slab.elem && fs->zone_bytes) {
+		fs->slab.elem = BG_HEAD + ((fs->zone_bytes / fs->cfg.sector_bytes + 1) *
+					   sizeof(uint32_t) + 63) / 64 * 64;
+		fs->slab.chunk_bytes = fs->slab.elem * 16 > (4u << 20) ?
+				       (fs->slab.elem * 16 + (2u << 20) - 1) / (2u << 20) * (2u << 20) :
+				       4u << 20;
+	}
+	if (fs->slab.elem && need <= fs->slab.elem)
+		bg = slab_get(fs);
+	if (bg) {
+		owner = (uint32_t *)((char *)bg + BG_HEAD);
 		memset(owner, 0, nr_owner * sizeof(*owner));
-		free(bg->held);
 	} else {
 		/* cache-line aligned: the hot fields are its first two lines */
-		bg = aligned_alloc(64, (sizeof(*bg) + 63) / 64 * 64);
+		bg = aligned_alloc(64, BG_HEAD);
 		if (!bg)
 			return NULL;
 		owner = calloc(nr_owner, sizeof(*owner));
@@ -323,11 +376,11 @@ static struct fsc_bg *bg_alloc(struct fsc *fs, uint32_t type, uint64_t len)
 		}
 	}
 	memset(bg, 0, sizeof(*bg));
+	bg->in_slab = owner == (uint32_t *)((char *)bg + BG_HEAD);
 	bg->type = type;
 	bg->len_bytes = len;
 	bg->unit_bytes = unit;
 	bg->owner = owner;
-	bg->owner_cap = nr_owner;
 	bg->seq = fs->bg_seq++;
 	return bg;
 }
@@ -418,7 +471,7 @@ int fsc_bg_create(struct fsc *fs, uint32_t type, uint64_t now_ns, struct fsc_bg 
 	bg->erases = fs->devs[st[0].dev].resets[st[0].phys / fs->zone_bytes];
 	ret = fsc_bg_insert(fs, bg);
 	if (ret) {
-		fsc_bg_free(bg);
+		fsc_bg_free(fs, bg);
 		goto out_release;
 	}
 	fs->st.nr_bg_created++;
@@ -642,7 +695,7 @@ int fsc_bg_load(struct fsc *fs, const struct fsc_chunk *c, struct fsc_bg **out)
 	*out = bg;
 	return 0;
 out_free:
-	fsc_bg_free(bg);
+	fsc_bg_free(fs, bg);
 	return ret;
 }
 
@@ -724,5 +777,5 @@ void fsc_bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 		if (fs->ops.bg_removed)
 			fs->ops.bg_removed(fs->ops_arg, bg->type, life);
 	}
-	bg_recycle(fs, bg);
+	fsc_bg_free(fs, bg);
 }

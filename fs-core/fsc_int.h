@@ -127,8 +127,8 @@ struct fsc_bg {
 	uint64_t last_submit_ns;
 	uint64_t create_ns;
 	uint64_t dispatched_bytes;/* bytes sent to the devices (full when = len_bytes) */
-	uint64_t owner_cap;       /* entries of owner[] */
-	struct fsc_bg *pool_next; /* in fs->bg_pool, once removed */
+	bool in_slab;             /* memory from fs->slab (owner[] follows the struct) */
+	struct fsc_bg *pool_next; /* on fs->slab's free list, once removed */
 	struct fsc_stripe stripes[FSC_MAX_STRIPES];
 };
 
@@ -322,8 +322,14 @@ struct fsc {
 	} bgmap;
 	uint64_t next_logical;
 	uint64_t bg_seq;
-	struct fsc_bg *bg_pool;   /* removed block groups for reuse (LIFO) */
-	uint32_t nr_bg_pool;
+	struct fsc_slab {         /* block group memory (fsc_chunk.c) */
+		char **chunks;
+		uint32_t nr_chunks, cap_chunks;
+		size_t elem, chunk_bytes;  /* elem 0: not set up, or off */
+		char *next;           /* next unused element of the last chunk */
+		uint32_t left;        /* unused elements there */
+		struct fsc_bg *free;  /* removed ones, through pool_next */
+	} slab;
 	struct fsc_bg *cur[3 + FSC_MAX_STREAMS]; /* allocation target: data stream 0, meta,
 						  * system, data streams 1.. at 3.. */
 	uint64_t *last_write;     /* freq placement: user write count at each block's last write */
@@ -381,20 +387,8 @@ int fsc_bg_load(struct fsc *fs, const struct fsc_chunk *c, struct fsc_bg **out);
 int fsc_bg_recover_offset(struct fsc *fs, struct fsc_bg *bg);
 void fsc_bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns);
 int fsc_bg_insert(struct fsc *fs, struct fsc_bg *bg);
-void fsc_bg_free(struct fsc_bg *bg);
-/* removed block groups kept for reuse; none under AddressSanitizer, so a
- * pointer kept past removal is still caught as a use after free */
-#if defined(__SANITIZE_ADDRESS__)
-#define FSC_BG_POOL 0u
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define FSC_BG_POOL 0u
-#endif
-#endif
-#ifndef FSC_BG_POOL
-#define FSC_BG_POOL 64u
-#endif
-void fsc_bg_pool_free(struct fsc *fs);
+void fsc_bg_free(struct fsc *fs, struct fsc_bg *bg);
+void fsc_slab_fini(struct fsc *fs);
 int fsc_map_stripe(const struct fsc_bg *bg, uint64_t off, uint64_t len, uint32_t *idx,
 		   uint64_t *phys, uint64_t *run);
 enum fsc_profile fsc_profile_of(const struct fsc *fs, uint32_t type);
