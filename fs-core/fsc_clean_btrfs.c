@@ -5,32 +5,14 @@
  * for relocation, and the queue is worked through fewest used bytes first
  * (reclaim_bgs_cmp).  Here: the emptiest candidate (ties: the oldest) if
  * it is under the threshold, else none.  When reclaim runs ("free space
- * runs low") is the caller's trigger, as for every policy.  A min-heap on
- * (live bytes, seq): O(log n).
+ * runs low") is the caller's trigger, as for every policy.  Greedy's
+ * structure (fsc_clean_greedy.c), the threshold checked on its pick.
  */
 #include "fsc_int.h"
 
 static int btrfs_init(struct fsc_clean *c)
 {
-	c->heap[0].slot = 0;
-	c->heap[0].key = fsc_clean_key_emptier;
-	return 0;
-}
-
-static int btrfs_add(struct fsc_clean *c, struct fsc_bg *bg)
-{
-	return fsc_heap_push(&c->heap[0], bg);
-}
-
-static void btrfs_remove(struct fsc_clean *c, struct fsc_bg *bg)
-{
-	fsc_heap_del(&c->heap[0], bg);
-}
-
-static void btrfs_update(struct fsc_clean *c, struct fsc_bg *bg, uint64_t old_used)
-{
-	(void)old_used;
-	fsc_heap_fix(&c->heap[0], bg);
+	return fsc_score_init(c, &fsc_score_greedy_ops);
 }
 
 static struct fsc_bg *under(const struct fsc_clean *c, struct fsc_bg *bg)
@@ -40,15 +22,9 @@ static struct fsc_bg *under(const struct fsc_clean *c, struct fsc_bg *bg)
 	return bg;
 }
 
-static void btrfs_prefetch(const struct fsc_clean *c, const struct fsc_bg *bg)
-{
-	fsc_heap_prefetch(&c->heap[0], bg);
-}
-
 static struct fsc_bg *btrfs_pick(struct fsc_clean *c, uint64_t now_ns)
 {
-	(void)now_ns;
-	return under(c, fsc_heap_top(&c->heap[0]));
+	return under(c, fsc_score_pick(c, now_ns));
 }
 
 static struct fsc_bg *btrfs_pick_scan(struct fsc_clean *c, struct fsc_bg *const *bgs,
@@ -62,10 +38,11 @@ const struct fsc_clean_ops fsc_clean_btrfs_ops = {
 	.name = "btrfs",
 	.params = "threshold=1..100 (used %, default 75)",
 	.init = btrfs_init,
-	.add = btrfs_add,
-	.remove = btrfs_remove,
-	.update = btrfs_update,
-	.prefetch = btrfs_prefetch,
+	.fini = fsc_score_fini,
+	.add = fsc_score_add,
+	.remove = fsc_score_remove,
+	.update = fsc_score_update,
+	.prefetch = fsc_score_prefetch,
 	.pick = btrfs_pick,
 	.pick_scan = btrfs_pick_scan,
 };

@@ -28,7 +28,7 @@ static double cat_score(const uint64_t key[2], uint64_t age)
 	return (1 - u) * (double)age / (u * (1.0 + (double)(key[1] >> 48)));
 }
 
-static const struct fsc_score_ops cat_score_ops = { cat_key, cat_score };
+static const struct fsc_score_ops cat_score_ops = { cat_key, cat_score, false };
 
 static int cat_init(struct fsc_clean *c)
 {

@@ -21,7 +21,7 @@ static double cb_score(const uint64_t key[2], uint64_t age)
 	return (1 - u) * (double)age / (1 + u);
 }
 
-static const struct fsc_score_ops cb_score_ops = { cb_key, cb_score };
+static const struct fsc_score_ops cb_score_ops = { cb_key, cb_score, false };
 
 static int cb_init(struct fsc_clean *c)
 {

@@ -1,43 +1,30 @@
 /*
  * fsc_clean_greedy.c — greedy victim selection: the candidate with the
- * fewest live bytes, ties to the oldest (seq).  A min-heap on (live bytes,
- * seq): an overwrite re-keys one block group, O(log n).  Same choice as the
- * scan of every block group before the policy table.
+ * fewest live bytes, ties to the oldest (seq).  Built on the score
+ * machinery (fsc_clean_score.c): classes of equal live bytes, each a heap
+ * by seq with lazy deletion, score = -live; an overwrite moves a block
+ * group one class down with one push, O(log n), and no read deep in a
+ * heap of every candidate.  Same choice as the scan of every block group.
  */
 #include "fsc_int.h"
 
+static void greedy_key(const struct fsc_bg *bg, uint64_t key[2])
+{
+	key[0] = bg->used_bytes;
+	key[1] = bg->len_bytes;
+}
+
+static double greedy_score(const uint64_t key[2], uint64_t age)
+{
+	(void)age;
+	return -(double)key[0];  /* exact below 2^53 bytes */
+}
+
+const struct fsc_score_ops fsc_score_greedy_ops = { greedy_key, greedy_score, true };
+
 static int greedy_init(struct fsc_clean *c)
 {
-	c->heap[0].slot = 0;
-	c->heap[0].key = fsc_clean_key_emptier;
-	return 0;
-}
-
-static int greedy_add(struct fsc_clean *c, struct fsc_bg *bg)
-{
-	return fsc_heap_push(&c->heap[0], bg);
-}
-
-static void greedy_remove(struct fsc_clean *c, struct fsc_bg *bg)
-{
-	fsc_heap_del(&c->heap[0], bg);
-}
-
-static void greedy_update(struct fsc_clean *c, struct fsc_bg *bg, uint64_t old_used)
-{
-	(void)old_used;
-	fsc_heap_fix(&c->heap[0], bg);
-}
-
-static void greedy_prefetch(const struct fsc_clean *c, const struct fsc_bg *bg)
-{
-	fsc_heap_prefetch(&c->heap[0], bg);
-}
-
-static struct fsc_bg *greedy_pick(struct fsc_clean *c, uint64_t now_ns)
-{
-	(void)now_ns;
-	return fsc_heap_top(&c->heap[0]);
+	return fsc_score_init(c, &fsc_score_greedy_ops);
 }
 
 static struct fsc_bg *greedy_pick_scan(struct fsc_clean *c, struct fsc_bg *const *bgs,
@@ -52,10 +39,11 @@ const struct fsc_clean_ops fsc_clean_greedy_ops = {
 	.name = "greedy",
 	.params = "",
 	.init = greedy_init,
-	.add = greedy_add,
-	.remove = greedy_remove,
-	.update = greedy_update,
-	.prefetch = greedy_prefetch,
-	.pick = greedy_pick,
+	.fini = fsc_score_fini,
+	.add = fsc_score_add,
+	.remove = fsc_score_remove,
+	.update = fsc_score_update,
+	.prefetch = fsc_score_prefetch,
+	.pick = fsc_score_pick,
 	.pick_scan = greedy_pick_scan,
 };

@@ -276,7 +276,7 @@ static void class_drop(struct score *s, uint32_t idx)
 /* An entry for @bg (id @id) in the class of its key. */
 static int entry_push(struct score *s, struct fsc_bg *bg, uint32_t id)
 {
-	struct lent e = { bg->done_clock, bg->seq, bg, id, s->gen[id] };
+	struct lent e = { s->ops->by_seq ? 0 : bg->done_clock, bg->seq, bg, id, s->gen[id] };
 	uint64_t k[2];
 	uint32_t idx, *lv;
 	struct klass *kl;

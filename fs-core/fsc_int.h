@@ -251,6 +251,7 @@ struct fsc_score_ops {
 	/* higher = better; from the class key and the age alone, so a pick
 	 * reads no block group */
 	double (*score)(const uint64_t key[2], uint64_t age);
+	bool by_seq;              /* a class's heap by seq alone (greedy), else sealed clock, seq */
 };
 int fsc_score_init(struct fsc_clean *c, const struct fsc_score_ops *ops);
 void fsc_score_fini(struct fsc_clean *c);
@@ -258,6 +259,8 @@ int fsc_score_add(struct fsc_clean *c, struct fsc_bg *bg);
 void fsc_score_remove(struct fsc_clean *c, struct fsc_bg *bg);
 void fsc_score_update(struct fsc_clean *c, struct fsc_bg *bg, uint64_t old_used);
 void fsc_score_prefetch(const struct fsc_clean *c, const struct fsc_bg *bg);
+/* Greedy as a score policy (fewest live bytes, ties oldest): greedy, btrfs. */
+extern const struct fsc_score_ops fsc_score_greedy_ops;
 struct fsc_bg *fsc_score_pick(struct fsc_clean *c, uint64_t now_ns);
 struct fsc_bg *fsc_score_pick_scan(struct fsc_clean *c, struct fsc_bg *const *bgs, uint32_t nr,
 				   uint64_t now_ns);
