@@ -25,6 +25,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define BLK_SHIFT 12
 #define LEAF_BITS 14
@@ -37,8 +38,24 @@ const double trc_stat_pcts[TRC_NR_PCT] = { 50, 90, 95, 99, 99.9, 99.99, 100 };
 struct leaf {
 	uint64_t no;                 /* block >> LEAF_BITS */
 	uint32_t dev;
-	uint64_t rd[LEAF_WORDS];     /* blocks read; written = cnt[] != 0 */
+	uint64_t *rd;                /* LEAF_WORDS: blocks read; written = cnt[] != 0 */
 	uint8_t *cnt;                /* write counts 1-254; 255: 254 + the overflow entry's extra */
+};
+
+/*
+ * Read bitmaps and write counters come from arenas of 2 MiB chunks mapped
+ * with MADV_HUGEPAGE: a large volume's counters are tens of MiB touched at
+ * random, and with 4 KiB pages every access missed the TLB (a nested page
+ * walk in a VM) and every first touch faulted.  Chunks are never freed
+ * before trc_stat_destroy().
+ */
+#define CHUNK_BYTES (2u << 20)
+
+struct arena {
+	uint8_t *cur;                /* next free byte of the current chunk */
+	size_t left;                 /* bytes free at cur */
+	void **chunks;
+	size_t nr_chunks, cap_chunks;
 };
 
 struct ovf {
@@ -78,6 +95,7 @@ struct slot {
 
 struct trc_stat {
 	struct trc_stat_result r;
+	struct arena rd_arena, cnt_arena;
 	struct slot *leaves;         /* open addressing */
 	size_t nr_leaves, cap_leaves;
 	struct slot *last;           /* cache: the slot of the last piece (NULL after a rehash) */
@@ -101,6 +119,53 @@ static uint64_t mix(uint64_t x)
 	x ^= x >> 33;
 	x *= 0xc4ceb9fe1a85ec53ull;
 	return x ^ (x >> 33);
+}
+
+/* @size zeroed bytes (a divisor of CHUNK_BYTES), or NULL; *mem += chunk bytes mapped. */
+static void *arena_alloc(struct arena *a, size_t size, uint64_t *mem)
+{
+	void *p;
+
+	if (a->left < size) {
+		uint8_t *m, *c;
+		size_t lead;
+
+		if (a->nr_chunks == a->cap_chunks) {
+			size_t cap = a->cap_chunks ? a->cap_chunks * 2 : 16;
+			void **nc = realloc(a->chunks, cap * sizeof(*nc));
+
+			if (!nc)
+				return NULL;
+			a->chunks = nc;
+			a->cap_chunks = cap;
+		}
+		/* map twice the size and keep the aligned middle: a huge page needs it */
+		m = mmap(NULL, 2 * (size_t)CHUNK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return NULL;
+		c = (uint8_t *)(((uintptr_t)m + CHUNK_BYTES - 1) & ~(uintptr_t)(CHUNK_BYTES - 1));
+		lead = (size_t)(c - m);
+		if (lead)
+			munmap(m, lead);
+		munmap(c + CHUNK_BYTES, CHUNK_BYTES - lead);
+		madvise(c, CHUNK_BYTES, MADV_HUGEPAGE);     /* a hint: 4 KiB pages work too */
+		a->chunks[a->nr_chunks++] = c;
+		a->cur = c;
+		a->left = CHUNK_BYTES;
+		*mem += CHUNK_BYTES;
+	}
+	p = a->cur;
+	a->cur += size;
+	a->left -= size;
+	return p;
+}
+
+static void arena_fini(struct arena *a)
+{
+	for (size_t i = 0; i < a->nr_chunks; i++)
+		munmap(a->chunks[i], CHUNK_BYTES);
+	free(a->chunks);
+	memset(a, 0, sizeof(*a));
 }
 
 int trc_stat_create(struct trc_stat **out)
@@ -127,10 +192,9 @@ void trc_stat_destroy(struct trc_stat *st)
 	if (!st)
 		return;
 	for (size_t i = 0; i < st->cap_leaves && st->leaves; i++)
-		if (st->leaves[i].l) {
-			free(st->leaves[i].l->cnt);
-			free(st->leaves[i].l);
-		}
+		free(st->leaves[i].l);
+	arena_fini(&st->rd_arena);
+	arena_fini(&st->cnt_arena);
 	free(st->leaves);
 	free(st->ovf);
 	free(st->devs);
@@ -184,6 +248,11 @@ static struct slot *leaf_get(struct trc_stat *st, uint32_t dev, uint64_t no)
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
+	l->rd = arena_alloc(&st->rd_arena, LEAF_WORDS * sizeof(uint64_t), &st->mem);
+	if (!l->rd) {
+		free(l);
+		return NULL;
+	}
 	l->no = no;
 	l->dev = dev;
 	st->leaves[h].no = no;
@@ -338,10 +407,9 @@ static int footprint(struct trc_stat *st, const struct trc_rec *rec, uint32_t de
 			return -ENOMEM;
 		b = last + 1;
 		if (wr && !sl->cnt) {
-			sl->cnt = sl->l->cnt = calloc(LEAF_BLKS, 1);
+			sl->cnt = sl->l->cnt = arena_alloc(&st->cnt_arena, LEAF_BLKS, &st->mem);
 			if (!sl->cnt)
 				return -ENOMEM;
-			st->mem += LEAF_BLKS;
 		}
 		if (st->nr_q == PF_RING) {
 			int ret = piece_apply(st, &st->q[st->q_head]);
@@ -421,15 +489,54 @@ int trc_stat_add(struct trc_stat *st, const struct trc_rec *rec)
 	return ret;
 }
 
-/* Bit b set for each non-zero byte b of the 8 at @p. */
-static inline unsigned nonzero_bytes(const uint8_t *p)
+/* Bit b set for each non-zero byte b of @v. */
+static inline unsigned nonzero_bytes(uint64_t v)
 {
 	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
-	uint64_t v, t;
+	uint64_t t = (((v & lo7) + lo7) | v) & ~lo7;     /* the top bit of each non-zero byte */
 
-	memcpy(&v, p, 8);
-	t = (((v & lo7) + lo7) | v) & ~lo7;     /* the top bit of each non-zero byte */
 	return (unsigned)(((t >> 7) * 0x0102040810204080ull) >> 56);
+}
+
+/* Bits set in @v (the build targets x86-64 without POPCNT: no libgcc call). */
+static inline unsigned popcount64(uint64_t v)
+{
+	v -= (v >> 1) & 0x5555555555555555ull;
+	v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+	v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned)((v * 0x0101010101010101ull) >> 56);
+}
+
+/*
+ * Written blocks of one leaf's counters into @h (four histograms of the
+ * counter values, summed by the caller: consecutive equal counters would
+ * otherwise chain their increments through one memory slot) and @wbits
+ * (bit per block, LEAF_WORDS words).  Zero words are skipped: most of a
+ * large volume is never written.
+ */
+static void leaf_scan(const uint8_t *cnt, uint64_t h[4][256], uint64_t *wbits)
+{
+	for (unsigned w = 0; w < LEAF_WORDS; w++) {
+		uint64_t bits = 0;
+
+		for (unsigned b = 0; b < 64; b += 8) {
+			uint64_t v;
+
+			memcpy(&v, cnt + w * 64 + b, 8);
+			if (!v)
+				continue;
+			bits |= (uint64_t)nonzero_bytes(v) << b;
+			h[0][v & 0xff]++;
+			h[1][(v >> 8) & 0xff]++;
+			h[2][(v >> 16) & 0xff]++;
+			h[3][(v >> 24) & 0xff]++;
+			h[0][(v >> 32) & 0xff]++;
+			h[1][(v >> 40) & 0xff]++;
+			h[2][(v >> 48) & 0xff]++;
+			h[3][v >> 56]++;
+		}
+		wbits[w] = bits;
+	}
 }
 
 static int cmp_u64_desc(const void *a, const void *b)
@@ -443,6 +550,7 @@ void trc_stat_result(struct trc_stat *st, struct trc_stat_result *out)
 {
 	static const double hot[3] = { 0.01, 0.10, 0.20 };
 	uint64_t hist[256] = { 0 };     /* [0] and [255] unused */
+	uint64_t h4[4][256] = { { 0 } };   /* leaf_scan()'s */
 	uint64_t nr_w = 0, nr_r = 0, nr_t = 0, total = 0, *big = NULL;
 	size_t nr_big = 0;
 
@@ -454,22 +562,22 @@ void trc_stat_result(struct trc_stat *st, struct trc_stat_result *out)
 	out->duration_ns = out->last_ns - out->first_ns;
 	for (size_t i = 0; i < st->cap_leaves; i++) {
 		struct leaf *l = st->leaves[i].l;
+		uint64_t wbits[LEAF_WORDS];
 
 		if (!l)
 			continue;
-		for (unsigned w = 0; w < LEAF_WORDS; w++) {
-			uint64_t wbits = 0;
-
-			for (unsigned b = 0; l->cnt && b < 64; b += 8)
-				wbits |= (uint64_t)nonzero_bytes(l->cnt + w * 64 + b) << b;
-			nr_w += (uint64_t)__builtin_popcountll(wbits);
-			nr_r += (uint64_t)__builtin_popcountll(l->rd[w]);
-			nr_t += (uint64_t)__builtin_popcountll(wbits | l->rd[w]);
-		}
 		if (l->cnt)
-			for (unsigned b = 0; b < LEAF_BLKS; b++)
-				hist[l->cnt[b]]++;
+			leaf_scan(l->cnt, h4, wbits);
+		else
+			memset(wbits, 0, sizeof(wbits));
+		for (unsigned w = 0; w < LEAF_WORDS; w++) {
+			nr_w += popcount64(wbits[w]);
+			nr_r += popcount64(l->rd[w]);
+			nr_t += popcount64(wbits[w] | l->rd[w]);
+		}
 	}
+	for (unsigned c = 1; c < 256; c++)
+		hist[c] = h4[0][c] + h4[1][c] + h4[2][c] + h4[3][c];
 	out->fp_written_bytes = nr_w << BLK_SHIFT;
 	out->fp_read_bytes = nr_r << BLK_SHIFT;
 	out->fp_touched_bytes = nr_t << BLK_SHIFT;
