@@ -55,70 +55,144 @@ bool trc_msr_detect(const uint8_t *buf, size_t len)
 	       trc_parse_u64(f[2], &v) && trc_parse_u64(f[4], &v);
 }
 
-/* Digits up to @stop at *p; false on anything else, an empty field or
- * overflow.  Up to 19 digits cannot overflow: only the 20th is checked. */
-static inline bool num(const char **p, const char *end, char stop, uint64_t *out)
+/*
+ * The fast path: the common line "digits,host,digits,Write|Read,digits,
+ * digits,digits\n" parsed where it lies in the input buffer.  One 64-byte
+ * window gives the positions of the newline and the six commas as bit
+ * masks (SSE2, the x86-64 baseline; 8-byte words elsewhere), and each number
+ * is read 8 digits at a time (validated, then combined by three multiplies,
+ * as in Lemire's "parse_eight_digits_unrolled").  Anything else (a longer
+ * line, spaces, other spellings, a bad or overflowing number, '\r', the
+ * first line, the end of the file) returns false with nothing consumed,
+ * and the general parser below decides and says what is wrong; the unit
+ * tests run malformed lines through both.
+ */
+#define FAST_WIN 64                  /* the longest line the fast path takes, with its '\n' */
+#define FAST_NEED (FAST_WIN + 8)     /* bytes it may load: the window, and 8 past a field's start */
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HAVE_FAST 1
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* Bit k set where p[k] == c, k < 64. */
+static inline __attribute__((always_inline)) uint64_t mask64(const uint8_t *p, char c)
 {
-	const char *q = *p, *lim = end - q > 19 ? q + 19 : end;
-	uint64_t v = 0;
+	const __m128i v = _mm_set1_epi8(c);
+	uint64_t m = 0;
 
-	if (q == end || *q == stop)
-		return false;
-	for (; q < lim; q++) {
-		unsigned d = (unsigned)(*q - '0');
+	for (int k = 0; k < 4; k++)
+		m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * k)), v))
+		     << (16 * k);
+	return m;
+}
+#else
+static inline __attribute__((always_inline)) uint64_t mask64(const uint8_t *p, char c)
+{
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full, cc = 0x0101010101010101ull * (uint8_t)c;
+	uint64_t m = 0;
 
-		if (d > 9)
-			break;
-		v = v * 10 + d;
+	for (int k = 0; k < 8; k++) {
+		uint64_t v, t;
+
+		memcpy(&v, p + 8 * k, 8);
+		v ^= cc;
+		t = ~(((v & lo7) + lo7) | v) & ~lo7;        /* top bit of each zero byte */
+		m |= (((t >> 7) * 0x0102040810204080ull) >> 56) << (8 * k);
 	}
-	if (q < end && *q != stop) {
-		unsigned d = (unsigned)(*q - '0');
+	return m;
+}
+#endif
 
-		if (q != lim || d > 9 || __builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, d, &v))
-			return false;
-		q++;
-		if (q < end && *q != stop)
-			return false;
-	}
-	if (stop && q == end)
+/* All 8 bytes are '0'..'9'. */
+static inline bool eight_digits(uint64_t v)
+{
+	return (((v & 0xf0f0f0f0f0f0f0f0ull) | (((v + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)) ==
+		0x3333333333333333ull);
+}
+
+/* The value of 8 digits, the first at the lowest address. */
+static inline uint64_t eight_value(uint64_t v)
+{
+	v = ((v & 0x0f0f0f0f0f0f0f0full) * 2561) >> 8;
+	v = ((v & 0x00ff00ff00ff00ffull) * 6553601) >> 16;
+	return ((v & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;
+}
+
+/* The first @n (1-8) digits at @p (8 bytes readable) as a number; false if
+ * one is not a digit. */
+static inline __attribute__((always_inline)) bool some_digits(const uint8_t *p, unsigned n, uint64_t *out)
+{
+	unsigned sh = 8 * (8 - n);
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	v = (v << sh) | (0x3030303030303030ull & ((1ull << sh) - 1));   /* leading '0's */
+	if (!eight_digits(v))
 		return false;
-	*p = q + (q < end);
-	*out = v;
+	*out = eight_value(v);
 	return true;
 }
 
-/*
- * The common line in one pass: "digits,host,digits,Read|Write,digits,digits,digits".
- * False (nothing set) for anything else: the general parser then decides and
- * says what is wrong.  test_trc's malformed cases go through both.
- */
-static bool msr_fast(const char *p, size_t len, struct trc_rec *rec)
+/* The decimal number of exactly the @n bytes at @p (8 bytes past p + n - 8
+ * readable): false for an empty field, a non-digit, more than 20 digits
+ * or a value past UINT64_MAX (like trc_parse_u64() without its trimming). */
+static inline __attribute__((always_inline)) bool fast_num(const uint8_t *p, size_t n, uint64_t *out)
 {
-	const char *end = p + len, *c;
-	uint64_t ft, disk, off, size, resp;
+	uint64_t a, b, c;
+
+	if (n - 1 >= 20)
+		return false;
+	if (n <= 8)
+		return some_digits(p, (unsigned)n, out);
+	if (n <= 16) {
+		if (!some_digits(p, (unsigned)n - 8, &a) || !some_digits(p + n - 8, 8, &b))
+			return false;
+		*out = a * 100000000u + b;
+		return true;
+	}
+	if (!some_digits(p, (unsigned)n - 16, &a) || !some_digits(p + n - 16, 8, &b) ||
+	    !some_digits(p + n - 8, 8, &c))
+		return false;
+	b = b * 100000000u + c;                            /* < 10^16 */
+	if (__builtin_mul_overflow(a, 10000000000000000ull, &a) || __builtin_add_overflow(a, b, out))
+		return false;
+	return true;
+}
+
+/* The next line if it is a common one: the record, and the line consumed. */
+static bool msr_fast(struct trc_in *in, struct trc_rec *rec)
+{
+	const uint8_t *p = in->buf + in->pos;
+	uint64_t nlm = mask64(p, '\n'), cm, ft, disk, off, size, resp;
+	unsigned c[6], nl;
 	uint8_t op;
 
-	if (!num(&p, end, ',', &ft))
+	if (!nlm)
 		return false;
-	c = memchr(p, ',', (size_t)(end - p));
-	if (!c)
-		return false;
-	p = c + 1;
-	if (!num(&p, end, ',', &disk) || disk > UINT32_MAX)
-		return false;
-	if (end - p >= 6 && !memcmp(p, "Write,", 6)) {
-		op = TRC_OP_WRITE;
-		p += 6;
-	} else if (end - p >= 5 && !memcmp(p, "Read,", 5)) {
-		op = TRC_OP_READ;
-		p += 5;
-	} else {
-		return false;
+	nl = (unsigned)__builtin_ctzll(nlm);
+	cm = mask64(p, ',') & ((1ull << nl) - 1);
+	for (int k = 0; k < 6; k++) {
+		if (!cm)
+			return false;
+		c[k] = (unsigned)__builtin_ctzll(cm);
+		cm &= cm - 1;
 	}
-	if (!num(&p, end, ',', &off) || !num(&p, end, ',', &size) || !num(&p, end, 0, &resp) || p != end)
+	if (cm)
 		return false;
-	if (ft < FILETIME_UNIX_EPOCH || ft - FILETIME_UNIX_EPOCH > UINT64_MAX / 100 || size > UINT64_MAX - off ||
-	    resp > UINT64_MAX / 100)
+	if (c[3] - c[2] == 6 && !memcmp(p + c[2] + 1, "Write", 5))
+		op = TRC_OP_WRITE;
+	else if (c[3] - c[2] == 5 && !memcmp(p + c[2] + 1, "Read", 4))
+		op = TRC_OP_READ;
+	else
+		return false;
+	if (!fast_num(p, c[0], &ft) || !fast_num(p + c[1] + 1, c[2] - c[1] - 1, &disk) ||
+	    !fast_num(p + c[3] + 1, c[4] - c[3] - 1, &off) || !fast_num(p + c[4] + 1, c[5] - c[4] - 1, &size) ||
+	    !fast_num(p + c[5] + 1, nl - c[5] - 1, &resp))
+		return false;
+	if (disk > UINT32_MAX || ft < FILETIME_UNIX_EPOCH || ft - FILETIME_UNIX_EPOCH > UINT64_MAX / 100 ||
+	    size > UINT64_MAX - off || resp > UINT64_MAX / 100)
 		return false;
 	rec->ts_ns = (ft - FILETIME_UNIX_EPOCH) * 100;
 	rec->offset_bytes = off;
@@ -130,8 +204,13 @@ static bool msr_fast(const char *p, size_t len, struct trc_rec *rec)
 	rec->status = 0;
 	rec->hint = 0;
 	rec->has = TRC_HAS_DEV | TRC_HAS_LATENCY;
+	in->pos += nl + 1;
+	in->line++;
 	return true;
 }
+#else
+#define HAVE_FAST 0
+#endif
 
 static int msr_next(struct trc_reader *r, struct trc_rec *rec)
 {
@@ -141,13 +220,19 @@ static int msr_next(struct trc_reader *r, struct trc_rec *rec)
 	uint64_t ft, disk, off, size, resp;
 	int ret, nf;
 
+#if HAVE_FAST
+	if (r->in.line) {
+		if (r->in.len - r->in.pos < FAST_NEED)
+			trc_in_fill(&r->in, FAST_NEED);      /* an error comes again below */
+		if (r->in.len - r->in.pos >= FAST_NEED && msr_fast(&r->in, rec))
+			return 1;
+	}
+#endif
 	do {
 		ret = trc_next_line(r, &line, &len);
 		if (ret <= 0)
 			return ret;
 	} while (r->in.line == 1 && is_header(line, len));
-	if (msr_fast(line, len, rec))
-		return 1;
 	nf = trc_split(line, len, ',', f, 7);
 	if (nf != 7)
 		return trc_err_line(r, -EINVAL, "%s fields, MSR lines have 7 "

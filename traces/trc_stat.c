@@ -82,7 +82,7 @@ struct piece {
 	bool wr;
 };
 
-#define PF_RING 32                   /* pieces in flight: prefetched, not yet applied */
+#define PF_RING 16                   /* pieces in flight: prefetched, not yet applied */
 
 /* A hash slot keeps the key and the counters' address beside the leaf
  * pointer: finding a leaf and queueing a piece touch no leaf header. */

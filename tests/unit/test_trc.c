@@ -166,6 +166,77 @@ static void test_trc_msr_fast_path_digit_limits(void **state)
 	assert_non_null(strstr(msg, ":2: Offset"));
 }
 
+/*
+ * The in-buffer fast path (a line of up to 64 bytes with 72 bytes from its
+ * start in the buffer) against the general parser (the same line last in its
+ * file: too short for the fast path) on seeded mutations of common lines:
+ * characters replaced, deleted or inserted, digit runs at the 8/16/20-digit
+ * edges, '\r', spaces.  Both must return the same records, or the same
+ * error message.
+ */
+static void test_trc_msr_fast_path_agrees_on_mutated_lines(void **state)
+{
+	static const char *const bases[] = {
+		"128166036000000000,hm,3,Write,4096,8192,12000",
+		"128166036012345678,web,12,Read,123456789012,65536,7",
+		"128166036000000001,h,0,Write,18446744073709551615,0,99999999",
+		"128166036000000001,,4294967295,Read,1234567812345678,12345678,1",
+	};
+	static const char alphabet[] = "0123456789,, \r.-WriteRead9";
+	const char *pad = "128166036000000000,hm,1,Read,0,4096,1\n128166036000000000,hm,1,Read,0,4096,1\n";
+	uint64_t seed = 14;
+	int nr_fast_ok = 0;
+
+	for (int k = 0; k < 4000; k++) {
+		char line[160], buf[512], msg_a[512], msg_b[512];
+		struct trc_rec a[4], b[4];
+		size_t n;
+		int ra, rb, nm = 1 + (int)(zl_test_rand(&seed) % 3);
+
+		snprintf(line, sizeof(line), "%s", bases[k % 4]);
+		for (int m = 0; m < nm && k >= 4; m++) {
+			uint64_t x = zl_test_rand(&seed);
+			size_t at;
+			char c = alphabet[(x >> 32) % (sizeof(alphabet) - 1)];
+
+			n = strlen(line);
+			at = (size_t)(x % (n + 1));
+			switch ((x >> 8) % 3) {
+			case 0:
+				if (at < n)
+					line[at] = c;
+				break;
+			case 1:
+				if (at < n)
+					memmove(line + at, line + at + 1, n - at);
+				break;
+			default:
+				if (n + 1 < sizeof(line)) {
+					memmove(line + at + 1, line + at, n - at + 1);
+					line[at] = c;
+				}
+			}
+		}
+		/* the first line is never taken by the fast path: a valid one first */
+		snprintf(buf, sizeof(buf), "128166036000000000,hm,1,Read,0,4096,1\n%s\n%s", line, pad);
+		put_text(tmp("mut.csv"), buf);
+		ra = read_all(tmp("mut.csv"), NULL, a, 4, msg_a, sizeof(msg_a), NULL);
+		snprintf(buf, sizeof(buf), "128166036000000000,hm,1,Read,0,4096,1\n%s\n", line);
+		put_text(tmp("mut.csv"), buf);
+		rb = read_all(tmp("mut.csv"), NULL, b, 4, msg_b, sizeof(msg_b), NULL);
+		if (ra < 0 || rb < 0) {
+			assert_int_equal(ra, rb);
+			assert_string_equal(msg_a, msg_b);
+			continue;
+		}
+		/* the padded file has its two extra records */
+		assert_int_equal(ra, rb + 2);
+		assert_memory_equal(a, b, sizeof(a[0]) * (size_t)rb);
+		nr_fast_ok += rb == 2;
+	}
+	assert_true(nr_fast_ok > 100);         /* valid lines were among them */
+}
+
 static void test_trc_alibaba_sample_skips_header(void **state)
 {
 	struct trc_rec r[8];
@@ -1028,6 +1099,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_trc_msr_sample_fields),
 		cmocka_unit_test(test_trc_msr_fast_and_general_paths_agree),
 		cmocka_unit_test(test_trc_msr_fast_path_digit_limits),
+		cmocka_unit_test(test_trc_msr_fast_path_agrees_on_mutated_lines),
 		cmocka_unit_test(test_trc_alibaba_sample_skips_header),
 		cmocka_unit_test(test_trc_tencent_sample_sectors_and_device_filter),
 		cmocka_unit_test(test_trc_spc_sample),
