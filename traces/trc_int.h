@@ -11,7 +11,7 @@
 
 #include "trc.h"
 
-#define TRC_IN_BUF (256u << 10)       /* input buffer; also the longest line */
+#define TRC_IN_BUF (1u << 20)        /* input buffer (large: a read() is a costly syscall here); also the longest line */
 
 /* A buffered input over one file descriptor. */
 struct trc_in {
@@ -33,6 +33,7 @@ struct trc_reader {
 	char msg[640];
 	uint64_t nr_bad;
 	bool done;                   /* end reached or a fatal error returned */
+	bool plain;                  /* no filter, not lenient: records pass as read */
 	bool have_first;
 	uint64_t first_ns;
 	/* set by fmt->open() */

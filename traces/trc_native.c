@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,29 @@ void trc_native_rec_encode(const struct trc_rec *rec, uint8_t b[TRC_NATIVE_REC_S
 	zl_put_le16(b + 46, rec->has);
 }
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* On a little-endian host a record is struct trc_rec byte for byte: decoding
+ * is one copy (native_next()). */
+#define REC_IS_LAYOUT 1
+_Static_assert(sizeof(struct trc_rec) == TRC_NATIVE_REC_SIZE && offsetof(struct trc_rec, offset_bytes) == 8 &&
+	       offsetof(struct trc_rec, len_bytes) == 16 && offsetof(struct trc_rec, latency_ns) == 24 &&
+	       offsetof(struct trc_rec, dev) == 32 && offsetof(struct trc_rec, pid) == 36 &&
+	       offsetof(struct trc_rec, status) == 40 && offsetof(struct trc_rec, op) == 44 &&
+	       offsetof(struct trc_rec, hint) == 45 && offsetof(struct trc_rec, has) == 46,
+	       "struct trc_rec is not the native record layout");
+#else
+#define REC_IS_LAYOUT 0
+#endif
+
+/* The checks of a decoded record: 0 or -EINVAL. */
+static inline int rec_check(const struct trc_rec *rec)
+{
+	if (rec->op >= TRC_NR_OPS || (rec->has & ~HAS_KNOWN) || rec->hint > 5 ||
+	    rec->len_bytes > UINT64_MAX - rec->offset_bytes)
+		return -EINVAL;
+	return 0;
+}
+
 int trc_native_rec_decode(const uint8_t b[TRC_NATIVE_REC_SIZE], struct trc_rec *rec)
 {
 	rec->ts_ns = zl_get_le64(b + 0);
@@ -43,10 +67,7 @@ int trc_native_rec_decode(const uint8_t b[TRC_NATIVE_REC_SIZE], struct trc_rec *
 	rec->op = b[44];
 	rec->hint = b[45];
 	rec->has = zl_get_le16(b + 46);
-	if (rec->op >= TRC_NR_OPS || (rec->has & ~HAS_KNOWN) || rec->hint > 5 ||
-	    rec->len_bytes > UINT64_MAX - rec->offset_bytes)
-		return -EINVAL;
-	return 0;
+	return rec_check(rec);
 }
 
 bool trc_native_detect(const uint8_t *buf, size_t len)
@@ -78,7 +99,9 @@ static int native_next(struct trc_reader *r, struct trc_rec *rec)
 	}
 	r->in.pos += TRC_NATIVE_REC_SIZE;
 	n->nr++;
-	if (trc_native_rec_decode(r->in.buf + r->in.pos - TRC_NATIVE_REC_SIZE, rec))
+	if (REC_IS_LAYOUT)
+		memcpy(rec, r->in.buf + r->in.pos - TRC_NATIVE_REC_SIZE, TRC_NATIVE_REC_SIZE);
+	if (REC_IS_LAYOUT ? rec_check(rec) : trc_native_rec_decode(r->in.buf + r->in.pos - TRC_NATIVE_REC_SIZE, rec))
 		return trc_err_off(r, -EINVAL, off, "record %" PRIu64 ": op %u, has 0x%x or hint %u out of range, "
 				   "or offset + length overflows", n->nr - 1, rec->op, rec->has, rec->hint);
 	return 1;

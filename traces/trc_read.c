@@ -378,6 +378,7 @@ int trc_reader_open(const char *path, const struct trc_reader_cfg *cfg, struct t
 		}
 	}
 	r->fmt = fmt;
+	r->plain = !r->cfg.lenient && !r->cfg.dev_filter && !r->cfg.op_mask && !r->cfg.from_ns && !r->cfg.to_ns;
 	ret = fmt->open(r);
 	if (ret) {
 		snprintf(msg, msg_len, "%s", r->msg[0] ? r->msg : strerror(-ret));
@@ -417,6 +418,13 @@ static bool keep(struct trc_reader *r, const struct trc_rec *rec)
 
 int trc_reader_next(struct trc_reader *r, struct trc_rec *rec)
 {
+	if (r->plain) {                  /* nothing to filter or skip: the format's own next() */
+		int ret = r->done ? 0 : r->next(r, rec);
+
+		if (ret != 1)
+			r->done = true;
+		return ret;
+	}
 	for (;;) {
 		int ret;
 
