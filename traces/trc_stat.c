@@ -12,10 +12,11 @@
  *   - inter-arrival times: analysis/'s log-linear histogram (ana_hist:
  *     percentiles within 3.2 %), the maximum exact.
  * A leaf costs 2 KiB of read bitmap plus 16 KiB of counters once written
- * (a non-zero counter is a written block).  Blocks are updated through a
- * small ring that prefetches their lines (footprint()): scattered blocks
- * of a large volume miss the cache, and the ring overlaps those misses.  It is
- * not a trace reader: records come from trc_reader_next().
+ * (a non-zero counter is a written block), both from huge-page arenas.
+ * Block updates are queued as keys and applied in batches sorted by
+ * address (footprint()): scattered blocks of a large volume would each miss
+ * the cache, a sorted batch sweeps the counters front to back.  It is not a
+ * trace reader: records come from trc_reader_next().
  */
 #include "trc.h"
 
@@ -54,9 +55,14 @@ struct leaf {
 struct arena {
 	uint8_t *cur;                /* next free byte of the current chunk */
 	size_t left;                 /* bytes free at cur */
-	void **chunks;
+	uint8_t **chunks;            /* byte offset o of the arena is chunks[o >> 21][o & (CHUNK_BYTES - 1)] */
 	size_t nr_chunks, cap_chunks;
 };
+
+static inline uint8_t *arena_at(const struct arena *a, uint64_t off)
+{
+	return a->chunks[off >> 21] + (off & (CHUNK_BYTES - 1));
+}
 
 struct ovf {
 	uint64_t blk;
@@ -72,26 +78,34 @@ struct devst {
 	uint64_t end;
 };
 
-/* Blocks [i, j] of a leaf, queued for the footprint (see footprint()). */
-struct piece {
-	uint64_t *rd;                /* the leaf's read bitmap */
-	uint8_t *cnt;                /* its write counters (writes) */
-	uint64_t base;               /* its first block */
-	uint32_t dev;
-	uint32_t i, j;               /* block index in the leaf, inclusive */
-	bool wr;
+/*
+ * A piece of a request (the blocks [i, i + n] of one leaf) is queued as a
+ * 64-bit key: the arena offset of its first counter (writes) or of its
+ * first bit (reads), shifted left by PIECE_BITS, ORed with n.  Queues of
+ * NR_KEYS keys are sorted by offset (LSD radix, to cache-line precision)
+ * and applied in address order, so the counters of a large volume are
+ * swept front to back instead of missed at random (footprint()).
+ */
+#define PIECE_BITS LEAF_BITS
+#define NR_KEYS (256u << 10)
+#define RADIX_BITS 11
+
+struct keyq {
+	uint64_t *k;
+	size_t n;
+	uint64_t max;                /* the largest key queued */
 };
 
-#define PF_RING 16                   /* pieces in flight: prefetched, not yet applied */
-
-/* A hash slot keeps the key and the counters' address beside the leaf
- * pointer: finding a leaf and queueing a piece touch no leaf header. */
+/* A hash slot keeps the key and the arena offsets beside the leaf pointer:
+ * finding a leaf and queueing a piece touch no leaf header. */
 struct slot {
 	uint64_t no;
 	uint32_t dev;
 	struct leaf *l;
-	uint8_t *cnt;                /* == l->cnt */
+	uint64_t cnt_off;            /* arena offset of l->cnt; NO_CNT before the first write */
+	uint64_t rd_bit;             /* bit offset of l->rd in the read arena */
 };
+#define NO_CNT UINT64_MAX
 
 struct trc_stat {
 	struct trc_stat_result r;
@@ -108,8 +122,10 @@ struct trc_stat {
 	bool have_prev;
 	uint64_t prev_ts;
 	uint64_t mem;
-	struct piece q[PF_RING];     /* ring: q_head is the oldest */
-	unsigned q_head, nr_q;
+	struct keyq wq, rq;          /* queued write and read pieces */
+	uint64_t *tmp;               /* NR_KEYS: the radix sort's other half */
+	struct leaf **cnt_leaf;      /* the leaf of each 16 KiB of the counter arena (overflow entries) */
+	size_t cap_cnt_leaf;
 };
 
 static uint64_t mix(uint64_t x)
@@ -121,8 +137,9 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 33);
 }
 
-/* @size zeroed bytes (a divisor of CHUNK_BYTES), or NULL; *mem += chunk bytes mapped. */
-static void *arena_alloc(struct arena *a, size_t size, uint64_t *mem)
+/* @size zeroed bytes (a divisor of CHUNK_BYTES) and their arena offset in
+ * *@off, or NULL; *mem += chunk bytes mapped. */
+static void *arena_alloc(struct arena *a, size_t size, uint64_t *mem, uint64_t *off)
 {
 	void *p;
 
@@ -132,7 +149,7 @@ static void *arena_alloc(struct arena *a, size_t size, uint64_t *mem)
 
 		if (a->nr_chunks == a->cap_chunks) {
 			size_t cap = a->cap_chunks ? a->cap_chunks * 2 : 16;
-			void **nc = realloc(a->chunks, cap * sizeof(*nc));
+			uint8_t **nc = realloc(a->chunks, cap * sizeof(*nc));
 
 			if (!nc)
 				return NULL;
@@ -155,6 +172,7 @@ static void *arena_alloc(struct arena *a, size_t size, uint64_t *mem)
 		*mem += CHUNK_BYTES;
 	}
 	p = a->cur;
+	*off = (uint64_t)(a->nr_chunks - 1) * CHUNK_BYTES + (CHUNK_BYTES - a->left);
 	a->cur += size;
 	a->left -= size;
 	return p;
@@ -178,7 +196,10 @@ int trc_stat_create(struct trc_stat **out)
 	st->leaves = calloc(st->cap_leaves, sizeof(*st->leaves));
 	st->cap_devs = 16;
 	st->devs = calloc(st->cap_devs, sizeof(*st->devs));
-	if (!st->leaves || !st->devs) {
+	st->wq.k = malloc(NR_KEYS * sizeof(uint64_t));
+	st->rq.k = malloc(NR_KEYS * sizeof(uint64_t));
+	st->tmp = malloc(NR_KEYS * sizeof(uint64_t));
+	if (!st->leaves || !st->devs || !st->wq.k || !st->rq.k || !st->tmp) {
 		trc_stat_destroy(st);
 		return -ENOMEM;
 	}
@@ -195,6 +216,10 @@ void trc_stat_destroy(struct trc_stat *st)
 		free(st->leaves[i].l);
 	arena_fini(&st->rd_arena);
 	arena_fini(&st->cnt_arena);
+	free(st->wq.k);
+	free(st->rq.k);
+	free(st->tmp);
+	free(st->cnt_leaf);
 	free(st->leaves);
 	free(st->ovf);
 	free(st->devs);
@@ -230,6 +255,7 @@ static struct slot *leaf_get(struct trc_stat *st, uint32_t dev, uint64_t no)
 {
 	struct slot *sl = st->last;
 	struct leaf *l;
+	uint64_t rd_off;
 	size_t h;
 
 	if (sl && sl->no == no && sl->dev == dev)
@@ -248,7 +274,7 @@ static struct slot *leaf_get(struct trc_stat *st, uint32_t dev, uint64_t no)
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
-	l->rd = arena_alloc(&st->rd_arena, LEAF_WORDS * sizeof(uint64_t), &st->mem);
+	l->rd = arena_alloc(&st->rd_arena, LEAF_WORDS * sizeof(uint64_t), &st->mem, &rd_off);
 	if (!l->rd) {
 		free(l);
 		return NULL;
@@ -258,7 +284,8 @@ static struct slot *leaf_get(struct trc_stat *st, uint32_t dev, uint64_t no)
 	st->leaves[h].no = no;
 	st->leaves[h].dev = dev;
 	st->leaves[h].l = l;
-	st->leaves[h].cnt = NULL;
+	st->leaves[h].cnt_off = NO_CNT;
+	st->leaves[h].rd_bit = rd_off * 8;
 	st->nr_leaves++;
 	st->mem += sizeof(*l);
 	return st->last = &st->leaves[h];
@@ -348,51 +375,146 @@ static void set_bits(uint64_t *w, uint32_t i, uint32_t j)
 	w[wj] |= hi;
 }
 
-/* Apply one queued piece: the blocks [i, j] of leaf @l. */
-static int piece_apply(struct trc_stat *st, const struct piece *pc)
+/* Sort @n keys by bits [lo, hi) (LSD radix, RADIX_BITS a pass); the result
+ * is in *@k (which may have been swapped with *@tmp). */
+static void radix_sort(uint64_t **k, uint64_t **tmp, size_t n, unsigned lo, unsigned hi)
 {
-	uint8_t *cnt = pc->cnt;
-	uint32_t i = pc->i, j = pc->j;
+	unsigned passes = (hi - lo + RADIX_BITS - 1) / RADIX_BITS;
+	uint32_t cnt[4][1u << RADIX_BITS];
+	uint64_t *a = *k, *b = *tmp;
 
-	if (!pc->wr) {
-		set_bits(pc->rd, i, j);
-		return 0;
-	}
-	for (uint32_t k = i; k <= j; k++) {
-		if (cnt[k] < 254) {
-			cnt[k]++;
-		} else {
-			cnt[k] = 255;
-			if (ovf_add(st, pc->dev, pc->base | k))
-				return -ENOMEM;
+	if (hi <= lo || n < 2)
+		return;
+	memset(cnt, 0, sizeof(cnt[0]) * passes);
+	for (size_t i = 0; i < n; i++)
+		for (unsigned p = 0; p < passes; p++)
+			cnt[p][(a[i] >> (lo + p * RADIX_BITS)) & ((1u << RADIX_BITS) - 1)]++;
+	for (unsigned p = 0; p < passes; p++) {
+		unsigned sh = lo + p * RADIX_BITS;
+		uint32_t sum = 0, *c = cnt[p];
+		uint64_t *sw;
+
+		for (unsigned d = 0; d < (1u << RADIX_BITS); d++) {
+			uint32_t x = c[d];
+
+			c[d] = sum;
+			sum += x;
 		}
+		for (size_t i = 0; i < n; i++)
+			b[c[(a[i] >> sh) & ((1u << RADIX_BITS) - 1)]++] = a[i];
+		sw = a;
+		a = b;
+		b = sw;
 	}
-	return 0;
+	*k = a;
+	*tmp = b;
 }
 
-/* Apply every queued piece (before the result is read). */
-static int pieces_drain(struct trc_stat *st)
+/* Bits of @v up to its highest set bit. */
+static inline unsigned bit_len(uint64_t v)
 {
+	return v ? 64u - (unsigned)__builtin_clzll(v) : 0;
+}
+
+#define AHEAD 8                      /* keys prefetched ahead of the one applied */
+
+/* Apply the queued write pieces in counter address order. */
+static int apply_writes(struct trc_stat *st)
+{
+	struct keyq *q = &st->wq;
+	const struct arena *a = &st->cnt_arena;
 	int ret = 0;
 
-	for (; st->nr_q; st->nr_q--, st->q_head = (st->q_head + 1) & (PF_RING - 1))
-		if (!ret)
-			ret = piece_apply(st, &st->q[st->q_head]);
+	/* to cache-line precision: bits below PIECE_BITS + 6 need no order */
+	radix_sort(&q->k, &st->tmp, q->n, PIECE_BITS + 6, bit_len(q->max));
+	for (size_t x = 0; x < q->n; x++) {
+		uint64_t key = q->k[x], off = key >> PIECE_BITS;
+		unsigned n = (unsigned)(key & ((1u << PIECE_BITS) - 1));
+		uint8_t *c = arena_at(a, off);
+
+		if (x + AHEAD < q->n)
+			__builtin_prefetch(arena_at(a, q->k[x + AHEAD] >> PIECE_BITS), 1);
+		for (unsigned k = 0; k <= n; k++) {
+			if (c[k] < 254) {
+				c[k]++;
+			} else {
+				const struct leaf *l = st->cnt_leaf[(off + k) >> LEAF_BITS];
+
+				c[k] = 255;
+				if (!ret)
+					ret = ovf_add(st, l->dev, l->no << LEAF_BITS | ((off + k) & (LEAF_BLKS - 1)));
+			}
+		}
+	}
+	q->n = 0;
+	q->max = 0;
 	return ret;
 }
 
+/* Apply the queued read pieces in bitmap address order. */
+static void apply_reads(struct trc_stat *st)
+{
+	struct keyq *q = &st->rq;
+	const struct arena *a = &st->rd_arena;
+
+	radix_sort(&q->k, &st->tmp, q->n, PIECE_BITS + 9, bit_len(q->max));
+	for (size_t x = 0; x < q->n; x++) {
+		uint64_t key = q->k[x], bit = key >> PIECE_BITS;
+		uint32_t i = (uint32_t)(bit & (LEAF_BLKS - 1));
+		uint64_t *w = (uint64_t *)arena_at(a, (bit - i) / 8);
+
+		if (x + AHEAD < q->n)
+			__builtin_prefetch(arena_at(a, (q->k[x + AHEAD] >> PIECE_BITS) / 8), 1);
+		set_bits(w, i, i + (uint32_t)(key & ((1u << PIECE_BITS) - 1)));
+	}
+	q->n = 0;
+	q->max = 0;
+}
+
+/* Apply everything queued (before the result is read); 0 or -ENOMEM. */
+static int pieces_drain(struct trc_stat *st)
+{
+	apply_reads(st);
+	return apply_writes(st);
+}
+
+/* Counters for the leaf of @sl: 0 or -ENOMEM. */
+static int leaf_cnt(struct trc_stat *st, struct slot *sl)
+{
+	uint64_t off;
+	size_t idx;
+
+	sl->l->cnt = arena_alloc(&st->cnt_arena, LEAF_BLKS, &st->mem, &off);
+	if (!sl->l->cnt)
+		return -ENOMEM;
+	idx = off >> LEAF_BITS;
+	if (idx >= st->cap_cnt_leaf) {
+		size_t cap = st->cap_cnt_leaf ? st->cap_cnt_leaf * 2 : 256;
+		struct leaf **n = realloc(st->cnt_leaf, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		st->mem += (cap - st->cap_cnt_leaf) * sizeof(*n);
+		st->cnt_leaf = n;
+		st->cap_cnt_leaf = cap;
+	}
+	st->cnt_leaf[idx] = sl->l;
+	sl->cnt_off = off;
+	return 0;
+}
+
 /*
- * The blocks of a request, per leaf, into a ring of PF_RING pieces: the
- * lines a piece will touch are prefetched when it is queued and it is
- * applied PF_RING pieces later, so the cache misses of scattered blocks
- * overlap instead of stalling one after the other.  Counters and bits
- * commute, so the order of application changes no result.
+ * The blocks of a request, per leaf, as keys into the write or read queue;
+ * a full queue is sorted and applied.  Counters and bits commute, so the
+ * order of application changes no result (the overflow table is read
+ * sorted).
  */
 static int footprint(struct trc_stat *st, const struct trc_rec *rec, uint32_t dev)
 {
 	bool wr = rec->op == TRC_OP_WRITE;
 	uint64_t b = rec->offset_bytes >> BLK_SHIFT;
 	uint64_t e = (rec->offset_bytes + rec->len_bytes - 1) >> BLK_SHIFT;
+	struct keyq *q = wr ? &st->wq : &st->rq;
 
 	if (e - b >= MAX_REQ_BLKS)
 		e = b + MAX_REQ_BLKS - 1;
@@ -401,40 +523,23 @@ static int footprint(struct trc_stat *st, const struct trc_rec *rec, uint32_t de
 		uint32_t i = (uint32_t)(b & (LEAF_BLKS - 1));
 		uint64_t last = (b | (LEAF_BLKS - 1)) < e ? (b | (LEAF_BLKS - 1)) : e;
 		uint32_t j = (uint32_t)(last & (LEAF_BLKS - 1));
-		struct piece *pc;
+		uint64_t key;
 
 		if (!sl)
 			return -ENOMEM;
 		b = last + 1;
-		if (wr && !sl->cnt) {
-			sl->cnt = sl->l->cnt = arena_alloc(&st->cnt_arena, LEAF_BLKS, &st->mem);
-			if (!sl->cnt)
-				return -ENOMEM;
-		}
-		if (st->nr_q == PF_RING) {
-			int ret = piece_apply(st, &st->q[st->q_head]);
+		if (wr && sl->cnt_off == NO_CNT && leaf_cnt(st, sl))
+			return -ENOMEM;
+		if (q->n == NR_KEYS) {
+			int ret = wr ? apply_writes(st) : (apply_reads(st), 0);
 
-			st->q_head = (st->q_head + 1) & (PF_RING - 1);
-			st->nr_q--;
 			if (ret)
 				return ret;
 		}
-		if (wr) {
-			__builtin_prefetch(&sl->cnt[i], 1);
-			if (j / 64 != i / 64)
-				__builtin_prefetch(&sl->cnt[j], 1);
-		} else {
-			__builtin_prefetch(&sl->l->rd[i / 64], 1);
-		}
-		pc = &st->q[(st->q_head + st->nr_q) & (PF_RING - 1)];
-		pc->rd = sl->l->rd;
-		pc->cnt = sl->cnt;
-		pc->base = sl->no << LEAF_BITS;
-		pc->dev = dev;
-		pc->i = i;
-		pc->j = j;
-		pc->wr = wr;
-		st->nr_q++;
+		key = ((wr ? sl->cnt_off : sl->rd_bit) + i) << PIECE_BITS | (j - i);
+		q->k[q->n++] = key;
+		if (key > q->max)
+			q->max = key;
 	}
 	return 0;
 }
