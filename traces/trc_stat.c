@@ -55,14 +55,9 @@ struct leaf {
 struct arena {
 	uint8_t *cur;                /* next free byte of the current chunk */
 	size_t left;                 /* bytes free at cur */
-	uint8_t **chunks;            /* byte offset o of the arena is chunks[o >> 21][o & (CHUNK_BYTES - 1)] */
+	uint8_t **chunks;
 	size_t nr_chunks, cap_chunks;
 };
-
-static inline uint8_t *arena_at(const struct arena *a, uint64_t off)
-{
-	return a->chunks[off >> 21] + (off & (CHUNK_BYTES - 1));
-}
 
 struct ovf {
 	uint64_t blk;
@@ -74,38 +69,44 @@ struct ovf {
 struct devst {
 	uint32_t dev;
 	uint32_t used;
+	uint32_t idx;                /* order of first sight, from 0 (footprint keys) */
 	bool have_end;
 	uint64_t end;
 };
 
 /*
- * A piece of a request (the blocks [i, i + n] of one leaf) is queued as a
- * 64-bit key: the arena offset of its first counter (writes) or of its
- * first bit (reads), shifted left by PIECE_BITS, ORed with n.  Queues of
- * NR_KEYS keys are sorted by offset (LSD radix, to cache-line precision)
- * and applied in address order, so the counters of a large volume are
- * swept front to back instead of missed at random (footprint()).
+ * A piece of a request (the blocks [b, b + n] of one leaf of one device) is
+ * queued as a 64-bit key, most significant first:
+ *   b >> LINE | device index (dbits bits) | b & (2^LINE - 1) | n (PIECE_BITS)
+ * where LINE is 6 for writes (64 one-byte counters in a cache line) and 9
+ * for reads (512 bits).  A full queue (NR_KEYS) is sorted on the bits above
+ * the line's own (LSD radix) and applied in that order: the leaves are
+ * looked up once per run of keys, created in address order, and their
+ * counters swept front to back instead of missed at random.  dbits grows
+ * with the devices seen (the queue is applied first); a piece whose key
+ * would not fit (blocks past 2^(64 - 14 - dbits), more than 2^12 devices)
+ * is applied at once.
  */
 #define PIECE_BITS LEAF_BITS
 #define NR_KEYS (256u << 10)
 #define RADIX_BITS 11
+#define MAX_DBITS 12
 
 struct keyq {
 	uint64_t *k;
 	size_t n;
 	uint64_t max;                /* the largest key queued */
+	unsigned line;               /* LINE: 6 (writes) or 9 (reads) */
+	unsigned dbits;              /* device index bits of the keys queued */
+	bool wr;
 };
 
-/* A hash slot keeps the key and the arena offsets beside the leaf pointer:
- * finding a leaf and queueing a piece touch no leaf header. */
+/* A hash slot keeps the key beside the leaf pointer. */
 struct slot {
 	uint64_t no;
 	uint32_t dev;
 	struct leaf *l;
-	uint64_t cnt_off;            /* arena offset of l->cnt; NO_CNT before the first write */
-	uint64_t rd_bit;             /* bit offset of l->rd in the read arena */
 };
-#define NO_CNT UINT64_MAX
 
 struct trc_stat {
 	struct trc_stat_result r;
@@ -124,8 +125,8 @@ struct trc_stat {
 	uint64_t mem;
 	struct keyq wq, rq;          /* queued write and read pieces */
 	uint64_t *tmp;               /* NR_KEYS: the radix sort's other half */
-	struct leaf **cnt_leaf;      /* the leaf of each 16 KiB of the counter arena (overflow entries) */
-	size_t cap_cnt_leaf;
+	uint32_t *dev_of;            /* device of each devst.idx */
+	size_t cap_dev_of;
 };
 
 static uint64_t mix(uint64_t x)
@@ -137,9 +138,8 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 33);
 }
 
-/* @size zeroed bytes (a divisor of CHUNK_BYTES) and their arena offset in
- * *@off, or NULL; *mem += chunk bytes mapped. */
-static void *arena_alloc(struct arena *a, size_t size, uint64_t *mem, uint64_t *off)
+/* @size zeroed bytes (a divisor of CHUNK_BYTES), or NULL; *mem += chunk bytes mapped. */
+static void *arena_alloc(struct arena *a, size_t size, uint64_t *mem)
 {
 	void *p;
 
@@ -172,7 +172,6 @@ static void *arena_alloc(struct arena *a, size_t size, uint64_t *mem, uint64_t *
 		*mem += CHUNK_BYTES;
 	}
 	p = a->cur;
-	*off = (uint64_t)(a->nr_chunks - 1) * CHUNK_BYTES + (CHUNK_BYTES - a->left);
 	a->cur += size;
 	a->left -= size;
 	return p;
@@ -196,6 +195,9 @@ int trc_stat_create(struct trc_stat **out)
 	st->leaves = calloc(st->cap_leaves, sizeof(*st->leaves));
 	st->cap_devs = 16;
 	st->devs = calloc(st->cap_devs, sizeof(*st->devs));
+	st->wq.line = 6;
+	st->wq.wr = true;
+	st->rq.line = 9;
 	st->wq.k = malloc(NR_KEYS * sizeof(uint64_t));
 	st->rq.k = malloc(NR_KEYS * sizeof(uint64_t));
 	st->tmp = malloc(NR_KEYS * sizeof(uint64_t));
@@ -219,7 +221,7 @@ void trc_stat_destroy(struct trc_stat *st)
 	free(st->wq.k);
 	free(st->rq.k);
 	free(st->tmp);
-	free(st->cnt_leaf);
+	free(st->dev_of);
 	free(st->leaves);
 	free(st->ovf);
 	free(st->devs);
@@ -255,7 +257,6 @@ static struct slot *leaf_get(struct trc_stat *st, uint32_t dev, uint64_t no)
 {
 	struct slot *sl = st->last;
 	struct leaf *l;
-	uint64_t rd_off;
 	size_t h;
 
 	if (sl && sl->no == no && sl->dev == dev)
@@ -274,7 +275,7 @@ static struct slot *leaf_get(struct trc_stat *st, uint32_t dev, uint64_t no)
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
-	l->rd = arena_alloc(&st->rd_arena, LEAF_WORDS * sizeof(uint64_t), &st->mem, &rd_off);
+	l->rd = arena_alloc(&st->rd_arena, LEAF_WORDS * sizeof(uint64_t), &st->mem);
 	if (!l->rd) {
 		free(l);
 		return NULL;
@@ -284,8 +285,6 @@ static struct slot *leaf_get(struct trc_stat *st, uint32_t dev, uint64_t no)
 	st->leaves[h].no = no;
 	st->leaves[h].dev = dev;
 	st->leaves[h].l = l;
-	st->leaves[h].cnt_off = NO_CNT;
-	st->leaves[h].rd_bit = rd_off * 8;
 	st->nr_leaves++;
 	st->mem += sizeof(*l);
 	return st->last = &st->leaves[h];
@@ -353,9 +352,19 @@ static struct devst *dev_get(struct trc_stat *st, uint32_t dev)
 	for (h = mix(dev) & (st->cap_devs - 1); st->devs[h].used; h = (h + 1) & (st->cap_devs - 1))
 		if (st->devs[h].dev == dev)
 			return &st->devs[h];
+	if (st->nr_devs == st->cap_dev_of) {
+		size_t cap = st->cap_dev_of ? st->cap_dev_of * 2 : 16;
+		uint32_t *n = realloc(st->dev_of, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		st->dev_of = n;
+		st->cap_dev_of = cap;
+	}
+	st->dev_of[st->nr_devs] = dev;
 	st->devs[h].used = 1;
 	st->devs[h].dev = dev;
-	st->nr_devs++;
+	st->devs[h].idx = (uint32_t)st->nr_devs++;
 	return &st->devs[h];
 }
 
@@ -416,34 +425,83 @@ static inline unsigned bit_len(uint64_t v)
 	return v ? 64u - (unsigned)__builtin_clzll(v) : 0;
 }
 
-#define AHEAD 8                      /* keys prefetched ahead of the one applied */
-
-/* Apply the queued write pieces in counter address order. */
-static int apply_writes(struct trc_stat *st)
+/* Blocks [i, i + n] of leaf @l read or written (its counters exist):
+ * 0 or -ENOMEM. */
+static int apply_piece(struct trc_stat *st, struct leaf *l, uint32_t i, uint32_t n, bool wr)
 {
-	struct keyq *q = &st->wq;
-	const struct arena *a = &st->cnt_arena;
+	uint8_t *c = l->cnt + i;
+
+	if (!wr) {
+		set_bits(l->rd, i, i + n);
+		return 0;
+	}
+	for (uint32_t k = 0; k <= n; k++) {
+		if (c[k] < 254) {
+			c[k]++;
+		} else {
+			c[k] = 255;
+			if (ovf_add(st, l->dev, (l->no << LEAF_BITS) | (i + k)))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* The leaf of @dev's block @blk, with counters if @wr; NULL on -ENOMEM. */
+static struct leaf *leaf_for(struct trc_stat *st, uint32_t dev, uint64_t blk, bool wr)
+{
+	struct slot *sl = leaf_get(st, dev, blk >> LEAF_BITS);
+
+	if (!sl)
+		return NULL;
+	if (wr && !sl->l->cnt) {
+		sl->l->cnt = arena_alloc(&st->cnt_arena, LEAF_BLKS, &st->mem);
+		if (!sl->l->cnt)
+			return NULL;
+	}
+	return sl->l;
+}
+
+#define AHEAD 16                     /* pieces looked up and prefetched before they are applied */
+
+/*
+ * Sort and apply the pieces queued in @q; 0 or -ENOMEM (the queue is
+ * emptied).  Each piece's leaf is looked up and its line prefetched AHEAD
+ * pieces before it is applied.
+ */
+static int keys_apply(struct trc_stat *st, struct keyq *q)
+{
+	unsigned lo = PIECE_BITS + q->line, db = q->dbits;
+	struct {
+		struct leaf *l;
+		uint32_t i, n;
+	} ring[AHEAD];
 	int ret = 0;
 
-	/* to cache-line precision: bits below PIECE_BITS + 6 need no order */
-	radix_sort(&q->k, &st->tmp, q->n, PIECE_BITS + 6, bit_len(q->max));
-	for (size_t x = 0; x < q->n; x++) {
-		uint64_t key = q->k[x], off = key >> PIECE_BITS;
-		unsigned n = (unsigned)(key & ((1u << PIECE_BITS) - 1));
-		uint8_t *c = arena_at(a, off);
+	radix_sort(&q->k, &st->tmp, q->n, lo, bit_len(q->max));
+	for (size_t x = 0; x < q->n + AHEAD && !ret; x++) {
+		if (x >= AHEAD) {
+			unsigned y = (unsigned)(x - AHEAD) % AHEAD;
 
-		if (x + AHEAD < q->n)
-			__builtin_prefetch(arena_at(a, q->k[x + AHEAD] >> PIECE_BITS), 1);
-		for (unsigned k = 0; k <= n; k++) {
-			if (c[k] < 254) {
-				c[k]++;
-			} else {
-				const struct leaf *l = st->cnt_leaf[(off + k) >> LEAF_BITS];
+			ret = apply_piece(st, ring[y].l, ring[y].i, ring[y].n, q->wr);
+		}
+		if (x < q->n) {
+			uint64_t key = q->k[x];
+			uint64_t blk = (key >> (lo + db)) << q->line | ((key >> PIECE_BITS) & ((1u << q->line) - 1));
+			struct leaf *l = leaf_for(st, st->dev_of[(key >> lo) & ((1u << db) - 1)], blk, q->wr);
+			unsigned y = (unsigned)x % AHEAD;
 
-				c[k] = 255;
-				if (!ret)
-					ret = ovf_add(st, l->dev, l->no << LEAF_BITS | ((off + k) & (LEAF_BLKS - 1)));
+			if (!l) {
+				ret = -ENOMEM;
+				break;
 			}
+			ring[y].l = l;
+			ring[y].i = (uint32_t)(blk & (LEAF_BLKS - 1));
+			ring[y].n = (uint32_t)(key & ((1u << PIECE_BITS) - 1));
+			if (q->wr)
+				__builtin_prefetch(l->cnt + ring[y].i, 1);
+			else
+				__builtin_prefetch(l->rd + ring[y].i / 64, 1);
 		}
 	}
 	q->n = 0;
@@ -451,95 +509,60 @@ static int apply_writes(struct trc_stat *st)
 	return ret;
 }
 
-/* Apply the queued read pieces in bitmap address order. */
-static void apply_reads(struct trc_stat *st)
-{
-	struct keyq *q = &st->rq;
-	const struct arena *a = &st->rd_arena;
-
-	radix_sort(&q->k, &st->tmp, q->n, PIECE_BITS + 9, bit_len(q->max));
-	for (size_t x = 0; x < q->n; x++) {
-		uint64_t key = q->k[x], bit = key >> PIECE_BITS;
-		uint32_t i = (uint32_t)(bit & (LEAF_BLKS - 1));
-		uint64_t *w = (uint64_t *)arena_at(a, (bit - i) / 8);
-
-		if (x + AHEAD < q->n)
-			__builtin_prefetch(arena_at(a, (q->k[x + AHEAD] >> PIECE_BITS) / 8), 1);
-		set_bits(w, i, i + (uint32_t)(key & ((1u << PIECE_BITS) - 1)));
-	}
-	q->n = 0;
-	q->max = 0;
-}
-
 /* Apply everything queued (before the result is read); 0 or -ENOMEM. */
 static int pieces_drain(struct trc_stat *st)
 {
-	apply_reads(st);
-	return apply_writes(st);
-}
+	int ret = keys_apply(st, &st->rq);
 
-/* Counters for the leaf of @sl: 0 or -ENOMEM. */
-static int leaf_cnt(struct trc_stat *st, struct slot *sl)
-{
-	uint64_t off;
-	size_t idx;
-
-	sl->l->cnt = arena_alloc(&st->cnt_arena, LEAF_BLKS, &st->mem, &off);
-	if (!sl->l->cnt)
-		return -ENOMEM;
-	idx = off >> LEAF_BITS;
-	if (idx >= st->cap_cnt_leaf) {
-		size_t cap = st->cap_cnt_leaf ? st->cap_cnt_leaf * 2 : 256;
-		struct leaf **n = realloc(st->cnt_leaf, cap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		st->mem += (cap - st->cap_cnt_leaf) * sizeof(*n);
-		st->cnt_leaf = n;
-		st->cap_cnt_leaf = cap;
-	}
-	st->cnt_leaf[idx] = sl->l;
-	sl->cnt_off = off;
-	return 0;
+	return keys_apply(st, &st->wq) ? -ENOMEM : ret;
 }
 
 /*
- * The blocks of a request, per leaf, as keys into the write or read queue;
- * a full queue is sorted and applied.  Counters and bits commute, so the
- * order of application changes no result (the overflow table is read
- * sorted).
+ * The blocks of a request, per leaf, as keys into the write or read queue
+ * (see struct keyq).  Counters and bits commute, so the order of
+ * application changes no result (the overflow table is read sorted).
  */
-static int footprint(struct trc_stat *st, const struct trc_rec *rec, uint32_t dev)
+static int footprint(struct trc_stat *st, const struct trc_rec *rec, const struct devst *d)
 {
 	bool wr = rec->op == TRC_OP_WRITE;
 	uint64_t b = rec->offset_bytes >> BLK_SHIFT;
 	uint64_t e = (rec->offset_bytes + rec->len_bytes - 1) >> BLK_SHIFT;
 	struct keyq *q = wr ? &st->wq : &st->rq;
+	unsigned db = bit_len(d->idx) < MAX_DBITS ? bit_len(d->idx) : MAX_DBITS;
 
 	if (e - b >= MAX_REQ_BLKS)
 		e = b + MAX_REQ_BLKS - 1;
-	while (b <= e) {
-		struct slot *sl = leaf_get(st, dev, b >> LEAF_BITS);
-		uint32_t i = (uint32_t)(b & (LEAF_BLKS - 1));
-		uint64_t last = (b | (LEAF_BLKS - 1)) < e ? (b | (LEAF_BLKS - 1)) : e;
-		uint32_t j = (uint32_t)(last & (LEAF_BLKS - 1));
-		uint64_t key;
+	if (db > q->dbits) {
+		int ret = q->n ? keys_apply(st, q) : 0;
 
-		if (!sl)
-			return -ENOMEM;
-		b = last + 1;
-		if (wr && sl->cnt_off == NO_CNT && leaf_cnt(st, sl))
-			return -ENOMEM;
+		if (ret)
+			return ret;
+		q->dbits = db;
+	}
+	db = q->dbits;
+	while (b <= e) {
+		uint64_t last = (b | (LEAF_BLKS - 1)) < e ? (b | (LEAF_BLKS - 1)) : e;
+		uint64_t n = last - b, key;
+
+		if (d->idx >> db || last >> (64 - PIECE_BITS - db)) {     /* does not fit a key */
+			struct leaf *l = leaf_for(st, d->dev, b, wr);
+
+			if (!l || apply_piece(st, l, (uint32_t)(b & (LEAF_BLKS - 1)), (uint32_t)n, wr))
+				return -ENOMEM;
+			b = last + 1;
+			continue;
+		}
 		if (q->n == NR_KEYS) {
-			int ret = wr ? apply_writes(st) : (apply_reads(st), 0);
+			int ret = keys_apply(st, q);
 
 			if (ret)
 				return ret;
 		}
-		key = ((wr ? sl->cnt_off : sl->rd_bit) + i) << PIECE_BITS | (j - i);
+		key = (((b >> q->line) << db | d->idx) << q->line | (b & ((1u << q->line) - 1))) << PIECE_BITS | n;
 		q->k[q->n++] = key;
 		if (key > q->max)
 			q->max = key;
+		b = last + 1;
 	}
 	return 0;
 }
@@ -590,7 +613,7 @@ int trc_stat_add(struct trc_stat *st, const struct trc_rec *rec)
 	d->end = rec->offset_bytes + rec->len_bytes;
 	if (!rec->len_bytes)
 		return 0;
-	ret = footprint(st, rec, dev);
+	ret = footprint(st, rec, d);
 	return ret;
 }
 

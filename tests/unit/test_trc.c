@@ -978,6 +978,42 @@ static void test_trc_stat_skew_counts_past_254_writes(void **state)
 	trc_stat_destroy(st);
 }
 
+/* Pieces that do not fit trc_stat.c's sort keys (a device seen after the
+ * 4096th, blocks past 2^38 on a device) are applied at once: the same
+ * footprint and skew as queued ones. */
+static void test_trc_stat_far_blocks_and_many_devices_count(void **state)
+{
+	struct trc_stat_result s;
+	struct trc_stat *st;
+	struct trc_rec r = { .op = TRC_OP_WRITE, .len_bytes = 4096, .has = TRC_HAS_DEV };
+
+	assert_int_equal(trc_stat_create(&st), 0);
+	for (uint32_t d = 0; d < 5000; d++) {        /* block 0 of 5000 devices, once each */
+		r.dev = d;
+		assert_int_equal(trc_stat_add(st, &r), 0);
+	}
+	r.dev = 4999;                                /* its block 1: twice */
+	r.offset_bytes = 4096;
+	assert_int_equal(trc_stat_add(st, &r), 0);
+	assert_int_equal(trc_stat_add(st, &r), 0);
+	r.dev = 0;                                   /* 2 blocks at 2^62 on device 0: twice */
+	r.offset_bytes = 1ull << 62;
+	r.len_bytes = 8192;
+	assert_int_equal(trc_stat_add(st, &r), 0);
+	assert_int_equal(trc_stat_add(st, &r), 0);
+	r.op = TRC_OP_READ;                          /* and one of them read */
+	r.len_bytes = 4096;
+	assert_int_equal(trc_stat_add(st, &r), 0);
+	trc_stat_result(st, &s);
+	assert_int_equal(s.nr_devs, 5000);
+	assert_int_equal(s.fp_written_bytes, 5003ull * 4096);
+	assert_int_equal(s.fp_read_bytes, 4096);
+	assert_int_equal(s.fp_touched_bytes, 5003ull * 4096);
+	/* 5006 block writes; hottest 1% = 51 blocks: 3 with 2 writes, 48 with 1 */
+	assert_true(fabs(s.skew[0] - 54.0 / 5006) < 1e-12);
+	trc_stat_destroy(st);
+}
+
 static int cmp_u32_desc(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -1125,6 +1161,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_trc_stat_descriptors_by_hand),
 		cmocka_unit_test(test_trc_stat_skew_counts_past_254_writes),
 		cmocka_unit_test(test_trc_stat_footprint_matches_plain_reference),
+		cmocka_unit_test(test_trc_stat_far_blocks_and_many_devices_count),
 		cmocka_unit_test(test_trc_committed_command_trace_is_the_recorded_one),
 	};
 
