@@ -61,6 +61,10 @@ int trc_in_open_cap(struct trc_in *in, const char *path, size_t cap)
 		return -errno;
 	if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode))
 		in->size = (uint64_t)st.st_size;
+	/* a file smaller than the buffer gets a buffer its size (still the
+	 * longest line it can hold): small files, as the fuzzer's, stay cheap */
+	if (in->size && in->size < cap - (64u << 10))
+		cap = (size_t)in->size + (64u << 10);
 	in->cap = cap;
 	in->buf = malloc(cap);
 	if (!in->buf) {
@@ -494,7 +498,7 @@ int trc_next_line(struct trc_reader *r, const char **line, size_t *len)
 		if (ret == -EINVAL)
 			return trc_err_line(r, -EINVAL, "truncated last line (no newline at the end of the file)");
 		if (ret == -E2BIG)
-			return trc_err_line(r, -EBADMSG, "line longer than %u bytes", TRC_IN_BUF);
+			return trc_err_line(r, -EBADMSG, "line longer than %zu bytes", r->in.cap);
 		if (ret < 0)
 			return trc_err_line(r, ret, "read error: %s", strerror(-ret));
 		if (*len)

@@ -94,7 +94,7 @@ struct devst {
 
 struct keyq {
 	uint64_t *k;
-	size_t n;
+	size_t n, cap;               /* cap doubles from 4 Ki up to NR_KEYS */
 	uint64_t max;                /* the largest key queued */
 	unsigned line;               /* LINE: 6 (writes) or 9 (reads) */
 	unsigned dbits;              /* device index bits of the keys queued */
@@ -124,7 +124,8 @@ struct trc_stat {
 	uint64_t prev_ts;
 	uint64_t mem;
 	struct keyq wq, rq;          /* queued write and read pieces */
-	uint64_t *tmp;               /* NR_KEYS: the radix sort's other half */
+	uint64_t *tmp;               /* the radix sort's other half */
+	size_t cap_tmp;
 	uint32_t *dev_of;            /* device of each devst.idx */
 	size_t cap_dev_of;
 };
@@ -138,7 +139,14 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 33);
 }
 
-/* @size zeroed bytes (a divisor of CHUNK_BYTES), or NULL; *mem += chunk bytes mapped. */
+/* Bytes of chunk @i: 64 KiB doubling up to CHUNK_BYTES (a small trace
+ * stays small). */
+static size_t chunk_bytes(size_t i)
+{
+	return i < 5 ? (64u << 10) << i : CHUNK_BYTES;
+}
+
+/* @size zeroed bytes (a divisor of 64 KiB), or NULL; *mem += chunk bytes mapped. */
 static void *arena_alloc(struct arena *a, size_t size, uint64_t *mem)
 {
 	void *p;
@@ -156,20 +164,28 @@ static void *arena_alloc(struct arena *a, size_t size, uint64_t *mem)
 			a->chunks = nc;
 			a->cap_chunks = cap;
 		}
-		/* map twice the size and keep the aligned middle: a huge page needs it */
-		m = mmap(NULL, 2 * (size_t)CHUNK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (m == MAP_FAILED)
-			return NULL;
-		c = (uint8_t *)(((uintptr_t)m + CHUNK_BYTES - 1) & ~(uintptr_t)(CHUNK_BYTES - 1));
-		lead = (size_t)(c - m);
-		if (lead)
-			munmap(m, lead);
-		munmap(c + CHUNK_BYTES, CHUNK_BYTES - lead);
-		madvise(c, CHUNK_BYTES, MADV_HUGEPAGE);     /* a hint: 4 KiB pages work too */
-		a->chunks[a->nr_chunks++] = c;
+		if (chunk_bytes(a->nr_chunks) < CHUNK_BYTES) {
+			c = mmap(NULL, chunk_bytes(a->nr_chunks), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				 -1, 0);
+			if (c == MAP_FAILED)
+				return NULL;
+		} else {
+			/* map twice the size and keep the aligned middle: a huge page needs it */
+			m = mmap(NULL, 2 * (size_t)CHUNK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				 -1, 0);
+			if (m == MAP_FAILED)
+				return NULL;
+			c = (uint8_t *)(((uintptr_t)m + CHUNK_BYTES - 1) & ~(uintptr_t)(CHUNK_BYTES - 1));
+			lead = (size_t)(c - m);
+			if (lead)
+				munmap(m, lead);
+			munmap(c + CHUNK_BYTES, CHUNK_BYTES - lead);
+			madvise(c, CHUNK_BYTES, MADV_HUGEPAGE);     /* a hint: 4 KiB pages work too */
+		}
 		a->cur = c;
-		a->left = CHUNK_BYTES;
-		*mem += CHUNK_BYTES;
+		a->left = chunk_bytes(a->nr_chunks);
+		*mem += a->left;
+		a->chunks[a->nr_chunks++] = c;
 	}
 	p = a->cur;
 	a->cur += size;
@@ -180,7 +196,7 @@ static void *arena_alloc(struct arena *a, size_t size, uint64_t *mem)
 static void arena_fini(struct arena *a)
 {
 	for (size_t i = 0; i < a->nr_chunks; i++)
-		munmap(a->chunks[i], CHUNK_BYTES);
+		munmap(a->chunks[i], chunk_bytes(i));
 	free(a->chunks);
 	memset(a, 0, sizeof(*a));
 }
@@ -198,10 +214,7 @@ int trc_stat_create(struct trc_stat **out)
 	st->wq.line = 6;
 	st->wq.wr = true;
 	st->rq.line = 9;
-	st->wq.k = malloc(NR_KEYS * sizeof(uint64_t));
-	st->rq.k = malloc(NR_KEYS * sizeof(uint64_t));
-	st->tmp = malloc(NR_KEYS * sizeof(uint64_t));
-	if (!st->leaves || !st->devs || !st->wq.k || !st->rq.k || !st->tmp) {
+	if (!st->leaves || !st->devs) {
 		trc_stat_destroy(st);
 		return -ENOMEM;
 	}
@@ -429,12 +442,13 @@ static inline unsigned bit_len(uint64_t v)
  * 0 or -ENOMEM. */
 static int apply_piece(struct trc_stat *st, struct leaf *l, uint32_t i, uint32_t n, bool wr)
 {
-	uint8_t *c = l->cnt + i;
+	uint8_t *c;
 
 	if (!wr) {
 		set_bits(l->rd, i, i + n);
 		return 0;
 	}
+	c = l->cnt + i;
 	for (uint32_t k = 0; k <= n; k++) {
 		if (c[k] < 254) {
 			c[k]++;
@@ -472,13 +486,31 @@ static struct leaf *leaf_for(struct trc_stat *st, uint32_t dev, uint64_t blk, bo
 static int keys_apply(struct trc_stat *st, struct keyq *q)
 {
 	unsigned lo = PIECE_BITS + q->line, db = q->dbits;
+	uint64_t *k0 = q->k;
 	struct {
 		struct leaf *l;
 		uint32_t i, n;
 	} ring[AHEAD];
 	int ret = 0;
 
+	if (st->cap_tmp < q->n) {            /* the other queue's sort may have left a smaller one */
+		uint64_t *t = realloc(st->tmp, q->n * sizeof(*t));
+
+		if (!t) {
+			q->n = 0;
+			return -ENOMEM;
+		}
+		st->mem += (q->n - st->cap_tmp) * sizeof(*t);
+		st->tmp = t;
+		st->cap_tmp = q->n;
+	}
 	radix_sort(&q->k, &st->tmp, q->n, lo, bit_len(q->max));
+	if (q->k != k0) {                    /* the buffers were swapped: their capacities too */
+		size_t c = q->cap;
+
+		q->cap = st->cap_tmp;
+		st->cap_tmp = c;
+	}
 	for (size_t x = 0; x < q->n + AHEAD && !ret; x++) {
 		if (x >= AHEAD) {
 			unsigned y = (unsigned)(x - AHEAD) % AHEAD;
@@ -517,6 +549,28 @@ static int pieces_drain(struct trc_stat *st)
 	return keys_apply(st, &st->wq) ? -ENOMEM : ret;
 }
 
+/* Double @q's room (and the sort's): 0 or -ENOMEM. */
+static int keys_grow(struct trc_stat *st, struct keyq *q)
+{
+	size_t cap = q->cap ? (q->cap * 2 < NR_KEYS ? q->cap * 2 : NR_KEYS) : 4096;
+	uint64_t *k = realloc(q->k, cap * sizeof(*k));
+
+	if (!k)
+		return -ENOMEM;
+	st->mem += (cap - q->cap) * sizeof(*k);
+	q->k = k;
+	q->cap = cap;
+	if (cap > st->cap_tmp) {
+		k = realloc(st->tmp, cap * sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		st->mem += (cap - st->cap_tmp) * sizeof(*k);
+		st->tmp = k;
+		st->cap_tmp = cap;
+	}
+	return 0;
+}
+
 /*
  * The blocks of a request, per leaf, as keys into the write or read queue
  * (see struct keyq).  Counters and bits commute, so the order of
@@ -552,8 +606,8 @@ static int footprint(struct trc_stat *st, const struct trc_rec *rec, const struc
 			b = last + 1;
 			continue;
 		}
-		if (q->n == NR_KEYS) {
-			int ret = keys_apply(st, q);
+		if (q->n == q->cap) {
+			int ret = q->cap < NR_KEYS ? keys_grow(st, q) : keys_apply(st, q);
 
 			if (ret)
 				return ret;
