@@ -77,20 +77,21 @@ struct devst {
 /*
  * A piece of a request (the blocks [b, b + n] of one leaf of one device) is
  * queued as a 64-bit key, most significant first:
- *   b >> LINE | device index (dbits bits) | b & (2^LINE - 1) | n (PIECE_BITS)
- * where LINE is 6 for writes (64 one-byte counters in a cache line) and 9
- * for reads (512 bits).  A full queue (NR_KEYS) is sorted on the bits above
- * the line's own (LSD radix) and applied in that order: the leaves are
- * looked up once per run of keys, created in address order, and their
- * counters swept front to back instead of missed at random.  dbits grows
- * with the devices seen (the queue is applied first); a piece whose key
- * would not fit (blocks past 2^(64 - 14 - dbits), more than 2^12 devices)
- * is applied at once.
+ *   device index (dbits) | b (bbits) | n (PIECE_BITS)
+ * A full queue (NR_KEYS) is sorted on the bits above a cache line's own
+ * (LSD radix; LINE is 6 for writes, 64 one-byte counters, and 9 for reads,
+ * 512 bits) and applied in that order: each leaf is looked up once per run
+ * of its keys, leaves are created in address order, and their counters
+ * swept front to back instead of missed at random.  dbits and bbits grow
+ * with the devices and blocks seen (the queue is applied first); a piece
+ * whose key would not fit (more than 2^12 devices, or dbits + bbits past
+ * 50) is applied at once.
  */
 #define PIECE_BITS LEAF_BITS
 #define NR_KEYS (256u << 10)
 #define RADIX_BITS 11
 #define MAX_DBITS 12
+#define MIN_BBITS 20
 
 struct keyq {
 	uint64_t *k;
@@ -98,6 +99,7 @@ struct keyq {
 	uint64_t max;                /* the largest key queued */
 	unsigned line;               /* LINE: 6 (writes) or 9 (reads) */
 	unsigned dbits;              /* device index bits of the keys queued */
+	unsigned bbits;              /* block number bits of the keys queued (at least MIN_BBITS) */
 	bool wr;
 };
 
@@ -211,6 +213,8 @@ int trc_stat_create(struct trc_stat **out)
 	st->leaves = calloc(st->cap_leaves, sizeof(*st->leaves));
 	st->cap_devs = 16;
 	st->devs = calloc(st->cap_devs, sizeof(*st->devs));
+	st->wq.bbits = MIN_BBITS;
+	st->rq.bbits = MIN_BBITS;
 	st->wq.line = 6;
 	st->wq.wr = true;
 	st->rq.line = 9;
@@ -485,8 +489,10 @@ static struct leaf *leaf_for(struct trc_stat *st, uint32_t dev, uint64_t blk, bo
  */
 static int keys_apply(struct trc_stat *st, struct keyq *q)
 {
-	unsigned lo = PIECE_BITS + q->line, db = q->dbits;
-	uint64_t *k0 = q->k;
+	unsigned lo = PIECE_BITS + q->line;
+	uint64_t *k0 = q->k, l_no = 0;
+	struct leaf *l = NULL;
+	uint32_t l_di = 0;
 	struct {
 		struct leaf *l;
 		uint32_t i, n;
@@ -519,13 +525,19 @@ static int keys_apply(struct trc_stat *st, struct keyq *q)
 		}
 		if (x < q->n) {
 			uint64_t key = q->k[x];
-			uint64_t blk = (key >> (lo + db)) << q->line | ((key >> PIECE_BITS) & ((1u << q->line) - 1));
-			struct leaf *l = leaf_for(st, st->dev_of[(key >> lo) & ((1u << db) - 1)], blk, q->wr);
+			uint64_t blk = (key >> PIECE_BITS) & ((1ull << q->bbits) - 1);
+			uint32_t di = (uint32_t)(key >> (PIECE_BITS + q->bbits));
 			unsigned y = (unsigned)x % AHEAD;
 
-			if (!l) {
-				ret = -ENOMEM;
-				break;
+			/* sorted keys come in runs of one leaf */
+			if (!l || blk >> LEAF_BITS != l_no || di != l_di) {
+				l = leaf_for(st, st->dev_of[di], blk, q->wr);
+				if (!l) {
+					ret = -ENOMEM;
+					break;
+				}
+				l_no = blk >> LEAF_BITS;
+				l_di = di;
 			}
 			ring[y].l = l;
 			ring[y].i = (uint32_t)(blk & (LEAF_BLKS - 1));
@@ -582,23 +594,27 @@ static int footprint(struct trc_stat *st, const struct trc_rec *rec, const struc
 	uint64_t b = rec->offset_bytes >> BLK_SHIFT;
 	uint64_t e = (rec->offset_bytes + rec->len_bytes - 1) >> BLK_SHIFT;
 	struct keyq *q = wr ? &st->wq : &st->rq;
-	unsigned db = bit_len(d->idx) < MAX_DBITS ? bit_len(d->idx) : MAX_DBITS;
+	unsigned db, bb;
+	bool fits;
 
 	if (e - b >= MAX_REQ_BLKS)
 		e = b + MAX_REQ_BLKS - 1;
-	if (db > q->dbits) {
+	db = bit_len(d->idx) > q->dbits ? bit_len(d->idx) : q->dbits;
+	bb = bit_len(e) > q->bbits ? bit_len(e) : q->bbits;
+	fits = d->idx >> MAX_DBITS == 0 && PIECE_BITS + db + bb <= 64;
+	if (fits && (db > q->dbits || bb > q->bbits)) {    /* a wider key: apply the narrower ones first */
 		int ret = q->n ? keys_apply(st, q) : 0;
 
 		if (ret)
 			return ret;
 		q->dbits = db;
+		q->bbits = bb;
 	}
-	db = q->dbits;
 	while (b <= e) {
 		uint64_t last = (b | (LEAF_BLKS - 1)) < e ? (b | (LEAF_BLKS - 1)) : e;
 		uint64_t n = last - b, key;
 
-		if (d->idx >> db || last >> (64 - PIECE_BITS - db)) {     /* does not fit a key */
+		if (!fits) {
 			struct leaf *l = leaf_for(st, d->dev, b, wr);
 
 			if (!l || apply_piece(st, l, (uint32_t)(b & (LEAF_BLKS - 1)), (uint32_t)n, wr))
@@ -612,7 +628,7 @@ static int footprint(struct trc_stat *st, const struct trc_rec *rec, const struc
 			if (ret)
 				return ret;
 		}
-		key = (((b >> q->line) << db | d->idx) << q->line | (b & ((1u << q->line) - 1))) << PIECE_BITS | n;
+		key = ((uint64_t)d->idx << q->bbits | b) << PIECE_BITS | n;
 		q->k[q->n++] = key;
 		if (key > q->max)
 			q->max = key;
