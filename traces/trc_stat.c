@@ -27,6 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define BLK_SHIFT 12
 #define LEAF_BITS 14
@@ -453,6 +456,21 @@ static int apply_piece(struct trc_stat *st, struct leaf *l, uint32_t i, uint32_t
 		return 0;
 	}
 	c = l->cnt + i;
+#ifdef __SSE2__
+	/* up to 16 counters at once when none is about to saturate (the loop below
+	 * is the general path; test_trc's reference test covers both) */
+	if (n < 16 && i <= LEAF_BLKS - 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)c);
+		__m128i m = _mm_cmpgt_epi8(_mm_set1_epi8((char)(n + 1)),
+					   _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+		__m128i full = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8((char)254)), v);
+
+		if (!_mm_movemask_epi8(_mm_and_si128(full, m))) {
+			_mm_storeu_si128((__m128i *)c, _mm_sub_epi8(v, m));     /* m is -1 in the piece's bytes */
+			return 0;
+		}
+	}
+#endif
 	for (uint32_t k = 0; k <= n; k++) {
 		if (c[k] < 254) {
 			c[k]++;
