@@ -58,14 +58,15 @@ bool trc_msr_detect(const uint8_t *buf, size_t len)
 /*
  * The fast path: the common line "digits,host,digits,Write|Read,digits,
  * digits,digits\n" parsed where it lies in the input buffer.  One 64-byte
- * window gives the positions of the newline and the six commas as bit
- * masks (SSE2, the x86-64 baseline; 8-byte words elsewhere), and each number
- * is read 8 digits at a time (validated, then combined by three multiplies,
- * as in Lemire's "parse_eight_digits_unrolled").  Anything else (a longer
- * line, spaces, other spellings, a bad or overflowing number, '\r', the
- * first line, the end of the file) returns false with nothing consumed,
- * and the general parser below decides and says what is wrong; the unit
- * tests run malformed lines through both.
+ * window gives, as bit masks, the newline, the commas and the bytes that
+ * are not digits (SSE2, the x86-64 baseline; 8-byte words elsewhere): the
+ * line is well formed when its only non-digits are the six commas and the
+ * host and type fields, so each number is then converted 8 digits at a
+ * time without further checks (Lemire's "parse_eight_digits_unrolled").
+ * Anything else (a longer line, spaces, other spellings, an empty, too long
+ * or overflowing number, '\r', the first line, the end of the file)
+ * returns false with nothing consumed, and the general parser below decides
+ * and says what is wrong; the unit tests run malformed lines through both.
  */
 #define FAST_WIN 64                  /* the longest line the fast path takes, with its '\n' */
 #define FAST_NEED (FAST_WIN + 8)     /* bytes it may load: the window, and 8 past a field's start */
@@ -73,44 +74,53 @@ bool trc_msr_detect(const uint8_t *buf, size_t len)
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define HAVE_FAST 1
 
+struct masks {
+	uint64_t nl, comma, nondigit;  /* bit k: p[k] is '\n', ',', not '0'..'9' */
+};
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 
-/* Bit k set where p[k] == c, k < 64. */
-static inline __attribute__((always_inline)) uint64_t mask64(const uint8_t *p, char c)
+static inline __attribute__((always_inline)) void masks64(const uint8_t *p, struct masks *m)
 {
-	const __m128i v = _mm_set1_epi8(c);
-	uint64_t m = 0;
+	const __m128i nl = _mm_set1_epi8('\n'), comma = _mm_set1_epi8(','), zero = _mm_set1_epi8('0'),
+		      nine = _mm_set1_epi8('9');
 
-	for (int k = 0; k < 4; k++)
-		m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * k)), v))
-		     << (16 * k);
-	return m;
+	m->nl = m->comma = m->nondigit = 0;
+	for (int k = 0; k < 4; k++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(p + 16 * k));
+		__m128i nd = _mm_or_si128(_mm_cmplt_epi8(v, zero), _mm_cmpgt_epi8(v, nine));   /* signed: >= 0x80 too */
+
+		m->nl |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)) << (16 * k);
+		m->comma |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma)) << (16 * k);
+		m->nondigit |= (uint64_t)(uint16_t)_mm_movemask_epi8(nd) << (16 * k);
+	}
 }
 #else
-static inline __attribute__((always_inline)) uint64_t mask64(const uint8_t *p, char c)
+/* Bit b set for each byte b of @t whose top bit is set. */
+static inline uint64_t top_bits(uint64_t t)
 {
-	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full, cc = 0x0101010101010101ull * (uint8_t)c;
-	uint64_t m = 0;
+	return (((t & 0x8080808080808080ull) >> 7) * 0x0102040810204080ull) >> 56;
+}
 
+static inline void masks64(const uint8_t *p, struct masks *m)
+{
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full, ones = 0x0101010101010101ull;
+
+	m->nl = m->comma = m->nondigit = 0;
 	for (int k = 0; k < 8; k++) {
-		uint64_t v, t;
+		uint64_t v, a, b, d;
 
 		memcpy(&v, p + 8 * k, 8);
-		v ^= cc;
-		t = ~(((v & lo7) + lo7) | v) & ~lo7;        /* top bit of each zero byte */
-		m |= (((t >> 7) * 0x0102040810204080ull) >> 56) << (8 * k);
+		a = v ^ (ones * '\n');
+		b = v ^ (ones * ',');
+		d = v ^ (ones * '0');
+		m->nl |= top_bits(~(((a & lo7) + lo7) | a)) << (8 * k);              /* zero bytes */
+		m->comma |= top_bits(~(((b & lo7) + lo7) | b)) << (8 * k);
+		m->nondigit |= top_bits(((d & lo7) + ones * 0x76) | d) << (8 * k);   /* d >= 10 */
 	}
-	return m;
 }
 #endif
-
-/* All 8 bytes are '0'..'9'. */
-static inline bool eight_digits(uint64_t v)
-{
-	return (((v & 0xf0f0f0f0f0f0f0f0ull) | (((v + 0x0606060606060606ull) & 0xf0f0f0f0f0f0f0f0ull) >> 4)) ==
-		0x3333333333333333ull);
-}
 
 /* The value of 8 digits, the first at the lowest address. */
 static inline uint64_t eight_value(uint64_t v)
@@ -120,66 +130,66 @@ static inline uint64_t eight_value(uint64_t v)
 	return ((v & 0x0000ffff0000ffffull) * 42949672960001ull) >> 32;
 }
 
-/* The first @n (1-8) digits at @p (8 bytes readable) as a number; false if
- * one is not a digit. */
-static inline __attribute__((always_inline)) bool some_digits(const uint8_t *p, unsigned n, uint64_t *out)
+/* The first @n (1-8) digits at @p (8 bytes readable) as a number. */
+static inline __attribute__((always_inline)) uint64_t some_digits(const uint8_t *p, unsigned n)
 {
 	unsigned sh = 8 * (8 - n);
 	uint64_t v;
 
 	memcpy(&v, p, 8);
-	v = (v << sh) | (0x3030303030303030ull & ((1ull << sh) - 1));   /* leading '0's */
-	if (!eight_digits(v))
-		return false;
-	*out = eight_value(v);
-	return true;
+	return eight_value(v << sh);         /* the zero bytes shifted in are leading zeros */
 }
 
-/* The decimal number of exactly the @n bytes at @p (8 bytes past p + n - 8
- * readable): false for an empty field, a non-digit, more than 20 digits
- * or a value past UINT64_MAX (like trc_parse_u64() without its trimming). */
+/* The number of the @n digits at @p (8 bytes past p + n - 8 readable):
+ * false for an empty field, more than 20 digits or a value past UINT64_MAX
+ * (like trc_parse_u64() without its trimming). */
 static inline __attribute__((always_inline)) bool fast_num(const uint8_t *p, size_t n, uint64_t *out)
 {
-	uint64_t a, b, c;
+	uint64_t a;
 
 	if (n - 1 >= 20)
 		return false;
-	if (n <= 8)
-		return some_digits(p, (unsigned)n, out);
-	if (n <= 16) {
-		if (!some_digits(p, (unsigned)n - 8, &a) || !some_digits(p + n - 8, 8, &b))
-			return false;
-		*out = a * 100000000u + b;
+	if (n <= 8) {
+		*out = some_digits(p, (unsigned)n);
 		return true;
 	}
-	if (!some_digits(p, (unsigned)n - 16, &a) || !some_digits(p + n - 16, 8, &b) ||
-	    !some_digits(p + n - 8, 8, &c))
-		return false;
-	b = b * 100000000u + c;                            /* < 10^16 */
-	if (__builtin_mul_overflow(a, 10000000000000000ull, &a) || __builtin_add_overflow(a, b, out))
-		return false;
-	return true;
+	if (n <= 16) {
+		*out = some_digits(p, (unsigned)n - 8) * 100000000u + some_digits(p + n - 8, 8);
+		return true;
+	}
+	a = some_digits(p, (unsigned)n - 16);
+	return !__builtin_mul_overflow(a, 10000000000000000ull, &a) &&
+	       !__builtin_add_overflow(a, some_digits(p + n - 16, 8) * 100000000u + some_digits(p + n - 8, 8), out);
+}
+
+/* Bits strictly between @a and @b (a < b < 64). */
+static inline uint64_t between(unsigned a, unsigned b)
+{
+	return ((1ull << b) - 1) & ~((2ull << a) - 1);
 }
 
 /* The next line if it is a common one: the record, and the line consumed. */
 static bool msr_fast(struct trc_in *in, struct trc_rec *rec)
 {
 	const uint8_t *p = in->buf + in->pos;
-	uint64_t nlm = mask64(p, '\n'), cm, ft, disk, off, size, resp;
+	uint64_t cm, line, ft, disk, off, size, resp;
+	struct masks m;
 	unsigned c[6], nl;
 	uint8_t op;
 
-	if (!nlm)
+	masks64(p, &m);
+	if (!m.nl)
 		return false;
-	nl = (unsigned)__builtin_ctzll(nlm);
-	cm = mask64(p, ',') & ((1ull << nl) - 1);
+	nl = (unsigned)__builtin_ctzll(m.nl);
+	line = (1ull << nl) - 1;
+	cm = m.comma & line;
 	for (int k = 0; k < 6; k++) {
 		if (!cm)
 			return false;
 		c[k] = (unsigned)__builtin_ctzll(cm);
 		cm &= cm - 1;
 	}
-	if (cm)
+	if (cm || (m.nondigit & line & ~(m.comma | between(c[0], c[1]) | between(c[2], c[3]))))
 		return false;
 	if (c[3] - c[2] == 6 && !memcmp(p + c[2] + 1, "Write", 5))
 		op = TRC_OP_WRITE;
