@@ -544,7 +544,7 @@ static int keys_apply(struct trc_stat *st, struct keyq *q)
 		if (x < q->n) {
 			uint64_t key = q->k[x];
 			uint64_t blk = (key >> PIECE_BITS) & ((1ull << q->bbits) - 1);
-			uint32_t di = (uint32_t)(key >> (PIECE_BITS + q->bbits));
+			uint32_t di = q->dbits ? (uint32_t)(key >> (PIECE_BITS + q->bbits)) : 0;   /* (a 64-bit shift is undefined) */
 			unsigned y = (unsigned)x % AHEAD;
 
 			/* sorted keys come in runs of one leaf */

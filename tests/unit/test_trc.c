@@ -979,8 +979,9 @@ static void test_trc_stat_skew_counts_past_254_writes(void **state)
 }
 
 /* Pieces that do not fit trc_stat.c's sort keys (a device seen after the
- * 4096th, blocks past 2^38 on a device) are applied at once: the same
- * footprint and skew as queued ones. */
+ * 4096th, a block number wider than the key has room for) are applied at
+ * once: the same footprint and skew as queued ones; a key using every bit
+ * decodes. */
 static void test_trc_stat_far_blocks_and_many_devices_count(void **state)
 {
 	struct trc_stat_result s;
@@ -1011,6 +1012,17 @@ static void test_trc_stat_far_blocks_and_many_devices_count(void **state)
 	assert_int_equal(s.fp_touched_bytes, 5003ull * 4096);
 	/* 5006 block writes; hottest 1% = 51 blocks: 3 with 2 writes, 48 with 1 */
 	assert_true(fabs(s.skew[0] - 54.0 / 5006) < 1e-12);
+	trc_stat_destroy(st);
+	/* one device, a block number of 50 bits: the widest key that is queued */
+	assert_int_equal(trc_stat_create(&st), 0);
+	r.op = TRC_OP_WRITE;
+	r.dev = 0;
+	r.offset_bytes = (1ull << 61) + 4096;
+	assert_int_equal(trc_stat_add(st, &r), 0);
+	assert_int_equal(trc_stat_add(st, &r), 0);
+	trc_stat_result(st, &s);
+	assert_int_equal(s.fp_written_bytes, 4096);
+	assert_true(fabs(s.skew[0] - 1.0) < 1e-12);
 	trc_stat_destroy(st);
 }
 
