@@ -404,8 +404,9 @@ static void set_bits(uint64_t *w, uint32_t i, uint32_t j)
 	w[wj] |= hi;
 }
 
-/* Sort @n keys by bits [lo, hi) (LSD radix, RADIX_BITS a pass); the result
- * is in *@k (which may have been swapped with *@tmp). */
+/* Sort @n keys by bits [lo, hi) (LSD radix, RADIX_BITS a pass; lo is at
+ * least 20, so at most 4 passes); the result is in *@k (which may have been
+ * swapped with *@tmp). */
 static void radix_sort(uint64_t **k, uint64_t **tmp, size_t n, unsigned lo, unsigned hi)
 {
 	unsigned passes = (hi - lo + RADIX_BITS - 1) / RADIX_BITS;
