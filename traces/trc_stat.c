@@ -21,12 +21,12 @@
 #include "trc.h"
 
 #include "ana.h"
+#include "trc_stat_mem.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -44,22 +44,6 @@ struct leaf {
 	uint32_t dev;
 	uint64_t *rd;                /* LEAF_WORDS: blocks read; written = cnt[] != 0 */
 	uint8_t *cnt;                /* write counts 1-254; 255: 254 + the overflow entry's extra */
-};
-
-/*
- * Read bitmaps and write counters come from arenas of 2 MiB chunks mapped
- * with MADV_HUGEPAGE: a large volume's counters are tens of MiB touched at
- * random, and with 4 KiB pages every access missed the TLB (a nested page
- * walk in a VM) and every first touch faulted.  Chunks are never freed
- * before trc_stat_destroy().
- */
-#define CHUNK_BYTES (2u << 20)
-
-struct arena {
-	uint8_t *cur;                /* next free byte of the current chunk */
-	size_t left;                 /* bytes free at cur */
-	uint8_t **chunks;
-	size_t nr_chunks, cap_chunks;
 };
 
 struct ovf {
@@ -92,7 +76,6 @@ struct devst {
  */
 #define PIECE_BITS LEAF_BITS
 #define NR_KEYS (256u << 10)
-#define RADIX_BITS 11
 #define MAX_DBITS 12
 #define MIN_BBITS 20
 
@@ -115,7 +98,7 @@ struct slot {
 
 struct trc_stat {
 	struct trc_stat_result r;
-	struct arena rd_arena, cnt_arena;
+	struct trc_arena rd_arena, cnt_arena;
 	struct slot *leaves;         /* open addressing */
 	size_t nr_leaves, cap_leaves;
 	struct slot *last;           /* cache: the slot of the last piece (NULL after a rehash) */
@@ -142,68 +125,6 @@ static uint64_t mix(uint64_t x)
 	x ^= x >> 33;
 	x *= 0xc4ceb9fe1a85ec53ull;
 	return x ^ (x >> 33);
-}
-
-/* Bytes of chunk @i: 64 KiB doubling up to CHUNK_BYTES (a small trace
- * stays small). */
-static size_t chunk_bytes(size_t i)
-{
-	return i < 5 ? (64u << 10) << i : CHUNK_BYTES;
-}
-
-/* @size zeroed bytes (a divisor of 64 KiB), or NULL; *mem += chunk bytes mapped. */
-static void *arena_alloc(struct arena *a, size_t size, uint64_t *mem)
-{
-	void *p;
-
-	if (a->left < size) {
-		uint8_t *m, *c;
-		size_t lead;
-
-		if (a->nr_chunks == a->cap_chunks) {
-			size_t cap = a->cap_chunks ? a->cap_chunks * 2 : 16;
-			uint8_t **nc = realloc(a->chunks, cap * sizeof(*nc));
-
-			if (!nc)
-				return NULL;
-			a->chunks = nc;
-			a->cap_chunks = cap;
-		}
-		if (chunk_bytes(a->nr_chunks) < CHUNK_BYTES) {
-			c = mmap(NULL, chunk_bytes(a->nr_chunks), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-				 -1, 0);
-			if (c == MAP_FAILED)
-				return NULL;
-		} else {
-			/* map twice the size and keep the aligned middle: a huge page needs it */
-			m = mmap(NULL, 2 * (size_t)CHUNK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-				 -1, 0);
-			if (m == MAP_FAILED)
-				return NULL;
-			c = (uint8_t *)(((uintptr_t)m + CHUNK_BYTES - 1) & ~(uintptr_t)(CHUNK_BYTES - 1));
-			lead = (size_t)(c - m);
-			if (lead)
-				munmap(m, lead);
-			munmap(c + CHUNK_BYTES, CHUNK_BYTES - lead);
-			madvise(c, CHUNK_BYTES, MADV_HUGEPAGE);     /* a hint: 4 KiB pages work too */
-		}
-		a->cur = c;
-		a->left = chunk_bytes(a->nr_chunks);
-		*mem += a->left;
-		a->chunks[a->nr_chunks++] = c;
-	}
-	p = a->cur;
-	a->cur += size;
-	a->left -= size;
-	return p;
-}
-
-static void arena_fini(struct arena *a)
-{
-	for (size_t i = 0; i < a->nr_chunks; i++)
-		munmap(a->chunks[i], chunk_bytes(i));
-	free(a->chunks);
-	memset(a, 0, sizeof(*a));
 }
 
 int trc_stat_create(struct trc_stat **out)
@@ -236,8 +157,8 @@ void trc_stat_destroy(struct trc_stat *st)
 		return;
 	for (size_t i = 0; i < st->cap_leaves && st->leaves; i++)
 		free(st->leaves[i].l);
-	arena_fini(&st->rd_arena);
-	arena_fini(&st->cnt_arena);
+	trc_arena_fini(&st->rd_arena);
+	trc_arena_fini(&st->cnt_arena);
 	free(st->wq.k);
 	free(st->rq.k);
 	free(st->tmp);
@@ -295,7 +216,7 @@ static struct slot *leaf_get(struct trc_stat *st, uint32_t dev, uint64_t no)
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
-	l->rd = arena_alloc(&st->rd_arena, LEAF_WORDS * sizeof(uint64_t), &st->mem);
+	l->rd = trc_arena_alloc(&st->rd_arena, LEAF_WORDS * sizeof(uint64_t), &st->mem);
 	if (!l->rd) {
 		free(l);
 		return NULL;
@@ -404,48 +325,6 @@ static void set_bits(uint64_t *w, uint32_t i, uint32_t j)
 	w[wj] |= hi;
 }
 
-/* Sort @n keys by bits [lo, hi) (LSD radix, RADIX_BITS a pass; lo is at
- * least 20, so at most 4 passes); the result is in *@k (which may have been
- * swapped with *@tmp). */
-static void radix_sort(uint64_t **k, uint64_t **tmp, size_t n, unsigned lo, unsigned hi)
-{
-	unsigned passes = (hi - lo + RADIX_BITS - 1) / RADIX_BITS;
-	uint32_t cnt[4][1u << RADIX_BITS];
-	uint64_t *a = *k, *b = *tmp;
-
-	if (hi <= lo || n < 2)
-		return;
-	memset(cnt, 0, sizeof(cnt[0]) * passes);
-	for (size_t i = 0; i < n; i++)
-		for (unsigned p = 0; p < passes; p++)
-			cnt[p][(a[i] >> (lo + p * RADIX_BITS)) & ((1u << RADIX_BITS) - 1)]++;
-	for (unsigned p = 0; p < passes; p++) {
-		unsigned sh = lo + p * RADIX_BITS;
-		uint32_t sum = 0, *c = cnt[p];
-		uint64_t *sw;
-
-		for (unsigned d = 0; d < (1u << RADIX_BITS); d++) {
-			uint32_t x = c[d];
-
-			c[d] = sum;
-			sum += x;
-		}
-		for (size_t i = 0; i < n; i++)
-			b[c[(a[i] >> sh) & ((1u << RADIX_BITS) - 1)]++] = a[i];
-		sw = a;
-		a = b;
-		b = sw;
-	}
-	*k = a;
-	*tmp = b;
-}
-
-/* Bits of @v up to its highest set bit. */
-static inline unsigned bit_len(uint64_t v)
-{
-	return v ? 64u - (unsigned)__builtin_clzll(v) : 0;
-}
-
 /* Blocks [i, i + n] of leaf @l read or written (its counters exist):
  * 0 or -ENOMEM. */
 static int apply_piece(struct trc_stat *st, struct leaf *l, uint32_t i, uint32_t n, bool wr)
@@ -492,7 +371,7 @@ static struct leaf *leaf_for(struct trc_stat *st, uint32_t dev, uint64_t blk, bo
 	if (!sl)
 		return NULL;
 	if (wr && !sl->l->cnt) {
-		sl->l->cnt = arena_alloc(&st->cnt_arena, LEAF_BLKS, &st->mem);
+		sl->l->cnt = trc_arena_alloc(&st->cnt_arena, LEAF_BLKS, &st->mem);
 		if (!sl->l->cnt)
 			return NULL;
 	}
@@ -529,7 +408,7 @@ static int keys_apply(struct trc_stat *st, struct keyq *q)
 		st->tmp = t;
 		st->cap_tmp = q->n;
 	}
-	radix_sort(&q->k, &st->tmp, q->n, lo, bit_len(q->max));
+	trc_radix_sort(&q->k, &st->tmp, q->n, lo, trc_bit_len(q->max));
 	if (q->k != k0) {                    /* the buffers were swapped: their capacities too */
 		size_t c = q->cap;
 
@@ -618,8 +497,8 @@ static int footprint(struct trc_stat *st, const struct trc_rec *rec, const struc
 
 	if (e - b >= MAX_REQ_BLKS)
 		e = b + MAX_REQ_BLKS - 1;
-	db = bit_len(d->idx) > q->dbits ? bit_len(d->idx) : q->dbits;
-	bb = bit_len(e) > q->bbits ? bit_len(e) : q->bbits;
+	db = trc_bit_len(d->idx) > q->dbits ? trc_bit_len(d->idx) : q->dbits;
+	bb = trc_bit_len(e) > q->bbits ? trc_bit_len(e) : q->bbits;
 	fits = d->idx >> MAX_DBITS == 0 && PIECE_BITS + db + bb <= 64;
 	if (fits && (db > q->dbits || bb > q->bbits)) {    /* a wider key: apply the narrower ones first */
 		int ret = q->n ? keys_apply(st, q) : 0;
