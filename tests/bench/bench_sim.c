@@ -8,10 +8,11 @@
  * Second table: the cost of one simulated write per cleaning policy at
  * 1,000 / 10,000 / 100,000 zones of 256 KiB (Np = 64, uniform 4 KiB
  * overwrites at u = 0.8, data only), as (CPU time of fill + W writes - CPU
- * time of the fill alone) / W, W = max(1M, twice the file's blocks), per
+ * time of the fill alone) / W, W = twice the largest file's blocks at every
+ * size (runs of equal length meet the host's noise alike), per
  * simulated bio too (relocation copies included), and its ratio to the
  * same policy at 1,000 zones (target <= 1.5 at 100,000).  Each cell is the
- * best of ZL_BENCH_ROUNDS (default 3) rounds over the whole table, so a
+ * best of ZL_BENCH_ROUNDS (default 2) rounds over the whole table, so a
  * burst of another process's load does not decide a ratio.  ZL_BENCH_ZONES
  * (comma list) replaces the zone counts.
  * Third: trace replay: the same synthetic workload as records in memory
@@ -102,7 +103,8 @@ static void per_policy_scaling(void)
 	static struct sim_result r;
 	static uint64_t best[8][FSC_NR_CLEAN], fill[8];
 	static double wa[8][FSC_NR_CLEAN], bios[8][FSC_NR_CLEAN];
-	uint32_t zones[8] = { 1000, 10000, 100000 }, nz = 3, i, round, rounds = 3;
+	uint32_t zones[8] = { 1000, 10000, 100000 }, nz = 3, i, round, rounds = 2;
+	uint64_t w = 1000000;
 	double base[FSC_NR_CLEAN] = { 0 }, worst = 0;
 	const char *env = getenv("ZL_BENCH_ZONES");
 	struct sim_cfg c;
@@ -117,6 +119,11 @@ static void per_policy_scaling(void)
 	env = getenv("ZL_BENCH_ROUNDS");
 	if (env && *env && atoi(env) > 0)
 		rounds = (uint32_t)atoi(env);
+	/* the same number of writes at every size (twice the largest file):
+	 * runs of equal length meet the host's noise alike */
+	for (i = 0; i < nz; i++)
+		if (2 * ((uint64_t)zones[i] * 64 * 8 / 10) > w)
+			w = 2 * ((uint64_t)zones[i] * 64 * 8 / 10);
 	for (i = 0; i < nz; i++) {
 		fill[i] = UINT64_MAX;
 		for (p = 0; p < FSC_NR_CLEAN; p++)
@@ -126,9 +133,8 @@ static void per_policy_scaling(void)
 	 * best kept, so another process's burst does not decide a ratio */
 	for (round = 0; round < rounds; round++)
 		for (i = 0; i < nz; i++) {
-			uint64_t ns, w, blocks = (uint64_t)zones[i] * 64 * 8 / 10;
+			uint64_t ns, blocks = (uint64_t)zones[i] * 64 * 8 / 10;
 
-			w = 2 * blocks > 1000000 ? 2 * blocks : 1000000;
 			scale_cfg(&c, zones[i], 0);
 			ns = timed_run(&c, &r);
 			if (ns < fill[i])
@@ -148,9 +154,6 @@ static void per_policy_scaling(void)
 	printf("\n%-24s %7s %9s %9s %7s %7s %6s   (best of %u rounds)\n", "policy", "zones",
 	       "writes", "ns/write", "ns/bio", "ratio", "WA", rounds);
 	for (i = 0; i < nz; i++) {
-		uint64_t w, blocks = (uint64_t)zones[i] * 64 * 8 / 10;
-
-		w = 2 * blocks > 1000000 ? 2 * blocks : 1000000;
 		for (p = 0; p < FSC_NR_CLEAN; p++) {
 			uint64_t ns = best[i][p] > fill[i] ? best[i][p] - fill[i] : 0;
 			double per = (double)ns / (double)w, ratio;
