@@ -38,11 +38,7 @@ const struct fsc_clean_ops fsc_clean_btrfs_ops = {
 	.name = "btrfs",
 	.params = "threshold=1..100 (used %, default 75)",
 	.init = btrfs_init,
-	.fini = fsc_score_fini,
-	.add = fsc_score_add,
-	.remove = fsc_score_remove,
-	.update = fsc_score_update,
-	.prefetch = fsc_score_prefetch,
+	FSC_SCORE_CLEAN_OPS,
 	.pick = btrfs_pick,
 	.pick_scan = btrfs_pick_scan,
 };

@@ -39,11 +39,7 @@ const struct fsc_clean_ops fsc_clean_cat_ops = {
 	.name = "cat",
 	.params = "",
 	.init = cat_init,
-	.fini = fsc_score_fini,
-	.add = fsc_score_add,
-	.remove = fsc_score_remove,
-	.update = fsc_score_update,
-	.prefetch = fsc_score_prefetch,
+	FSC_SCORE_CLEAN_OPS,
 	.pick = fsc_score_pick,
 	.pick_scan = fsc_score_pick_scan,
 };

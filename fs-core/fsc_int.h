@@ -259,6 +259,10 @@ int fsc_score_add(struct fsc_clean *c, struct fsc_bg *bg);
 void fsc_score_remove(struct fsc_clean *c, struct fsc_bg *bg);
 void fsc_score_update(struct fsc_clean *c, struct fsc_bg *bg, uint64_t old_used);
 void fsc_score_prefetch(const struct fsc_clean *c, const struct fsc_bg *bg);
+/* The members every policy built on the score machinery shares. */
+#define FSC_SCORE_CLEAN_OPS						\
+	.fini = fsc_score_fini, .add = fsc_score_add, .remove = fsc_score_remove, \
+	.update = fsc_score_update, .prefetch = fsc_score_prefetch
 /* Greedy as a score policy (fewest live bytes, ties oldest): greedy, btrfs. */
 extern const struct fsc_score_ops fsc_score_greedy_ops;
 struct fsc_bg *fsc_score_pick(struct fsc_clean *c, uint64_t now_ns);
