@@ -350,6 +350,7 @@ static struct fsc_bg *bg_alloc(struct fsc *fs, uint32_t type, uint64_t len)
 	uint64_t nr_owner = len / unit + 1;
 	size_t need = BG_HEAD + nr_owner * sizeof(uint32_t);
 	struct fsc_bg *bg = NULL;
+	bool in_slab;
 	uint32_t *owner;
 
 	if (BG_SLAB && !fs->slab.elem && fs->zone_bytes) {
@@ -361,7 +362,8 @@ static struct fsc_bg *bg_alloc(struct fsc *fs, uint32_t type, uint64_t len)
 	}
 	if (fs->slab.elem && need <= fs->slab.elem)
 		bg = slab_get(fs);
-	if (bg) {
+	in_slab = bg != NULL;
+	if (in_slab) {
 		owner = (uint32_t *)((char *)bg + BG_HEAD);
 		memset(owner, 0, nr_owner * sizeof(*owner));
 	} else {
@@ -376,7 +378,7 @@ static struct fsc_bg *bg_alloc(struct fsc *fs, uint32_t type, uint64_t len)
 		}
 	}
 	memset(bg, 0, sizeof(*bg));
-	bg->in_slab = owner == (uint32_t *)((char *)bg + BG_HEAD);
+	bg->in_slab = in_slab;
 	bg->type = type;
 	bg->len_bytes = len;
 	bg->unit_bytes = unit;

@@ -112,7 +112,7 @@ struct fsc_bg {
 	/* cleaning policy bookkeeping (fsc_clean.c) */
 	bool clean_member;        /* in the policy's structures (a candidate) */
 	uint8_t clean_where;      /* policy's use (windowed: in the window) */
-	uint32_t clean_idx[2];    /* positions in the policy's heaps / arrays */
+	uint32_t clean_idx[2];    /* the policy's handles: heap ids, score id and class, array index */
 	uint64_t clean_used;      /* used_bytes the policy last saw */
 	uint64_t seq;             /* creation order (FIFO cleaning) */
 	uint64_t done_clock;      /* user bytes written when allocation ended (sealed): the

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "fsc_test_util.h"
+#include "zl_test.h"
 
 #define BLOCKS_PER_BG 256u  /* 1 MiB zones of 4 KiB blocks */
 
@@ -518,6 +519,76 @@ static void test_fsc_active_limit_finishes_the_least_wasteful_zone(void **state)
 	tdevs_fini(&t);
 }
 
+/* The indexed heap on its own: keys moved up and down, deletions, a block
+ * group of another heap sharing the slot; the top is always the least
+ * member (checked against a scan) and draining it gives the sorted order. */
+static void test_fsc_heap_keeps_the_least_on_top_through_rekeys(void **state)
+{
+	enum { N = 300 };
+	struct fsc_heap h = { .slot = 0, .key = fsc_clean_key_emptier };
+	struct fsc_heap other = { .slot = 0, .key = fsc_clean_key_older };
+	struct fsc_bg *bg = calloc(N, sizeof(*bg)), *best;
+	bool in[N] = { false };
+	uint64_t rng = 42, prev_used = 0, prev_seq = 0;
+	uint32_t i, k, nr = 0;
+
+	assert_non_null(bg);
+	for (i = 0; i < N; i++) {
+		bg[i].seq = i;
+		bg[i].used_bytes = (zl_test_rand(&rng) % 64) * 4096;
+		if (i % 7 == 0) {  /* in the other heap, same slot */
+			assert_int_equal(fsc_heap_push(&other, &bg[i]), 0);
+			continue;
+		}
+		assert_int_equal(fsc_heap_push(&h, &bg[i]), 0);
+		in[i] = true;
+		nr++;
+	}
+	for (k = 0; k < 5000; k++) {
+		i = (uint32_t)(zl_test_rand(&rng) % N);
+		switch (zl_test_rand(&rng) % 4) {
+		case 0:  /* key down */
+			bg[i].used_bytes = bg[i].used_bytes ? bg[i].used_bytes - 4096 : 0;
+			fsc_heap_fix(&h, &bg[i]);
+			break;
+		case 1:  /* key up */
+			bg[i].used_bytes += 4096 * (1 + zl_test_rand(&rng) % 8);
+			fsc_heap_fix(&h, &bg[i]);
+			break;
+		case 2:  /* out (a no-op for a non-member, also one of the other heap) */
+			fsc_heap_del(&h, &bg[i]);
+			nr -= in[i];
+			in[i] = false;
+			break;
+		default:  /* in again */
+			if (!in[i] && i % 7) {
+				assert_int_equal(fsc_heap_push(&h, &bg[i]), 0);
+				in[i] = true;
+				nr++;
+			}
+		}
+		assert_int_equal(h.nr, nr);
+		best = NULL;
+		for (uint32_t j = 0; j < N; j++)
+			if (in[j] && (!best || fsc_clean_emptier(&bg[j], best)))
+				best = &bg[j];
+		assert_ptr_equal(fsc_heap_top(&h), best);
+	}
+	assert_int_equal(other.nr, (N + 6) / 7);  /* untouched by h's calls */
+	while ((best = fsc_heap_top(&h))) {
+		assert_true(best->used_bytes > prev_used ||
+			    (best->used_bytes == prev_used && best->seq >= prev_seq));
+		prev_used = best->used_bytes;
+		prev_seq = best->seq;
+		fsc_heap_del(&h, best);
+		nr--;
+	}
+	assert_int_equal(nr, 0);
+	fsc_heap_fini(&h);
+	fsc_heap_fini(&other);
+	free(bg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -530,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_fsc_clean_cat_divides_by_u),
 		cmocka_unit_test(test_fsc_clean_dchoices_samples_from_the_candidates),
 		cmocka_unit_test(test_fsc_clean_structures_agree_with_the_scan),
+		cmocka_unit_test(test_fsc_heap_keeps_the_least_on_top_through_rekeys),
 		cmocka_unit_test(test_fsc_clean_parse_names_params_and_errors),
 		cmocka_unit_test(test_fsc_clean_bad_params_refuse_create),
 		cmocka_unit_test(test_fsc_place_streams_by_hint_age_and_relocation),
