@@ -13,7 +13,11 @@
 # LIO issue as SCSI passthrough (REPORT ZONES, INQUIRY, ...) are in the
 # command trace as "other" and skipped by the blktrace reader, so they are
 # not compared; (2) `zonelab trace replay` of the command trace onto a fresh
-# image of the same geometry with --verify has zero divergences.  The traces
+# image of the same geometry with --verify has zero divergences; (3) the
+# same replay onto a fresh zoned block device of that geometry (a second
+# disk, /dev/sdY: O_DIRECT and the kernel's zone ioctls) has zero
+# divergences too, and leaves every zone's type, condition and write
+# pointer as the capture left the first disk (blkzone report).  The traces
 # are dumped base64-encoded into logs/vm-trace-data.out (the source of
 # tests/data/vm-btrfs.*; see tests/data/README.md).
 . /e2e/lib.sh
@@ -26,7 +30,8 @@ ctl() { $ZONELAB ctl $img.ctl "$@"; }
 dev_create zlv $((512 << 20)) "$(h_cfg_ctl $img 16 4 16)" || fail "backstore zlv"
 dev=$(lun_attach zlv) || fail "no disk for zlv"
 bt_pid=""
-trap '[ -n "$bt_pid" ] && kill -INT $bt_pid 2>/dev/null; umount /mnt 2>/dev/null; dev_remove zlv; rm -f $img $W/fresh.img' EXIT
+img2=/tmp/zlw.img; h_fresh $img2
+trap '[ -n "$bt_pid" ] && kill -INT $bt_pid 2>/dev/null; umount /mnt 2>/dev/null; dev_remove zlw; dev_remove zlv; rm -f $img $img2 $W/fresh.img' EXIT
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug || fail "cannot mount debugfs"
 
 # Record: blktrace first (idle disk), then the handler's trace.
@@ -89,6 +94,21 @@ $ZONELAB disk create $W/fresh.img --size 512M --zone-size 16M --conv 4 --max-ope
 $ZONELAB trace replay $Z --to $W/fresh.img --verify > $LOGS/vm-trace-replay.out 2>&1 ||
 	{ cat $LOGS/vm-trace-replay.out; fail "replay --verify diverged: $(grep -m1 divergence $LOGS/vm-trace-replay.out)"; }
 
+# (3) The same onto a zoned block device: a second disk of the same
+# geometry, fresh; then its zones are those the capture left on the first.
+dev_create zlw $((512 << 20)) "$(h_cfg_ctl $img2 16 4 16)" || fail "backstore zlw"
+dev2=$(lun_attach zlw) || fail "no disk for zlw"
+$ZONELAB trace replay $Z --to $dev2 --verify > $LOGS/vm-trace-replay-blk.out 2>&1 ||
+	{ cat $LOGS/vm-trace-replay-blk.out; fail "replay --verify onto $dev2 diverged: $(grep -m1 divergence $LOGS/vm-trace-replay-blk.out)"; }
+zones() { blkzone report "$1" | sed 's/^ *//'; }
+zones $dev > $W/zones-captured; zones $dev2 > $W/zones-replayed
+if ! cmp -s $W/zones-captured $W/zones-replayed; then
+	diff $W/zones-captured $W/zones-replayed | head -20
+	fail "zones after the replay onto $dev2 differ from the captured disk's"
+fi
+nz=$(grep -c "wptr" $W/zones-replayed)
+[ "$nz" -eq 32 ] || fail "blkzone report of $dev2 listed $nz zones, want 32"
+
 # The traces, for tests/data (base64, one "=== name" header per file).
 for f in $Z $bts; do echo "=== ${f##*/}"; base64 -w 76 $f; done > $LOGS/vm-trace-data.out
-note "$(wc -l < $W/z.ops) requests agree ($(opstat write $LOGS/vm-trace-zstat.json)); replay --verify: 0 divergences; $(tail -1 $LOGS/vm-trace-replay.out)"
+note "$(wc -l < $W/z.ops) requests agree ($(opstat write $LOGS/vm-trace-zstat.json)); replay --verify: 0 divergences on an image ($(tail -1 $LOGS/vm-trace-replay.out)) and on $dev2 ($(tail -1 $LOGS/vm-trace-replay-blk.out)), zones equal"
