@@ -169,6 +169,7 @@ enum trc_out_fmt {
 	TRC_OUT_IOLOG3 = 1,          /* fio iolog version 3 */
 	TRC_OUT_BLKPARSE = 2,        /* blkparse default text (one event per record) */
 	TRC_OUT_TEXT = 3,            /* `trace cat`: one record a line */
+	TRC_OUT_NATIVE_V1 = 4,       /* the native format's version 1 (48-byte records): tests, bench */
 };
 
 struct trc_writer;
@@ -180,17 +181,20 @@ struct trc_writer;
  */
 int trc_writer_open(const char *path, enum trc_out_fmt fmt, const char *source,
 		    struct trc_writer **out, char *msg, size_t msg_len);
-/* 0, -EOVERFLOW (a field the format cannot hold), -errno on write. */
+/* 0, -EOVERFLOW (a field the format cannot hold), -EINVAL (native: a record no
+ * reader takes: op, has, hint out of range, offset + length overflows),
+ * -errno on write. */
 int trc_writer_put(struct trc_writer *w, const struct trc_rec *rec, char *msg, size_t msg_len);
 /* Records skipped because the format cannot express them. */
 uint64_t trc_writer_nr_skipped(const struct trc_writer *w);
 /* Flushes and closes; 0 or the first write error.  NULL is a no-op. */
 int trc_writer_close(struct trc_writer *w, char *msg, size_t msg_len);
 
-/* Native format codec (docs/TRACES.md). */
-#define TRC_NATIVE_MAGIC "ZLBTRC1"   /* 8 bytes with its NUL */
+/* Native format codec (docs/TRACES.md).  Version 2 (the writer's) holds
+ * blocks of variable-size records; version 1's fixed records are below. */
+#define TRC_NATIVE_MAGIC "ZLBTRC1"   /* 8 bytes with its NUL, both versions */
 #define TRC_NATIVE_HDR_SIZE 64
-#define TRC_NATIVE_REC_SIZE 48
+#define TRC_NATIVE_REC_SIZE 48       /* version 1 */
 void trc_native_rec_encode(const struct trc_rec *rec, uint8_t buf[TRC_NATIVE_REC_SIZE]);
 /* 0, or -EINVAL (op out of range, unknown has bits) */
 int trc_native_rec_decode(const uint8_t buf[TRC_NATIVE_REC_SIZE], struct trc_rec *rec);

@@ -12,6 +12,7 @@
 #include "trc.h"
 
 #define TRC_IN_BUF (1u << 20)        /* input buffer (large: a read() is a costly syscall here); also the longest line */
+#define TRC_IN_PAD 64                /* allocated past the buffer's end: a decoder may load 8-byte words a little past its data */
 
 /* A buffered input over one file descriptor. */
 struct trc_in {
@@ -36,6 +37,9 @@ struct trc_reader {
 	bool plain;                  /* no filter, not lenient: records pass as read */
 	bool have_first;
 	uint64_t first_ns;
+	/* records a format decoded ahead (native v2): trc_reader_next() hands
+	 * out [ahead, ahead_end) before it calls next() again */
+	const struct trc_rec *ahead, *ahead_end;
 	/* set by fmt->open() */
 	int (*next)(struct trc_reader *r, struct trc_rec *rec);
 	void (*close)(struct trc_reader *r);
@@ -119,6 +123,39 @@ bool trc_ztrace_detect(const uint8_t *buf, size_t len);
 int trc_ztrace_open(struct trc_reader *r);
 bool trc_native_detect(const uint8_t *buf, size_t len);
 int trc_native_open(struct trc_reader *r);
+
+/*
+ * Native format version 2 (trc_native.c, docs/TRACES.md): records in
+ * blocks of a control array and a data area.  The encoder is here for
+ * the writer (trc_write.c).
+ */
+#define TRC_NAT2_BLOCK_RECS 4096     /* records the writer puts in a block */
+#define TRC_NAT2_MAX_RECS 16384      /* the most a reader takes in one block (fits the input buffer) */
+#define TRC_NAT2_MAX_DATA 48         /* data bytes of one record at most */
+#define TRC_NAT2_BLOCK_MAX (8 + 2 * TRC_NAT2_BLOCK_RECS + TRC_NAT2_MAX_DATA * TRC_NAT2_BLOCK_RECS + 8)
+
+struct trc_nat2_enc {
+	uint64_t ts, next_off;       /* the previous record's time and end (delta bases) */
+	struct trc_rec prev;         /* its dev, pid, status, hint, has (carried over) */
+	uint32_t nr;                 /* records in the block being built */
+	size_t len;                  /* bytes of its data area */
+	uint8_t ctl[2 * TRC_NAT2_BLOCK_RECS];
+	uint8_t data[TRC_NAT2_MAX_DATA * TRC_NAT2_BLOCK_RECS + 8];
+	uint8_t blk[TRC_NAT2_BLOCK_MAX];
+};
+/* A record every native reader takes: op and hint in range, known has
+ * bits, offset + length within 2^64 - 1. */
+bool trc_native_rec_valid(const struct trc_rec *rec);
+void trc_nat2_enc_init(struct trc_nat2_enc *e);
+/* Add @rec (trc_native_rec_valid()) to the block; the caller writes the
+ * block out (trc_nat2_enc_block()) when nr reaches TRC_NAT2_BLOCK_RECS. */
+void trc_nat2_enc_put(struct trc_nat2_enc *e, const struct trc_rec *rec);
+/* The block built so far, framed (header, control, data, checksum), at
+ * *out; returns its length and starts the next block.  With no record it
+ * is the end block. */
+size_t trc_nat2_enc_block(struct trc_nat2_enc *e, const uint8_t **out);
+/* The block checksum (docs/TRACES.md). */
+uint64_t trc_nat2_sum(const uint8_t *p, size_t len);
 
 /* Map a SCSI command (ztrace record) to an op; used by the reader and replay. */
 enum trc_op trc_scsi_op(uint8_t opcode, uint8_t sa, bool has_sa);

@@ -1,9 +1,13 @@
 /*
- * trc_native.c — the native binary trace: a 64-byte header and fixed
- * 48-byte little-endian records holding every field of struct trc_rec, so
- * reading is a bounds check and a few loads per record (docs/TRACES.md has
- * the layout).  Written by `zonelab trace convert --to native`
- * (trc_write.c); this file has the codec and the reader.
+ * trc_native.c — the native binary trace, a 64-byte header then records
+ * holding every field of struct trc_rec (docs/TRACES.md has the layouts).
+ * Version 2, what `zonelab trace convert --to native` (trc_write.c) writes:
+ * blocks of records, each a 16-bit control word (op and the byte width of
+ * each variable field) in the block's control array and its fields, delta
+ * coded, in the block's data area, ~12 bytes a record where version 1 took
+ * 48; a checksum per block and an end block, so corruption and truncation
+ * are found.  Version 1: fixed 48-byte little-endian records, still read.
+ * This file has both codecs and the reader.
  */
 #include "trc_int.h"
 
@@ -55,6 +59,11 @@ static inline int rec_check(const struct trc_rec *rec)
 	return 0;
 }
 
+bool trc_native_rec_valid(const struct trc_rec *rec)
+{
+	return rec_check(rec) == 0;
+}
+
 int trc_native_rec_decode(const uint8_t b[TRC_NATIVE_REC_SIZE], struct trc_rec *rec)
 {
 	rec->ts_ns = zl_get_le64(b + 0);
@@ -69,6 +78,206 @@ int trc_native_rec_decode(const uint8_t b[TRC_NATIVE_REC_SIZE], struct trc_rec *
 	rec->has = zl_get_le16(b + 46);
 	return rec_check(rec);
 }
+
+/* ---- version 2: the codec ------------------------------------------------ */
+
+/*
+ * The control word (16 bits, little-endian, docs/TRACES.md):
+ *   bits 0-3   OP, or 15: an extension (new dev/pid/status/has/hint) leads the data
+ *   bits 4-6   TS code: width of zigzag(ts - previous ts)
+ *   bits 7-9   OFF code: width of zigzag(offset - previous record's end)
+ *   bits 10-11 LEN code: width of the length (0, 1, 2 or 8 bytes)
+ *   bit  12    SECT: the offset delta and the length are in 512-byte units
+ *   bits 13-15 LAT code: width of the latency
+ * A 3-bit code c is c bytes, 7 is 8; a field of width 0 is 0.  The widths
+ * make a record's size known from its control word alone, and the control
+ * words lie apart from the data, so the decoder's only chain from one record
+ * to the next is the data pointer's add.
+ */
+#define C_OP_EXT 15
+#define C_SECT (1u << 12)
+#define E_DEV 0x10
+#define E_PID 0x20
+#define E_STATUS 0x40
+#define E_HAS 0x80
+
+/* Width and mask of each code: 0-7 the 3-bit codes, 8-11 the LEN codes
+ * (one table: one base register in the decoder's loop). */
+static const struct {
+	uint64_t mask, width;
+} wt[12] = {
+	{ 0, 0 }, { 0xff, 1 }, { 0xffff, 2 }, { 0xffffff, 3 },
+	{ 0xffffffffull, 4 }, { 0xffffffffffull, 5 }, { 0xffffffffffffull, 6 }, { ~0ull, 8 },
+	{ 0, 0 }, { 0xff, 1 }, { 0xffff, 2 }, { ~0ull, 8 },
+};
+/* The mask of a width (0-8 bytes). */
+static const uint64_t wmask[9] = {
+	0, 0xff, 0xffff, 0xffffff, 0xffffffffull, 0xffffffffffull, 0xffffffffffffull, 0xffffffffffffffull, ~0ull,
+};
+#define W3(c) wt[c].width
+#define W2(c) wt[8 + (c)].width
+
+static inline uint64_t zz(uint64_t v)
+{
+	return v << 1 ^ (uint64_t)((int64_t)v >> 63);
+}
+
+static inline uint64_t unzz(uint64_t v)
+{
+	return v >> 1 ^ (0 - (v & 1));
+}
+
+/* The 3-bit code of a value: its byte width, 7 for 7 or 8 bytes. */
+static inline unsigned code3(uint64_t v)
+{
+	unsigned b = v ? (unsigned)(71 - __builtin_clzll(v)) / 8 : 0;
+
+	return b > 7 ? 7 : b;
+}
+
+/* Block checksum: two 64-bit lanes over 16-byte chunks (the last one
+ * zero-padded), each a running sum a and a sum of running sums b, all mod
+ * 2^64, mixed with odd / even multipliers so that any error confined to one
+ * 8-byte word changes the result.  Four adds per 16 bytes: CRC-32C in
+ * software (zl_crc32c) takes longer than decoding the records. */
+#define SUM_K1 0x9e3779b97f4a7c15ull   /* odd */
+#define SUM_K2 0xc2b2ae3d27d4eb4eull   /* even */
+#define SUM_K3 0x165667b19e3779f8ull   /* even */
+
+uint64_t trc_nat2_sum(const uint8_t *p, size_t len)
+{
+	uint64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0;
+
+	for (; len >= 16; p += 16, len -= 16) {
+		a0 += zl_get_le64(p);
+		a1 += zl_get_le64(p + 8);
+		b0 += a0;
+		b1 += a1;
+	}
+	if (len) {
+		uint8_t t[16] = { 0 };
+
+		memcpy(t, p, len);
+		a0 += zl_get_le64(t);
+		a1 += zl_get_le64(t + 8);
+		b0 += a0;
+		b1 += a1;
+	}
+	return a0 + SUM_K1 * a1 + SUM_K2 * b0 + SUM_K3 * b1;
+}
+
+/* The state a block starts from (both sides): everything 0. */
+static void enc_reset(struct trc_nat2_enc *e)
+{
+	e->ts = 0;
+	e->next_off = 0;
+	memset(&e->prev, 0, sizeof(e->prev));
+	e->nr = 0;
+	e->len = 0;
+}
+
+void trc_nat2_enc_init(struct trc_nat2_enc *e)
+{
+	enc_reset(e);
+}
+
+/* @v's low @w bytes at @q; 8 bytes are written (the buffers have room). */
+static inline uint8_t *put_w(uint8_t *q, uint64_t v, unsigned w)
+{
+	zl_put_le64(q, v);
+	return q + w;
+}
+
+void trc_nat2_enc_put(struct trc_nat2_enc *e, const struct trc_rec *rec)
+{
+	uint8_t *q = e->data + e->len;
+	uint64_t dts = zz(rec->ts_ns - e->ts), d = rec->offset_bytes - e->next_off, len = rec->len_bytes;
+	unsigned c, lc;
+
+	c = rec->op;
+	if (rec->dev != e->prev.dev || rec->pid != e->prev.pid || rec->status != e->prev.status ||
+	    rec->has != e->prev.has || rec->hint != e->prev.hint) {
+		uint8_t ext = rec->op, wid = 0, *x = q++;
+
+		c = C_OP_EXT;
+		if (rec->dev != e->prev.dev || rec->pid != e->prev.pid || rec->status != e->prev.status)
+			q++;        /* the widths byte */
+		if (rec->dev != e->prev.dev) {
+			unsigned w = code3(rec->dev);
+
+			w = w ? w : 1;
+			ext |= E_DEV;
+			wid |= (uint8_t)(w - 1);
+			q = put_w(q, rec->dev, w);
+		}
+		if (rec->pid != e->prev.pid) {
+			unsigned w = code3(rec->pid);
+
+			w = w ? w : 1;
+			ext |= E_PID;
+			wid |= (uint8_t)((w - 1) << 2);
+			q = put_w(q, rec->pid, w);
+		}
+		if (rec->status != e->prev.status) {
+			unsigned w = code3(rec->status);
+
+			w = w ? w : 1;
+			ext |= E_STATUS;
+			wid |= (uint8_t)((w - 1) << 4);
+			q = put_w(q, rec->status, w);
+		}
+		if (rec->has != e->prev.has || rec->hint != e->prev.hint) {
+			ext |= E_HAS;
+			*q++ = (uint8_t)rec->has;
+			*q++ = rec->hint;
+		}
+		x[0] = ext;
+		if (ext & (E_DEV | E_PID | E_STATUS))
+			x[1] = wid;
+		e->prev.dev = rec->dev;
+		e->prev.pid = rec->pid;
+		e->prev.status = rec->status;
+		e->prev.has = rec->has;
+		e->prev.hint = rec->hint;
+	}
+	if (len % 512 == 0 && d % 512 == 0) {
+		c |= C_SECT;
+		d = (uint64_t)((int64_t)d >> 9);
+		len >>= 9;
+	}
+	d = zz(d);
+	lc = !len ? 0 : len <= 0xff ? 1 : len <= 0xffff ? 2 : 3;
+	c |= code3(dts) << 4 | code3(d) << 7 | lc << 10 | code3(rec->latency_ns) << 13;
+	q = put_w(q, dts, (unsigned)W3(code3(dts)));
+	q = put_w(q, d, (unsigned)W3(code3(d)));
+	q = put_w(q, len, (unsigned)W2(lc));
+	q = put_w(q, rec->latency_ns, (unsigned)W3(code3(rec->latency_ns)));
+	zl_put_le16(e->ctl + 2 * e->nr, (uint16_t)c);
+	e->len = (size_t)(q - e->data);
+	e->nr++;
+	e->ts = rec->ts_ns;
+	e->next_off = rec->offset_bytes + rec->len_bytes;
+}
+
+size_t trc_nat2_enc_block(struct trc_nat2_enc *e, const uint8_t **out)
+{
+	uint8_t *b = e->blk;
+	size_t n = 8;
+
+	zl_put_le32(b, e->nr);
+	zl_put_le32(b + 4, (uint32_t)e->len);
+	memcpy(b + n, e->ctl, 2 * (size_t)e->nr);
+	n += 2 * (size_t)e->nr;
+	memcpy(b + n, e->data, e->len);
+	n += e->len;
+	zl_put_le64(b + n, trc_nat2_sum(b, n));
+	n += 8;
+	enc_reset(e);
+	*out = b;
+	return n;
+}
+
+/* ---- the reader ------------------------------------------------------------ */
 
 bool trc_native_detect(const uint8_t *buf, size_t len)
 {
@@ -107,6 +316,336 @@ static int native_next(struct trc_reader *r, struct trc_rec *rec)
 	return 1;
 }
 
+/*
+ * Version 2.  A block is loaded whole into the input buffer and checked
+ * (sizes, checksum) before any of its records is returned; its records are
+ * then decoded where they lie, one per call.  The delta state starts from
+ * zero in every block, so a block decodes on its own.
+ */
+#define N2_BATCH 64
+
+struct native2 {
+	const uint8_t *ctl, *ctl_end;    /* control words not yet decoded */
+	const uint8_t *p, *end;          /* the next record's data; the data area's end */
+	const uint8_t *blk;              /* the block, in the input buffer */
+	uint64_t blk_off;                /* its file offset */
+	uint64_t blk_rec;                /* number of its first record in the file */
+	uint64_t blk_nr;                 /* its records */
+	uint64_t ts, next_off;           /* the previous record's time and end */
+	struct trc_rec prev;             /* its dev, pid, status, op, hint, has */
+	bool ended;                      /* the end block was read */
+	int err;                         /* an error behind the records decoded ahead */
+	struct trc_rec batch[N2_BATCH];  /* records decoded ahead (trc_reader.ahead) */
+};
+
+#define TAIL_OFF offsetof(struct trc_rec, dev)   /* dev, pid, status, op, hint, has: 16 bytes */
+_Static_assert(sizeof(struct trc_rec) - offsetof(struct trc_rec, dev) == 16, "trc_rec tail is not 16 bytes");
+
+static uint64_t n2_off(const struct native2 *n, const uint8_t *at)
+{
+	return n->blk_off + (uint64_t)(at - n->blk);
+}
+
+/* The record being decoded (its control word was just taken). */
+static uint64_t n2_recno(const struct native2 *n)
+{
+	return n->blk_rec + (uint64_t)(n->ctl - n->blk - 8) / 2 - 1;
+}
+
+/* A malformed record: the rest of its block is skipped (--lenient counts
+ * those records, this one included). */
+static int n2_bad(struct trc_reader *r, struct native2 *n, const uint8_t *at, const char *what)
+{
+	uint64_t rec = n2_recno(n), left = (uint64_t)(n->ctl_end - n->ctl) / 2;
+
+	n->ctl = n->ctl_end;
+	n->p = n->end;
+	if (r->cfg.lenient)
+		r->nr_bad += left;
+	return trc_err_off(r, -EINVAL, n2_off(n, at), "record %" PRIu64 " (block at byte %" PRIu64 "): %s",
+			   rec, n->blk_off, what);
+}
+
+/* Load the next block.  1: records to decode; 0: the end; negative: error. */
+static int n2_block(struct trc_reader *r, struct native2 *n)
+{
+	struct trc_in *in = &r->in;
+	uint64_t off, nr, dlen, size;
+	const uint8_t *b;
+	long got;
+
+	for (;;) {
+		off = in->base + in->pos;
+		n->blk_rec += n->blk_nr;
+		n->blk_nr = 0;
+		n->blk = NULL;
+		n->ctl = n->ctl_end = NULL;
+		n->p = n->end = NULL;
+		if (n->ended)
+			return 0;
+		got = trc_in_fill(in, 8);
+		if (got < 0)
+			return trc_err_off(r, (int)got, off, "read error: %s", strerror((int)-got));
+		if (got == 0) {
+			n->ended = true;
+			return trc_err_off(r, -EINVAL, off, "truncated: the file ends without its end block "
+					   "(after %" PRIu64 " records)", n->blk_rec);
+		}
+		b = in->buf + in->pos;
+		if (got < 8) {
+			in->pos = in->len;
+			n->ended = true;
+			return trc_err_off(r, -EINVAL, off, "block header truncated (%ld of 8 bytes)", got);
+		}
+		nr = zl_get_le32(b);
+		dlen = zl_get_le32(b + 4);
+		if (nr > TRC_NAT2_MAX_RECS || dlen > TRC_NAT2_MAX_DATA * nr) {
+			n->ended = true;
+			return trc_err_off(r, -EBADMSG, off, "block of %" PRIu64 " records and %" PRIu64 " data bytes: "
+					   "at most %d records and %d bytes a record", nr, dlen, TRC_NAT2_MAX_RECS,
+					   TRC_NAT2_MAX_DATA);
+		}
+		size = 8 + 2 * nr + dlen + 8;
+		got = trc_in_fill(in, (size_t)size);
+		if (got < 0)
+			return trc_err_off(r, (int)got, off, "read error: %s", strerror((int)-got));
+		b = in->buf + in->pos;
+		if ((uint64_t)got < size) {
+			in->pos = in->len;
+			n->ended = true;
+			if (r->cfg.lenient && nr)
+				r->nr_bad += nr - 1;
+			return trc_err_off(r, -EINVAL, off, "block of %" PRIu64 " records is truncated (%ld of %" PRIu64
+					   " bytes)", nr, got, size);
+		}
+		in->pos += (size_t)size;
+		if (zl_get_le64(b + size - 8) != trc_nat2_sum(b, (size_t)size - 8)) {
+			if (r->cfg.lenient && nr)
+				r->nr_bad += nr - 1;
+			n->blk_nr = nr;
+			return trc_err_off(r, -EINVAL, off, "block of %" PRIu64 " records: checksum mismatch", nr);
+		}
+		n->blk = b;
+		n->blk_off = off;
+		n->blk_nr = nr;
+		n->ctl = b + 8;
+		n->ctl_end = n->ctl + 2 * nr;
+		n->p = n->ctl_end;
+		n->end = n->p + dlen;
+		n->ts = 0;
+		n->next_off = 0;
+		memset(&n->prev, 0, sizeof(n->prev));
+		if (nr)
+			return 1;
+		/* the end block: nothing may follow */
+		n->ended = true;
+		got = trc_in_fill(in, 1);
+		if (got < 0)
+			return trc_err_off(r, (int)got, in->base + in->pos, "read error: %s", strerror((int)-got));
+		if (got > 0)
+			return trc_err_off(r, -EINVAL, in->base + in->pos, "bytes after the end block");
+	}
+}
+
+/* A record's extension: the op (into n->prev.op) and the carried fields
+ * that change.  Returns where its fields start, NULL (message set) if
+ * malformed. */
+static __attribute__((noinline)) const uint8_t *n2_ext(struct trc_reader *r, struct native2 *n, const uint8_t *p)
+{
+	unsigned ext = *p++, wid = 0;
+
+	if ((ext & 15) >= TRC_NR_OPS) {
+		n2_bad(r, n, p - 1, "op out of range in its extension");
+		return NULL;
+	}
+	n->prev.op = (uint8_t)(ext & 15);
+	if (ext & (E_DEV | E_PID | E_STATUS)) {
+		wid = *p++;
+		if (wid & 0xc0) {
+			n2_bad(r, n, p - 1, "widths byte has bits 6-7 set");
+			return NULL;
+		}
+	}
+	if (ext & E_DEV) {
+		n->prev.dev = (uint32_t)zl_get_le32(p) & (uint32_t)wt[(wid & 3) + 1].mask;
+		p += (wid & 3) + 1;
+	}
+	if (ext & E_PID) {
+		n->prev.pid = (uint32_t)zl_get_le32(p) & (uint32_t)wt[(wid >> 2 & 3) + 1].mask;
+		p += (wid >> 2 & 3) + 1;
+	}
+	if (ext & E_STATUS) {
+		n->prev.status = (uint32_t)zl_get_le32(p) & (uint32_t)wt[(wid >> 4 & 3) + 1].mask;
+		p += (wid >> 4 & 3) + 1;
+	}
+	if (ext & E_HAS) {
+		if ((p[0] & ~HAS_KNOWN) || p[1] > 5) {
+			n2_bad(r, n, p, "has bits or hint out of range");
+			return NULL;
+		}
+		n->prev.has = p[0];
+		n->prev.hint = p[1];
+		p += 2;
+	}
+	return p;
+}
+
+/*
+ * The fast path: decode records of the current block into [rec, rec_end)
+ * while they are plain (no extension) and well formed; return where it
+ * stopped.  It calls nothing, so the state lives in registers for the run
+ * and the only chain from one record to the next is the data pointer's
+ * add; any other record is left to n2_one().
+ */
+static __attribute__((noinline)) struct trc_rec *n2_fast(struct native2 *n, struct trc_rec *rec,
+							 struct trc_rec *rec_end)
+{
+	const uint8_t *ctl = n->ctl, *p = n->p, *end = n->end;
+	uint64_t ts = n->ts, noff = n->next_off;
+	uint8_t tail[16];
+
+	memcpy(tail, (const uint8_t *)&n->prev + TAIL_OFF, 16);
+	for (; rec < rec_end; rec++) {
+		const uint8_t *q1, *q2, *q3, *nx;
+		unsigned c = zl_get_le16(ctl), op = c & 15, sh, wts, woff, wlen, wlat;
+		uint64_t off, len, nend;
+
+		if (__builtin_expect(op >= TRC_NR_OPS, 0))
+			break;
+		wts = c >> 4 & 7;
+		woff = c >> 7 & 7;
+		wlen = c >> 10 & 3;
+		wlat = c >> 13;
+		wts += (wts + 1) >> 3;               /* code 7 is 8 bytes */
+		woff += (woff + 1) >> 3;
+		wlen += (wlen + 1) >> 2 << 2 | (wlen + 1) >> 2;   /* LEN code 3 is 8 bytes */
+		wlat += (wlat + 1) >> 3;
+		q1 = p + wts;
+		q2 = q1 + woff;
+		q3 = q2 + wlen;
+		nx = q3 + wlat;
+		sh = (c >> 12 & 1) * 9;
+		off = noff + (unzz(zl_get_le64(q1) & wmask[woff]) << sh);
+		len = (zl_get_le64(q2) & wmask[wlen]) << sh;
+		if (__builtin_expect(nx > end || __builtin_add_overflow(off, len, &nend), 0))
+			break;
+		ts += unzz(zl_get_le64(p) & wmask[wts]);
+		noff = nend;
+		p = nx;
+		ctl += 2;
+		rec->ts_ns = ts;
+		rec->offset_bytes = off;
+		rec->len_bytes = len;
+		rec->latency_ns = zl_get_le64(q3) & wmask[wlat];
+		memcpy((uint8_t *)rec + TAIL_OFF, tail, 16);
+		rec->op = (uint8_t)op;
+	}
+	n->ctl = ctl;
+	n->p = p;
+	n->ts = ts;
+	n->next_off = noff;
+	return rec;
+}
+
+/* One record the fast path left: an extension, or a malformed record
+ * (the message set and the rest of the block skipped: -EINVAL). */
+static int n2_one(struct trc_reader *r, struct native2 *n, struct trc_rec *rec)
+{
+	const uint8_t *p = n->p, *q1, *q2, *q3, *nx;
+	unsigned c = zl_get_le16(n->ctl), op = c & 15, sh;
+	uint64_t off, len, end;
+
+	n->ctl += 2;
+	if (op >= TRC_NR_OPS) {
+		if (op != C_OP_EXT)
+			return n2_bad(r, n, n->ctl - 2, "op out of range in its control word");
+		p = n2_ext(r, n, p);
+		if (!p)
+			return -EINVAL;
+		op = n->prev.op;
+	}
+	q1 = p + W3(c >> 4 & 7);
+	q2 = q1 + W3(c >> 7 & 7);
+	q3 = q2 + W2(c >> 10 & 3);
+	nx = q3 + W3(c >> 13);
+	sh = (c >> 12 & 1) * 9;
+	off = n->next_off + (unzz(zl_get_le64(q1) & wt[c >> 7 & 7].mask) << sh);
+	len = (zl_get_le64(q2) & wt[8 + (c >> 10 & 3)].mask) << sh;
+	if (nx > n->end)
+		return n2_bad(r, n, n->p, "runs past the block's data");
+	if (__builtin_add_overflow(off, len, &end))
+		return n2_bad(r, n, n->p, "offset + length overflows");
+	n->ts += unzz(zl_get_le64(p) & wt[c >> 4 & 7].mask);
+	n->next_off = end;
+	n->p = nx;
+	memcpy(rec, &n->prev, sizeof(*rec));
+	rec->ts_ns = n->ts;
+	rec->offset_bytes = off;
+	rec->len_bytes = len;
+	rec->latency_ns = zl_get_le64(q3) & wt[c >> 13].mask;
+	rec->op = (uint8_t)op;
+	return 0;
+}
+
+/*
+ * Decode up to @max records of the current block into @out.  Returns the
+ * count; a malformed record stops the run (its message set, *err =
+ * -EINVAL) after the good ones.
+ */
+static unsigned n2_decode(struct trc_reader *r, struct native2 *n, struct trc_rec *out, unsigned max, int *err)
+{
+	struct trc_rec *rec = out, *rec_end;
+
+	if ((size_t)(n->ctl_end - n->ctl) / 2 < max)
+		max = (unsigned)((size_t)(n->ctl_end - n->ctl) / 2);
+	rec_end = out + max;
+	for (;;) {
+		rec = n2_fast(n, rec, rec_end);
+		if (rec == rec_end)
+			break;
+		*err = n2_one(r, n, rec);
+		if (*err)
+			return (unsigned)(rec - out);
+		rec++;
+	}
+	if (n->ctl == n->ctl_end && n->p != n->end) {      /* the block's last record */
+		*err = n2_bad(r, n, n->p, "data bytes left after the block's last record");
+		rec--;
+	}
+	return (unsigned)(rec - out);
+}
+
+static int native2_next(struct trc_reader *r, struct trc_rec *rec)
+{
+	struct native2 *n = r->priv;
+	unsigned k;
+	int err = 0;
+
+	if (n->err) {                    /* found while decoding ahead */
+		err = n->err;
+		n->err = 0;
+		return err;
+	}
+	for (;;) {
+		if (n->ctl == n->ctl_end) {
+			int ret = n2_block(r, n);
+
+			if (ret <= 0)
+				return ret;
+		}
+		k = n2_decode(r, n, n->batch, N2_BATCH, &err);
+		if (k)
+			break;
+		if (err)
+			return err;
+	}
+	n->err = err;
+	*rec = n->batch[0];
+	r->ahead = n->batch + 1;
+	r->ahead_end = n->batch + k;
+	return 1;
+}
+
 static void native_close(struct trc_reader *r)
 {
 	free(r->priv);
@@ -116,6 +655,7 @@ static void native_close(struct trc_reader *r)
 int trc_native_open(struct trc_reader *r)
 {
 	const uint8_t *h;
+	unsigned ver, rs;
 	long got;
 
 	got = trc_in_fill(&r->in, TRC_NATIVE_HDR_SIZE);
@@ -128,16 +668,18 @@ int trc_native_open(struct trc_reader *r)
 		return trc_err_off(r, -EBADMSG, 0, "header truncated (%ld of %d bytes)", got, TRC_NATIVE_HDR_SIZE);
 	if (zl_get_le32(h + 60) != zl_crc32c(0, h, 60))
 		return trc_err_off(r, -EBADMSG, 60, "header CRC-32C mismatch");
-	if (zl_get_le16(h + 8) != 1 || zl_get_le16(h + 10) != TRC_NATIVE_HDR_SIZE ||
-	    zl_get_le16(h + 12) != TRC_NATIVE_REC_SIZE)
+	ver = zl_get_le16(h + 8);
+	rs = zl_get_le16(h + 12);
+	if (!((ver == 1 && rs == TRC_NATIVE_REC_SIZE) || (ver == 2 && rs == 0)) ||
+	    zl_get_le16(h + 10) != TRC_NATIVE_HDR_SIZE)
 		return trc_err_off(r, -EBADMSG, 8, "version %u, header size %u, record size %u: this reader "
-				   "knows 1, %d, %d", zl_get_le16(h + 8), zl_get_le16(h + 10), zl_get_le16(h + 12),
-				   TRC_NATIVE_HDR_SIZE, TRC_NATIVE_REC_SIZE);
-	r->priv = calloc(1, sizeof(struct native));
+				   "knows 1, %d, %d and 2, %d, 0", ver, zl_get_le16(h + 10), rs,
+				   TRC_NATIVE_HDR_SIZE, TRC_NATIVE_REC_SIZE, TRC_NATIVE_HDR_SIZE);
+	r->priv = calloc(1, ver == 1 ? sizeof(struct native) : sizeof(struct native2));
 	if (!r->priv)
 		return -ENOMEM;
 	r->in.pos += TRC_NATIVE_HDR_SIZE;
-	r->next = native_next;
+	r->next = ver == 1 ? native_next : native2_next;
 	r->close = native_close;
 	return 0;
 }

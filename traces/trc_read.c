@@ -66,12 +66,13 @@ int trc_in_open_cap(struct trc_in *in, const char *path, size_t cap)
 	if (in->size && in->size < cap - (64u << 10))
 		cap = (size_t)in->size + (64u << 10);
 	in->cap = cap;
-	in->buf = malloc(cap);
+	in->buf = malloc(cap + TRC_IN_PAD);
 	if (!in->buf) {
 		close(in->fd);
 		in->fd = -1;
 		return -ENOMEM;
 	}
+	memset(in->buf + cap, 0, TRC_IN_PAD);
 	posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	return 0;
 }
@@ -422,6 +423,10 @@ static bool keep(struct trc_reader *r, const struct trc_rec *rec)
 
 int trc_reader_next(struct trc_reader *r, struct trc_rec *rec)
 {
+	if (r->ahead != r->ahead_end && r->plain) {   /* decoded ahead, nothing to filter */
+		*rec = *r->ahead++;
+		return 1;
+	}
 	if (r->plain) {                  /* nothing to filter or skip: the format's own next() */
 		int ret = r->done ? 0 : r->next(r, rec);
 
@@ -434,7 +439,12 @@ int trc_reader_next(struct trc_reader *r, struct trc_rec *rec)
 
 		if (r->done)
 			return 0;
-		ret = r->next(r, rec);
+		if (r->ahead != r->ahead_end) {
+			*rec = *r->ahead++;
+			ret = 1;
+		} else {
+			ret = r->next(r, rec);
+		}
 		if (ret == 1) {
 			if (keep(r, rec))
 				return 1;

@@ -1,6 +1,8 @@
 /*
- * trc_write.c — writing records: the native binary format (header with
- * the record count filled in at close when the output is seekable), fio
+ * trc_write.c — writing records: the native binary format, version 2
+ * (blocks of TRC_NAT2_BLOCK_RECS records built by the encoder in
+ * trc_native.c, an end block at close, the header's record count filled in
+ * at close when the output is seekable; version 1 on request), fio
  * iolog version 3, blkparse default text (one D event per record) and the
  * one-line-per-record text of `zonelab trace cat`.  Records a format
  * cannot express (a zone op in an iolog, a length that is not whole
@@ -29,16 +31,22 @@ struct trc_writer {
 	bool have_first;
 	uint64_t first_ns;
 	uint8_t *opened;             /* iolog: devices added so far (bitmap over MAX_DEVS) */
+	struct trc_nat2_enc *enc;    /* native v2: the block being built */
 	char *vbuf;
 };
 
-static void native_hdr(uint8_t h[TRC_NATIVE_HDR_SIZE], const char *source, uint64_t nr)
+static bool is_native(enum trc_out_fmt fmt)
+{
+	return fmt == TRC_OUT_NATIVE || fmt == TRC_OUT_NATIVE_V1;
+}
+
+static void native_hdr(uint8_t h[TRC_NATIVE_HDR_SIZE], enum trc_out_fmt fmt, const char *source, uint64_t nr)
 {
 	memset(h, 0, TRC_NATIVE_HDR_SIZE);
 	memcpy(h, TRC_NATIVE_MAGIC, 8);
-	zl_put_le16(h + 8, 1);
+	zl_put_le16(h + 8, fmt == TRC_OUT_NATIVE_V1 ? 1 : 2);
 	zl_put_le16(h + 10, TRC_NATIVE_HDR_SIZE);
-	zl_put_le16(h + 12, TRC_NATIVE_REC_SIZE);
+	zl_put_le16(h + 12, fmt == TRC_OUT_NATIVE_V1 ? TRC_NATIVE_REC_SIZE : 0);
 	strncpy((char *)h + 16, source, 16);
 	zl_put_le64(h + 32, nr);
 	zl_put_le32(h + 60, zl_crc32c(0, h, 60));
@@ -76,10 +84,19 @@ int trc_writer_open(const char *path, enum trc_out_fmt fmt, const char *source,
 			return -ENOMEM;
 		}
 		fputs("fio version 3 iolog\n", w->f);
-	} else if (fmt == TRC_OUT_NATIVE) {
+	} else if (is_native(fmt)) {
 		uint8_t h[TRC_NATIVE_HDR_SIZE];
 
-		native_hdr(h, w->source, 0);
+		if (fmt == TRC_OUT_NATIVE) {
+			w->enc = malloc(sizeof(*w->enc));
+			if (!w->enc) {
+				snprintf(msg, msg_len, "%s: out of memory", path);
+				trc_writer_close(w, NULL, 0);
+				return -ENOMEM;
+			}
+			trc_nat2_enc_init(w->enc);
+		}
+		native_hdr(h, fmt, w->source, 0);
 		fwrite(h, 1, sizeof(h), w->f);
 	}
 	*out = w;
@@ -112,7 +129,22 @@ int trc_writer_put(struct trc_writer *w, const struct trc_rec *rec, char *msg, s
 	}
 	t = rec->ts_ns >= w->first_ns ? rec->ts_ns - w->first_ns : 0;
 	switch (w->fmt) {
-	case TRC_OUT_NATIVE: {
+	case TRC_OUT_NATIVE:
+		/* what a reader would refuse is refused here, not written */
+		if (!trc_native_rec_valid(rec)) {
+			snprintf(msg, msg_len, "%s: record %" PRIu64 ": op %u, has 0x%x or hint %u out of range, "
+				 "or offset + length overflows", w->path, w->nr, rec->op, rec->has, rec->hint);
+			return -EINVAL;
+		}
+		trc_nat2_enc_put(w->enc, rec);
+		if (w->enc->nr == TRC_NAT2_BLOCK_RECS) {
+			const uint8_t *b;
+			size_t n = trc_nat2_enc_block(w->enc, &b);
+
+			fwrite(b, 1, n, w->f);
+		}
+		break;
+	case TRC_OUT_NATIVE_V1: {
 		uint8_t b[TRC_NATIVE_REC_SIZE];
 
 		trc_native_rec_encode(rec, b);
@@ -193,12 +225,23 @@ int trc_writer_close(struct trc_writer *w, char *msg, size_t msg_len)
 		for (uint32_t d = 0; d < MAX_DEVS; d++)
 			if (w->opened[d / 8] & (1u << (d % 8)))
 				fprintf(w->f, "%" PRIu64 " dev%" PRIu32 " close\n", (uint64_t)0, d);
+	if (w->enc) {
+		const uint8_t *b;
+		size_t n;
+
+		if (w->enc->nr) {
+			n = trc_nat2_enc_block(w->enc, &b);
+			fwrite(b, 1, n, w->f);
+		}
+		n = trc_nat2_enc_block(w->enc, &b);      /* the end block */
+		fwrite(b, 1, n, w->f);
+	}
 	if (fflush(w->f) || ferror(w->f))
 		ret = -EIO;
-	if (!ret && w->fmt == TRC_OUT_NATIVE && !w->is_stdout) {
+	if (!ret && is_native(w->fmt) && !w->is_stdout) {
 		uint8_t h[TRC_NATIVE_HDR_SIZE];
 
-		native_hdr(h, w->source, w->nr);
+		native_hdr(h, w->fmt, w->source, w->nr);
 		/* fill in the count when the output can be rewritten (not a FIFO) */
 		if (pwrite(fileno(w->f), h, sizeof(h), 0) != (ssize_t)sizeof(h) && errno != ESPIPE)
 			ret = -EIO;
@@ -208,6 +251,7 @@ int trc_writer_close(struct trc_writer *w, char *msg, size_t msg_len)
 	if (ret && msg)
 		snprintf(msg, msg_len, "%s: write error: %s", w->path, strerror(errno));
 	free(w->opened);
+	free(w->enc);
 	free(w->vbuf);
 	free(w);
 	return ret;
