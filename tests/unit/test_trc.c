@@ -454,6 +454,446 @@ static void test_trc_native_round_trip_keeps_every_field(void **state)
 	assert_memory_equal(in, out, sizeof(in));
 }
 
+/* ---- native version 2 ------------------------------------------------------ */
+
+static void *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *b;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	rewind(f);
+	b = malloc((size_t)n + 1);
+	assert_non_null(b);
+	assert_int_equal(fread(b, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return b;
+}
+
+static void write_recs(const char *path, enum trc_out_fmt fmt, const struct trc_rec *recs, size_t n)
+{
+	struct trc_writer *w;
+	char msg[512];
+
+	assert_int_equal(trc_writer_open(path, fmt, "test", &w, msg, sizeof(msg)), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(trc_writer_put(w, &recs[i], msg, sizeof(msg)), 0);
+	assert_int_equal(trc_writer_close(w, msg, sizeof(msg)), 0);
+}
+
+static uint64_t get_le(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+static void put_le(uint8_t *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+/* The block checksum as docs/TRACES.md defines it (written from the doc). */
+static uint64_t doc_sum(const uint8_t *p, size_t len)
+{
+	uint64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0;
+
+	for (size_t i = 0; i < len; i += 16) {
+		uint8_t t[16] = { 0 };
+
+		memcpy(t, p + i, len - i < 16 ? len - i : 16);
+		a0 += get_le(t, 8);
+		a1 += get_le(t + 8, 8);
+		b0 += a0;
+		b1 += a1;
+	}
+	return a0 + 0x9e3779b97f4a7c15ull * a1 + 0xc2b2ae3d27d4eb4eull * b0 + 0x165667b19e3779f8ull * b1;
+}
+
+/* Block at @off: its size; *nr set to its record count. */
+static size_t blk_size(const uint8_t *b, size_t off, uint32_t *nr)
+{
+	*nr = (uint32_t)get_le(b + off, 4);
+	return 8 + 2 * (size_t)*nr + get_le(b + off + 4, 4) + 8;
+}
+
+/* Recompute the checksum of the block at @off (after an edit). */
+static void reseal(uint8_t *b, size_t off)
+{
+	uint32_t nr;
+	size_t n = blk_size(b, off, &nr);
+
+	put_le(b + off + n - 8, doc_sum(b + off, n - 8), 8);
+}
+
+/* Random records with the values a codec gets wrong: 0, all ones, one
+ * either side of a width's end, unaligned and sector-aligned, time going
+ * backwards, offsets at the end of the 64-bit space, fields changing or not. */
+static void rand_recs(struct trc_rec *r, size_t n, uint64_t seed)
+{
+	static const uint64_t edge[] = { 0, 1, 255, 256, 511, 512, 65535, 65536, 0xffffffull, 1ull << 32,
+					 (1ull << 48) - 1, 1ull << 56, UINT64_MAX - 512, UINT64_MAX - 1, UINT64_MAX };
+	uint64_t st = seed;
+
+	memset(r, 0, n * sizeof(*r));
+	for (size_t i = 0; i < n; i++) {
+		uint64_t x = zl_test_rand(&st), y = zl_test_rand(&st);
+		uint64_t pick = zl_test_rand(&st);
+
+		r[i] = i ? r[i - 1] : r[i];
+		switch (x % 6) {
+		case 0: r[i].ts_ns = edge[y % 15]; break;
+		case 1: r[i].ts_ns -= y % 1000; break;                 /* backwards */
+		default: r[i].ts_ns += y % 200000; break;
+		}
+		switch (pick % 8) {
+		case 0:            /* anything within the rule */
+			r[i].offset_bytes = zl_test_rand(&st) >> (y % 64);
+			r[i].len_bytes = zl_test_rand(&st) >> (x % 64);
+			if (r[i].len_bytes > UINT64_MAX - r[i].offset_bytes)
+				r[i].len_bytes = UINT64_MAX - r[i].offset_bytes;
+			break;
+		case 1:            /* at the very end of the space */
+			r[i].offset_bytes = edge[y % 15];
+			r[i].len_bytes = UINT64_MAX - r[i].offset_bytes;
+			break;
+		case 2:            /* sequential */
+			r[i].offset_bytes = i ? r[i - 1].offset_bytes + r[i - 1].len_bytes : 0;
+			r[i].len_bytes = 4096ull << (y % 6);
+			if (r[i].len_bytes > UINT64_MAX - r[i].offset_bytes)
+				r[i].offset_bytes = 0;
+			break;
+		case 3:            /* unaligned, zero length */
+			r[i].offset_bytes = y % 100000 * 3;
+			r[i].len_bytes = 0;
+			break;
+		default:           /* sector-aligned random */
+			r[i].offset_bytes = (y % (1ull << 40)) & ~511ull;
+			r[i].len_bytes = (x % 4096) * 512;
+			break;
+		}
+		r[i].latency_ns = (pick >> 8) % 3 ? zl_test_rand(&st) >> (x % 64) : 0;
+		r[i].op = (uint8_t)((pick >> 16) % TRC_NR_OPS);
+		if ((pick >> 24) % 8 == 0) {       /* the carried fields change now and then */
+			r[i].dev = (uint32_t)(zl_test_rand(&st) >> (y % 33));
+			r[i].pid = (uint32_t)(zl_test_rand(&st) >> (x % 33));
+			r[i].status = (pick >> 32) % 2 ? UINT32_MAX : (uint32_t)(y >> 40);
+			r[i].has = (uint16_t)((pick >> 40) % 64);
+			r[i].hint = (uint8_t)((pick >> 48) % 6);
+		}
+	}
+}
+
+static void test_trc_native_v2_round_trip_random_extremes(void **state)
+{
+	size_t n = 10000, len;       /* three data blocks */
+	struct trc_rec *in = calloc(n, sizeof(*in)), *out = calloc(n + 1, sizeof(*out));
+	char msg[512];
+	const char *fmt;
+	uint8_t *b;
+
+	assert_non_null(in);
+	assert_non_null(out);
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		rand_recs(in, n, seed);
+		write_recs(tmp("r.trc"), TRC_OUT_NATIVE, in, n);
+		assert_int_equal(read_all(tmp("r.trc"), NULL, out, (int)n + 1, msg, sizeof(msg), &fmt), (int)n);
+		assert_string_equal(fmt, "native");
+		assert_memory_equal(in, out, n * sizeof(*in));
+	}
+	/* the header says version 2, variable records, the count */
+	b = slurp(tmp("r.trc"), &len);
+	assert_memory_equal(b, "ZLBTRC1", 8);
+	assert_int_equal(get_le(b + 8, 2), 2);
+	assert_int_equal(get_le(b + 10, 2), 64);
+	assert_int_equal(get_le(b + 12, 2), 0);
+	assert_int_equal(get_le(b + 32, 8), n);
+	free(b);
+	/* version 1 is still written on request and read */
+	write_recs(tmp("r1.trc"), TRC_OUT_NATIVE_V1, in, n);
+	b = slurp(tmp("r1.trc"), &len);
+	assert_int_equal(len, 64 + 48 * n);
+	assert_int_equal(get_le(b + 8, 2), 1);
+	free(b);
+	assert_int_equal(read_all(tmp("r1.trc"), NULL, out, (int)n + 1, msg, sizeof(msg), NULL), (int)n);
+	assert_memory_equal(in, out, n * sizeof(*in));
+	free(in);
+	free(out);
+}
+
+static void test_trc_native_v2_writer_refuses_what_no_reader_takes(void **state)
+{
+	struct trc_rec bad[] = {
+		{ .op = TRC_NR_OPS }, { .has = 1u << 6 }, { .hint = 6 },
+		{ .offset_bytes = UINT64_MAX, .len_bytes = 1 },
+	};
+	struct trc_writer *w;
+	char msg[512];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(trc_writer_open(tmp("bad.trc"), TRC_OUT_NATIVE, NULL, &w, msg, sizeof(msg)), 0);
+		assert_int_equal(trc_writer_put(w, &bad[i], msg, sizeof(msg)), -EINVAL);
+		assert_non_null(strstr(msg, "bad.trc: record 0: op"));
+		assert_int_equal(trc_writer_close(w, msg, sizeof(msg)), 0);
+	}
+}
+
+/* A byte-for-byte check of one block: the worked example of docs/TRACES.md. */
+static void test_trc_native_v2_worked_example_bytes(void **state)
+{
+	struct trc_rec in[2] = {
+		{ .ts_ns = 1000, .offset_bytes = 8192, .len_bytes = 4096, .latency_ns = 250000, .dev = 2,
+		  .op = TRC_OP_WRITE, .has = TRC_HAS_DEV | TRC_HAS_LATENCY },
+		{ .ts_ns = 1500, .offset_bytes = 12288, .len_bytes = 4096, .latency_ns = 300, .dev = 2,
+		  .op = TRC_OP_READ, .has = TRC_HAS_DEV | TRC_HAS_LATENCY },
+	};
+	static const uint8_t want[] = {
+		2, 0, 0, 0, 17, 0, 0, 0,                     /* 2 records, 17 data bytes */
+		0xaf, 0x74, 0x20, 0x54,                      /* control words 0x74af, 0x5420 */
+		0x91, 0x00, 0x02, 0x03, 0x00,                /* extension: write, dev (1 byte) 2, has 0x03, hint 0 */
+		0xd0, 0x07, 0x20, 0x08, 0x90, 0xd0, 0x03,    /* ts zz(1000), off zz(16 sectors), 8 sectors, lat 250000 */
+		0xe8, 0x03, 0x08, 0x2c, 0x01,                /* ts zz(500), (off: sequential), 8 sectors, lat 300 */
+	};
+	struct trc_rec out[3];
+	char msg[512];
+	size_t len;
+	uint8_t *b;
+
+	write_recs(tmp("ex.trc"), TRC_OUT_NATIVE, in, 2);
+	b = slurp(tmp("ex.trc"), &len);
+	assert_int_equal(len, 64 + sizeof(want) + 8 + 16);
+	assert_memory_equal(b + 64, want, sizeof(want));
+	assert_int_equal(get_le(b + 64 + sizeof(want), 8), doc_sum(b + 64, sizeof(want)));
+	/* the end block: no records, no data, its checksum */
+	assert_int_equal(get_le(b + len - 16, 8), 0);
+	assert_int_equal(get_le(b + len - 8, 8), doc_sum(b + len - 16, 8));
+	free(b);
+	assert_int_equal(read_all(tmp("ex.trc"), NULL, out, 3, msg, sizeof(msg), NULL), 2);
+	assert_memory_equal(in, out, sizeof(in));
+}
+
+/* Cut at every byte: an error naming the file and a byte offset, and only
+ * whole blocks' records before it (all of them or none). */
+static void test_trc_native_v2_truncated_anywhere_is_reported(void **state)
+{
+	struct trc_rec in[5], out[6];
+	size_t len, end_blk;
+	uint8_t *b;
+	uint32_t nr;
+
+	rand_recs(in, 5, 7);
+	write_recs(tmp("full.trc"), TRC_OUT_NATIVE, in, 5);
+	b = slurp(tmp("full.trc"), &len);
+	end_blk = 64 + blk_size(b, 64, &nr);
+	assert_int_equal(nr, 5);
+	assert_int_equal(len, end_blk + 16);
+	for (size_t cut = 0; cut < len; cut++) {
+		char msg[512], want[64];
+		int n;
+
+		put_file(tmp("cut.trc"), b, cut);
+		n = read_all(tmp("cut.trc"), NULL, out, 6, msg, sizeof(msg), NULL);
+		if (cut < 8) {
+			assert_int_equal(n, -EPROTO);         /* no magic: not recognised */
+			continue;
+		}
+		if (cut < 64) {
+			assert_int_equal(n, -EBADMSG);
+			assert_non_null(strstr(msg, "cut.trc: byte 0: header truncated"));
+			continue;
+		}
+		assert_int_equal(n, -EINVAL);
+		snprintf(want, sizeof(want), "cut.trc: byte %zu: ", cut < end_blk ? (size_t)64 : end_blk);
+		if (!strstr(msg, want))
+			fail_msg("cut at %zu: '%s' lacks '%s'", cut, msg, want);
+	}
+	/* the records before the cut are the whole first block, as written */
+	{
+		struct trc_reader *r;
+		struct trc_rec rec;
+		char msg[512];
+		int k = 0, ret;
+
+		put_file(tmp("cut.trc"), b, end_blk + 3);
+		assert_int_equal(trc_reader_open(tmp("cut.trc"), NULL, &r, msg, sizeof(msg)), 0);
+		while ((ret = trc_reader_next(r, &rec)) == 1)
+			assert_memory_equal(&rec, &in[k++], sizeof(rec));
+		assert_int_equal(k, 5);
+		assert_int_equal(ret, -EINVAL);
+		assert_non_null(strstr(trc_reader_msg(r), "block header truncated (3 of 8 bytes)"));
+		assert_int_equal(trc_reader_next(r, &rec), 0);
+		trc_reader_close(r);
+	}
+	free(b);
+}
+
+/* Every malformed shape the reader checks, each with a valid checksum (so
+ * the structural check is what finds it) and the message that says what. */
+static void test_trc_native_v2_malformed_blocks_rejected(void **state)
+{
+	struct trc_rec in[5] = {
+		{ .ts_ns = 1000, .offset_bytes = 4096, .len_bytes = 4096, .dev = 3, .op = TRC_OP_WRITE, .has = TRC_HAS_DEV },
+		{ .ts_ns = 2000, .offset_bytes = 8192, .len_bytes = 4096, .dev = 3, .op = TRC_OP_WRITE, .has = TRC_HAS_DEV },
+		{ .ts_ns = 3000, .offset_bytes = 0, .len_bytes = 512, .dev = 3, .op = TRC_OP_READ, .has = TRC_HAS_DEV },
+		{ .ts_ns = 3000, .offset_bytes = 77, .len_bytes = 3, .dev = 3, .op = TRC_OP_READ, .has = TRC_HAS_DEV },
+		{ .ts_ns = 2999, .offset_bytes = 1ull << 40, .len_bytes = 0, .dev = 3, .op = TRC_OP_FLUSH, .has = TRC_HAS_DEV },
+	};
+	enum { C = 64 + 8, D = 64 + 8 + 10 };   /* control words, data (record 0's extension first) */
+	static const struct {
+		int at, delta;               /* byte to change (-1: none), new value; see below */
+		uint8_t val;
+		int want_n, want_ret;
+		const char *want;
+	} t[] = {
+		{ C + 0, 0, 0x0c, 0, -EINVAL, "byte 72: record 0 (block at byte 64): op out of range in its control word" },
+		{ C + 4, 0, 0x2d, 2, -EINVAL, "byte 76: record 2 (block at byte 64): op out of range in its control word" },
+		{ D + 0, 0, 0x1b, 0, -EINVAL, "byte 82: record 0 (block at byte 64): op out of range in its extension" },
+		{ D + 1, 0, 0x40, 0, -EINVAL, "byte 83: record 0 (block at byte 64): widths byte has bits 6-7 set" },
+		{ D + 3, 0, 0x41, 0, -EINVAL, "byte 85: record 0 (block at byte 64): has bits or hint out of range" },
+		{ D + 4, 0, 0x06, 0, -EINVAL, "byte 85: record 0 (block at byte 64): has bits or hint out of range" },
+		{ -1, 1, 0, 4, -EINVAL, "record 4 (block at byte 64): data bytes left after the block's last record" },
+		{ -1, -1, 0, 4, -EINVAL, "record 4 (block at byte 64): runs past the block's data" },
+		{ 64, 0, 0xff, 0, -EBADMSG, "byte 64: block of 65535 records" },
+	};
+	size_t len;
+	uint8_t *b;
+	uint32_t nr;
+
+	write_recs(tmp("m.trc"), TRC_OUT_NATIVE, in, 5);
+	b = slurp(tmp("m.trc"), &len);
+	assert_int_equal(blk_size(b, 64, &nr) + 64 + 16, len);
+	assert_int_equal(b[C] & 15, 15);         /* record 0 has the extension (dev 3, has) */
+	assert_int_equal(b[D], 0x01 | 0x10 | 0x80);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		uint8_t *m = malloc(len + 1);
+		size_t mlen = len, dlen = get_le(b + 68, 4), dend = D + dlen;
+		struct trc_rec out[6];
+		char msg[512];
+		int n;
+
+		assert_non_null(m);
+		if (t[i].delta > 0) {            /* one more data byte than the records use */
+			memcpy(m, b, dend);
+			m[dend] = 0;
+			memcpy(m + dend + 1, b + dend, len - dend);
+			mlen++;
+		} else if (t[i].delta < 0) {     /* one fewer */
+			memcpy(m, b, dend - 1);
+			memcpy(m + dend - 1, b + dend, len - dend);
+			mlen--;
+		} else {
+			memcpy(m, b, len);
+		}
+		put_le(m + 68, dlen + (uint64_t)(int64_t)t[i].delta, 4);
+		if (t[i].at >= 0)
+			m[t[i].at] = t[i].val;
+		if (t[i].at == 64)
+			m[65] = 0xff;
+		else
+			reseal(m, 64);
+		put_file(tmp("m2.trc"), m, mlen);
+		n = read_all(tmp("m2.trc"), NULL, out, 6, msg, sizeof(msg), NULL);
+		if (n != t[i].want_ret || !strstr(msg, t[i].want) || !strstr(msg, "m2.trc"))
+			fail_msg("case %zu: %d '%s', want %d '%s'", i, n, msg, t[i].want_ret, t[i].want);
+		/* what came before the bad record came out, as written */
+		{
+			struct trc_reader *r;
+			struct trc_rec rec;
+			int k = 0;
+
+			assert_int_equal(trc_reader_open(tmp("m2.trc"), NULL, &r, msg, sizeof(msg)), 0);
+			while (trc_reader_next(r, &rec) == 1)
+				assert_memory_equal(&rec, &in[k++], sizeof(rec));
+			assert_int_equal(k, t[i].want_n);
+			trc_reader_close(r);
+		}
+		free(m);
+	}
+	/* a changed byte without a new checksum */
+	{
+		struct trc_rec out[6];
+		char msg[512];
+
+		b[D + 6] ^= 0x10;
+		put_file(tmp("m3.trc"), b, len);
+		b[D + 6] ^= 0x10;
+		assert_int_equal(read_all(tmp("m3.trc"), NULL, out, 6, msg, sizeof(msg), NULL), -EINVAL);
+		assert_non_null(strstr(msg, "m3.trc: byte 64: block of 5 records: checksum mismatch"));
+	}
+	/* bytes after the end block: all records, then the error */
+	{
+		struct trc_rec out[6];
+		char msg[512], want[64];
+		uint8_t *m = malloc(len + 1);
+
+		assert_non_null(m);
+		memcpy(m, b, len);
+		m[len] = 0;
+		put_file(tmp("m4.trc"), m, len + 1);
+		assert_int_equal(read_all(tmp("m4.trc"), NULL, out, 6, msg, sizeof(msg), NULL), -EINVAL);
+		snprintf(want, sizeof(want), "m4.trc: byte %zu: bytes after the end block", len);
+		assert_non_null(strstr(msg, want));
+		free(m);
+	}
+	free(b);
+}
+
+/* --lenient skips a bad block whole and counts its records; strict stops
+ * at it, after the blocks before it. */
+static void test_trc_native_v2_lenient_skips_a_bad_block(void **state)
+{
+	size_t n = 10000, len, b2;
+	struct trc_rec *in = calloc(n, sizeof(*in)), rec;
+	struct trc_reader_cfg c;
+	struct trc_reader *r;
+	char msg[512], want[64];
+	uint32_t nr1, nr2;
+	uint8_t *b;
+	size_t k = 0;
+
+	assert_non_null(in);
+	rand_recs(in, n, 11);
+	write_recs(tmp("l.trc"), TRC_OUT_NATIVE, in, n);
+	b = slurp(tmp("l.trc"), &len);
+	b2 = 64 + blk_size(b, 64, &nr1);
+	blk_size(b, b2, &nr2);
+	assert_int_equal(nr1, 4096);
+	assert_int_equal(nr2, 4096);
+	b[b2 + 8 + 2 * 4096 + 100] ^= 1;      /* a data byte of block 2 */
+	put_file(tmp("l2.trc"), b, len);
+	trc_reader_cfg_init(&c);
+	c.lenient = true;
+	assert_int_equal(trc_reader_open(tmp("l2.trc"), &c, &r, msg, sizeof(msg)), 0);
+	while (trc_reader_next(r, &rec) == 1) {
+		size_t want_i = k < 4096 ? k : k + 4096;
+
+		assert_memory_equal(&rec, &in[want_i], sizeof(rec));
+		k++;
+	}
+	assert_int_equal(k, n - 4096);
+	assert_int_equal(trc_reader_nr_bad(r), 4096);
+	trc_reader_close(r);
+	/* strict */
+	c.lenient = false;
+	assert_int_equal(trc_reader_open(tmp("l2.trc"), &c, &r, msg, sizeof(msg)), 0);
+	k = 0;
+	while (trc_reader_next(r, &rec) == 1)
+		k++;
+	assert_int_equal(k, 4096);
+	snprintf(want, sizeof(want), "l2.trc: byte %zu: block of 4096 records: checksum mismatch", b2);
+	assert_non_null(strstr(trc_reader_msg(r), want));
+	trc_reader_close(r);
+	free(b);
+	free(in);
+}
+
 /* One recorded command trace, made through zscsi (the real device path). */
 static void record_cmds(const char *image, const char *trace)
 {
@@ -1160,6 +1600,12 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_trc_blktrace_v8_zone_categories),
 		cmocka_unit_test(test_trc_blktrace_big_endian),
 		cmocka_unit_test(test_trc_native_round_trip_keeps_every_field),
+		cmocka_unit_test(test_trc_native_v2_round_trip_random_extremes),
+		cmocka_unit_test(test_trc_native_v2_writer_refuses_what_no_reader_takes),
+		cmocka_unit_test(test_trc_native_v2_worked_example_bytes),
+		cmocka_unit_test(test_trc_native_v2_truncated_anywhere_is_reported),
+		cmocka_unit_test(test_trc_native_v2_malformed_blocks_rejected),
+		cmocka_unit_test(test_trc_native_v2_lenient_skips_a_bad_block),
 		cmocka_unit_test(test_trc_ztrace_reader_maps_commands),
 		cmocka_unit_test(test_trc_replay_verify_clean_then_changed_record),
 		cmocka_unit_test(test_trc_replay_blkparse_verify_compares_completions),
