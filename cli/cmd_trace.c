@@ -223,11 +223,12 @@ static int open_reader(const struct topts *o, const char *path, struct trc_reade
 }
 
 /* Progress on stderr when it is a terminal: every 2^20 records. */
-static void progress(const struct trc_reader *r, const char *path, uint64_t n, bool tty)
+/* After records @prev to @n: a line each time a multiple of 2^20 is passed. */
+static void progress(const struct trc_reader *r, const char *path, uint64_t prev, uint64_t n, bool tty)
 {
 	uint64_t size;
 
-	if (!tty || (n & ((1u << 20) - 1)))
+	if (!tty || prev >> 20 == n >> 20)
 		return;
 	size = trc_reader_size(r);
 	if (size)
@@ -367,7 +368,7 @@ static int do_stat(struct topts *o)
 		struct trc_stat_result res;
 		struct trc_reader *r;
 		struct trc_stat *st;
-		struct trc_rec rec;
+		const struct trc_rec *recs;
 		uint64_t n = 0;
 		int ret;
 
@@ -381,14 +382,19 @@ static int do_stat(struct topts *o)
 			rc = 2;
 			break;
 		}
-		while ((ret = trc_reader_next(r, &rec)) == 1) {
-			if (trc_stat_add(st, &rec)) {
+		while ((ret = trc_reader_batch(r, &recs)) > 0) {
+			int k = ret, i;
+
+			for (i = 0; i < k && !trc_stat_add(st, &recs[i]); i++)
+				;
+			if (i < k) {
 				fprintf(stderr, "zonelab: %s: out of memory for the footprint\n", o->files[f]);
 				ret = 0;
 				rc = 2;
 				break;
 			}
-			progress(r, o->files[f], ++n, tty);
+			progress(r, o->files[f], n, n + (uint64_t)k, tty);
+			n += (uint64_t)k;
 		}
 		progress_end(n, tty);
 		if (finish_read(r, ret))
@@ -436,7 +442,8 @@ static int do_copy(struct topts *o, const char *in, const char *out, enum trc_ou
 			ret = 0;
 			break;
 		}
-		progress(r, in, ++n, tty);
+		progress(r, in, n, n + 1, tty);
+		n++;
 	}
 	progress_end(n, tty);
 	rc = finish_read(r, ret);

@@ -155,6 +155,20 @@ int trc_reader_open(const char *path, const struct trc_reader_cfg *cfg, struct t
  * was wrong.  After an error, further calls return 0.
  */
 int trc_reader_next(struct trc_reader *r, struct trc_rec *rec);
+/**
+ * trc_reader_batch() - the next records that pass the filters, up to
+ * TRC_BATCH at a time: what a loop over many records calls (the native
+ * format hands out its records where it decoded them, or where they lie in
+ * the file, without a copy a record).
+ * @recs: set to the first record; the records stay valid until the next
+ *        call on @r (either function) or trc_reader_close().
+ * Return: how many (1 to TRC_BATCH), 0 at the end, or an error as
+ * trc_reader_next() (the records read before a malformed one are returned
+ * first, the error on the next call).  Calls of the two functions may be
+ * mixed: records come in file order either way.
+ */
+#define TRC_BATCH 128
+int trc_reader_batch(struct trc_reader *r, const struct trc_rec **recs);
 const char *trc_reader_msg(const struct trc_reader *r);
 const char *trc_reader_format(const struct trc_reader *r);   /* the format's name */
 uint64_t trc_reader_nr_bad(const struct trc_reader *r);     /* skipped (lenient) */

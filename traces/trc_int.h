@@ -40,8 +40,13 @@ struct trc_reader {
 	/* records a format decoded ahead (native v2): trc_reader_next() hands
 	 * out [ahead, ahead_end) before it calls next() again */
 	const struct trc_rec *ahead, *ahead_end;
+	int pending;                 /* an error found behind a batch already returned */
+	struct trc_rec slots[TRC_BATCH];   /* trc_reader_batch() over next() */
 	/* set by fmt->open() */
 	int (*next)(struct trc_reader *r, struct trc_rec *rec);
+	/* optional: the format's own batch, used when nothing is filtered or
+	 * skipped (r->plain); returns as trc_reader_batch() */
+	int (*batch)(struct trc_reader *r, const struct trc_rec **recs);
 	void (*close)(struct trc_reader *r);
 	uint64_t (*pos)(const struct trc_reader *r);   /* NULL: in.base + in.pos */
 	uint64_t (*size)(const struct trc_reader *r);  /* NULL: in.size */

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,6 +287,7 @@ bool trc_native_detect(const uint8_t *buf, size_t len)
 
 struct native {
 	uint64_t nr;                 /* records returned */
+	struct trc_rec batch[TRC_BATCH];   /* native_batch() when records cannot be handed out in place */
 };
 
 static int native_next(struct trc_reader *r, struct trc_rec *rec)
@@ -316,13 +318,55 @@ static int native_next(struct trc_reader *r, struct trc_rec *rec)
 	return 1;
 }
 
+/* Version 1, many records: where they lie in the input buffer when that
+ * is struct trc_rec's layout and alignment, else decoded into n->batch. */
+static int native_batch(struct trc_reader *r, const struct trc_rec **recs)
+{
+	struct native *n = r->priv;
+	const uint8_t *b;
+	size_t avail, k, i;
+	long got;
+
+	avail = r->in.len - r->in.pos;
+	if (avail < TRC_NATIVE_REC_SIZE) {
+		got = trc_in_fill(&r->in, TRC_NATIVE_REC_SIZE * TRC_BATCH);
+		if (got < TRC_NATIVE_REC_SIZE) {      /* the end, an error or a truncated record */
+			int ret = native_next(r, &n->batch[0]);
+
+			*recs = n->batch;
+			return ret;
+		}
+		avail = (size_t)got;
+	}
+	k = avail / TRC_NATIVE_REC_SIZE;
+	if (k > TRC_BATCH)
+		k = TRC_BATCH;
+	b = r->in.buf + r->in.pos;
+	if (REC_IS_LAYOUT && (uintptr_t)b % _Alignof(struct trc_rec) == 0) {
+		const struct trc_rec *rec = (const struct trc_rec *)(const void *)b;
+
+		for (i = 0; i < k && !rec_check(&rec[i]); i++)
+			;
+		*recs = rec;
+	} else {
+		for (i = 0; i < k && !trc_native_rec_decode(b + i * TRC_NATIVE_REC_SIZE, &n->batch[i]); i++)
+			;
+		*recs = n->batch;
+	}
+	if (i == 0)                          /* the first is malformed: its message */
+		return native_next(r, &n->batch[0]);
+	r->in.pos += i * TRC_NATIVE_REC_SIZE;
+	n->nr += i;
+	return (int)i;
+}
+
 /*
  * Version 2.  A block is loaded whole into the input buffer and checked
  * (sizes, checksum) before any of its records is returned; its records are
  * then decoded where they lie, one per call.  The delta state starts from
  * zero in every block, so a block decodes on its own.
  */
-#define N2_BATCH 64
+#define N2_BATCH TRC_BATCH
 
 struct native2 {
 	const uint8_t *ctl, *ctl_end;    /* control words not yet decoded */
@@ -491,6 +535,38 @@ static __attribute__((noinline)) const uint8_t *n2_ext(struct trc_reader *r, str
 }
 
 /*
+ * The fast path's table: for the 12 width bits of a control word (c >> 4),
+ * the byte widths of TS, OFF, LEN, LAT, the shift (9 with SECT), where
+ * LEN and LAT start and the record's size.  Built once (32 KiB).
+ */
+struct ctab_ent {
+	uint64_t m_ts, m_off, m_len, m_lat;   /* the fields' masks */
+	uint8_t q1, q2, q3, size, sh;         /* where OFF, LEN, LAT start; record size; shift */
+};
+static struct ctab_ent ctab[4096];
+static pthread_once_t ctab_once = PTHREAD_ONCE_INIT;
+
+static void ctab_build(void)
+{
+	for (unsigned i = 0; i < 4096; i++) {
+		unsigned c = i << 4;
+		struct ctab_ent *t = &ctab[i];
+		unsigned wts = (unsigned)W3(c >> 4 & 7), woff = (unsigned)W3(c >> 7 & 7);
+		unsigned wlen = (unsigned)W2(c >> 10 & 3), wlat = (unsigned)W3(c >> 13);
+
+		t->m_ts = wmask[wts];
+		t->m_off = wmask[woff];
+		t->m_len = wmask[wlen];
+		t->m_lat = wmask[wlat];
+		t->q1 = (uint8_t)wts;
+		t->q2 = (uint8_t)(wts + woff);
+		t->q3 = (uint8_t)(wts + woff + wlen);
+		t->size = (uint8_t)(wts + woff + wlen + wlat);
+		t->sh = (uint8_t)((c >> 12 & 1) * 9);
+	}
+}
+
+/*
  * The fast path: decode records of the current block into [rec, rec_end)
  * while they are plain (no extension) and well formed; return where it
  * stopped.  It calls nothing, so the state lives in registers for the run
@@ -506,39 +582,26 @@ static __attribute__((noinline)) struct trc_rec *n2_fast(struct native2 *n, stru
 
 	memcpy(tail, (const uint8_t *)&n->prev + TAIL_OFF, 16);
 	for (; rec < rec_end; rec++) {
-		const uint8_t *q1, *q2, *q3, *nx;
-		unsigned c = zl_get_le16(ctl), op = c & 15, sh, wts, woff, wlen, wlat;
+		unsigned c = zl_get_le16(ctl), op = c & 15;
+		const struct ctab_ent *t = &ctab[c >> 4];
 		uint64_t off, len, nend;
 
-		if (__builtin_expect(op >= TRC_NR_OPS, 0))
+		if (__builtin_expect(op >= TRC_NR_OPS || p + t->size > end, 0))
 			break;
-		wts = c >> 4 & 7;
-		woff = c >> 7 & 7;
-		wlen = c >> 10 & 3;
-		wlat = c >> 13;
-		wts += (wts + 1) >> 3;               /* code 7 is 8 bytes */
-		woff += (woff + 1) >> 3;
-		wlen += (wlen + 1) >> 2 << 2 | (wlen + 1) >> 2;   /* LEN code 3 is 8 bytes */
-		wlat += (wlat + 1) >> 3;
-		q1 = p + wts;
-		q2 = q1 + woff;
-		q3 = q2 + wlen;
-		nx = q3 + wlat;
-		sh = (c >> 12 & 1) * 9;
-		off = noff + (unzz(zl_get_le64(q1) & wmask[woff]) << sh);
-		len = (zl_get_le64(q2) & wmask[wlen]) << sh;
-		if (__builtin_expect(nx > end || __builtin_add_overflow(off, len, &nend), 0))
+		off = noff + (unzz(zl_get_le64(p + t->q1) & t->m_off) << t->sh);
+		len = (zl_get_le64(p + t->q2) & t->m_len) << t->sh;
+		if (__builtin_expect(__builtin_add_overflow(off, len, &nend), 0))
 			break;
-		ts += unzz(zl_get_le64(p) & wmask[wts]);
-		noff = nend;
-		p = nx;
-		ctl += 2;
+		ts += unzz(zl_get_le64(p) & t->m_ts);
 		rec->ts_ns = ts;
 		rec->offset_bytes = off;
 		rec->len_bytes = len;
-		rec->latency_ns = zl_get_le64(q3) & wmask[wlat];
+		rec->latency_ns = zl_get_le64(p + t->q3) & t->m_lat;
 		memcpy((uint8_t *)rec + TAIL_OFF, tail, 16);
 		rec->op = (uint8_t)op;
+		noff = nend;
+		p += t->size;
+		ctl += 2;
 	}
 	n->ctl = ctl;
 	n->p = p;
@@ -646,6 +709,36 @@ static int native2_next(struct trc_reader *r, struct trc_rec *rec)
 	return 1;
 }
 
+/* Many records: decoded into n->batch, handed out from there. */
+static int native2_batch(struct trc_reader *r, const struct trc_rec **recs)
+{
+	struct native2 *n = r->priv;
+	unsigned k;
+	int err = 0;
+
+	if (n->err) {
+		err = n->err;
+		n->err = 0;
+		return err;
+	}
+	for (;;) {
+		if (n->ctl == n->ctl_end) {
+			int ret = n2_block(r, n);
+
+			if (ret <= 0)
+				return ret;
+		}
+		k = n2_decode(r, n, n->batch, N2_BATCH, &err);
+		if (k)
+			break;
+		if (err)
+			return err;
+	}
+	n->err = err;
+	*recs = n->batch;
+	return (int)k;
+}
+
 static void native_close(struct trc_reader *r)
 {
 	free(r->priv);
@@ -675,11 +768,14 @@ int trc_native_open(struct trc_reader *r)
 		return trc_err_off(r, -EBADMSG, 8, "version %u, header size %u, record size %u: this reader "
 				   "knows 1, %d, %d and 2, %d, 0", ver, zl_get_le16(h + 10), rs,
 				   TRC_NATIVE_HDR_SIZE, TRC_NATIVE_REC_SIZE, TRC_NATIVE_HDR_SIZE);
+	if (ver == 2)
+		pthread_once(&ctab_once, ctab_build);
 	r->priv = calloc(1, ver == 1 ? sizeof(struct native) : sizeof(struct native2));
 	if (!r->priv)
 		return -ENOMEM;
 	r->in.pos += TRC_NATIVE_HDR_SIZE;
 	r->next = ver == 1 ? native_next : native2_next;
+	r->batch = ver == 1 ? native_batch : native2_batch;
 	r->close = native_close;
 	return 0;
 }

@@ -423,6 +423,13 @@ static bool keep(struct trc_reader *r, const struct trc_rec *rec)
 
 int trc_reader_next(struct trc_reader *r, struct trc_rec *rec)
 {
+	if (__builtin_expect(r->pending, 0)) {   /* behind a batch (trc_reader_batch()) */
+		int ret = r->pending;
+
+		r->pending = 0;
+		r->done = true;
+		return ret;
+	}
 	if (r->ahead != r->ahead_end && r->plain) {   /* decoded ahead, nothing to filter */
 		*rec = *r->ahead++;
 		return 1;
@@ -461,6 +468,43 @@ int trc_reader_next(struct trc_reader *r, struct trc_rec *rec)
 		r->done = true;
 		return ret;
 	}
+}
+
+int trc_reader_batch(struct trc_reader *r, const struct trc_rec **recs)
+{
+	int k, ret;
+
+	if (r->pending) {                /* found behind the last batch */
+		ret = r->pending;
+		r->pending = 0;
+		r->done = true;
+		return ret;
+	}
+	if (r->plain && r->ahead != r->ahead_end) {   /* decoded ahead, nothing to filter */
+		*recs = r->ahead;
+		k = (int)(r->ahead_end - r->ahead);
+		r->ahead = r->ahead_end;
+		return k;
+	}
+	if (r->plain && r->batch) {      /* the format's own */
+		if (r->done)
+			return 0;
+		ret = r->batch(r, recs);
+		if (ret <= 0)
+			r->done = true;
+		return ret;
+	}
+	for (k = 0; k < TRC_BATCH; k++) {
+		ret = trc_reader_next(r, &r->slots[k]);
+		if (ret != 1)
+			break;
+	}
+	if (k == 0)
+		return ret;
+	if (k < TRC_BATCH && ret < 0)
+		r->pending = ret;
+	*recs = r->slots;
+	return k;
 }
 
 const char *trc_reader_msg(const struct trc_reader *r)

@@ -13,16 +13,26 @@
 struct rsrc {
 	struct trc_source src;
 	struct trc_reader *r;
+	const struct trc_rec *rec, *end;   /* the reader's batch not yet handed out */
 };
 
 static int rsrc_next(struct trc_source *src, struct trc_rec *rec)
 {
 	struct rsrc *s = (struct rsrc *)src;
-	int ret = trc_reader_next(s->r, rec);
+	int ret;
 
-	if (ret < 0)
-		snprintf(src->msg, sizeof(src->msg), "%s", trc_reader_msg(s->r));
-	return ret;
+	if (s->rec == s->end) {
+		ret = trc_reader_batch(s->r, &s->rec);
+		if (ret <= 0) {
+			s->rec = s->end = NULL;
+			if (ret < 0)
+				snprintf(src->msg, sizeof(src->msg), "%s", trc_reader_msg(s->r));
+			return ret;
+		}
+		s->end = s->rec + ret;
+	}
+	*rec = *s->rec++;
+	return 1;
 }
 
 static void rsrc_destroy(struct trc_source *src)

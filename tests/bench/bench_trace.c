@@ -5,8 +5,9 @@
  *   - trace stat on a 10 M-record MSR CSV vs awk -F, '{ s += $6 } ...' (>= 5x);
  *   - trace stat on blktrace binary (two per-CPU files, Q/D/C of 3.4 M
  *     requests = 10 M events) vs blkparse -i F -o /dev/null (>= 3x);
- *   - the native format vs the CSV: reading (records through
- *     trc_reader_next, in process) and trace stat (>= 10x reading);
+ *   - the native format vs the CSV: reading in process, the records in
+ *     batches (trc_reader_batch, what trace stat and the simulator use;
+ *     >= 10x) and one at a time (trc_reader_next), and trace stat;
  *   - peak RSS of trace stat on 10 M records (< 64 MiB), from wait4().
  * The files are generated here, deterministically (splitmix64, seed 1), in
  * the scratch directory given as argv[1], and removed at the end; each
@@ -17,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,13 +159,15 @@ static int64_t run(char *const argv[], long *rss_kib)
 }
 
 /* Records through the reader only: ns, best of 2 after a warm-up. */
-static int64_t read_only(const char *path)
+/* Best of two timed passes (after one warm-up) reading every record, one
+ * at a time (trc_reader_next) or in batches (trc_reader_batch). */
+static int64_t read_only(const char *path, bool batch)
 {
 	int64_t best = -1;
 
 	for (int k = 0; k < 3; k++) {
 		struct trc_reader *r;
-		struct trc_rec rec;
+		const struct trc_rec *recs;
 		char msg[512];
 		uint64_t t0 = zl_test_now_ns(), n = 0, sum = 0;
 		int ret;
@@ -172,9 +176,19 @@ static int64_t read_only(const char *path)
 			fprintf(stderr, "bench_trace: %s\n", msg);
 			return -1;
 		}
-		while ((ret = trc_reader_next(r, &rec)) == 1) {
-			sum += rec.len_bytes;
-			n++;
+		if (batch) {
+			while ((ret = trc_reader_batch(r, &recs)) > 0) {
+				for (int i = 0; i < ret; i++)
+					sum += recs[i].len_bytes;
+				n += (uint64_t)ret;
+			}
+		} else {
+			struct trc_rec rec;
+
+			while ((ret = trc_reader_next(r, &rec)) == 1) {
+				sum += rec.len_bytes;
+				n++;
+			}
 		}
 		trc_reader_close(r);
 		if (ret < 0 || n != NR_RECS)
@@ -202,7 +216,7 @@ int main(int argc, char **argv)
 	const char *dir = argc > 1 ? argv[1] : "/var/tmp";
 	char csv[4096], nat[4096], bt[4096], bt1[4096], prog[64];
 	long rss_csv = 0, rss_nat = 0, rss_bt = 0;
-	int64_t t_awk, t_csv, t_nat, t_bp, t_bt, r_csv, r_nat;
+	int64_t t_awk, t_csv, t_nat, t_bp, t_bt, r_csv, r_nat, n_csv, n_nat;
 	int rc = 0;
 
 	if (getenv("BENCH_TRACE_RECS"))
@@ -244,16 +258,20 @@ int main(int argc, char **argv)
 		t_bp = run(bp, NULL);
 		t_bt = run(s_bt, &rss_bt);
 	}
-	r_csv = read_only(csv);
-	r_nat = read_only(nat);
+	r_csv = read_only(csv, true);
+	r_nat = read_only(nat, true);
+	n_csv = read_only(csv, false);
+	n_nat = read_only(nat, false);
 	printf("%-52s %12s\n", "measure", "value");
 	row("awk -F, '{ s += $6 }' on the CSV", (double)t_awk / 1e9, "s");
 	row("zonelab trace stat on the CSV", (double)t_csv / 1e9, "s");
 	row("zonelab trace stat on native", (double)t_nat / 1e9, "s");
 	row("blkparse -i bench -o /dev/null (3 events a request)", (double)t_bp / 1e9, "s");
 	row("zonelab trace stat on the blktrace files", (double)t_bt / 1e9, "s");
-	row("reading only (trc_reader_next): CSV", (double)r_csv / 1e9, "s");
-	row("reading only (trc_reader_next): native", (double)r_nat / 1e9, "s");
+	row("reading only (trc_reader_batch): CSV", (double)r_csv / 1e9, "s");
+	row("reading only (trc_reader_batch): native", (double)r_nat / 1e9, "s");
+	row("reading only (trc_reader_next): CSV", (double)n_csv / 1e9, "s");
+	row("reading only (trc_reader_next): native", (double)n_nat / 1e9, "s");
 	row("peak RSS of trace stat, CSV", (double)rss_csv / 1024, "MiB");
 	row("peak RSS of trace stat, native", (double)rss_nat / 1024, "MiB");
 	row("peak RSS of trace stat, blktrace", (double)rss_bt / 1024, "MiB");
@@ -269,7 +287,10 @@ int main(int argc, char **argv)
 	else
 		printf("blkparse (package blktrace) or trace stat did not run: ratio skipped\n");
 	if (r_csv > 0 && r_nat > 0)
-		row("ratio reading CSV / native", (double)r_csv / (double)r_nat, verdict((double)r_csv / (double)r_nat, 10));
+		row("ratio reading CSV / native (batches)", (double)r_csv / (double)r_nat,
+		    verdict((double)r_csv / (double)r_nat, 10));
+	if (n_csv > 0 && n_nat > 0)
+		row("ratio reading CSV / native (one at a time)", (double)n_csv / (double)n_nat, "");
 	if (t_csv > 0 && t_nat > 0)
 		row("ratio trace stat CSV / native (stat work included)", (double)t_csv / (double)t_nat, "");
 	row("peak RSS under 64 MiB (CSV, native, blktrace)",

@@ -1101,7 +1101,7 @@ static void test_trc_auto_detects_every_sample(void **state)
 		{ "msr.csv", "msr" }, { "alibaba.csv", "alibaba" }, { "tencent.csv", "tencent" },
 		{ "spc.csv", "spc" }, { "fio-iolog2.log", "iolog" }, { "fio-iolog3.log", "iolog" },
 		{ "sample.blktrace.0", "blktrace" }, { "sample.blkparse.txt", "blkparse" },
-		{ "msr.native", "native" }, { "cmd.ztrace", "ztrace" },
+		{ "msr.native", "native" }, { "msr-v1.native", "native" }, { "cmd.ztrace", "ztrace" },
 	};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
@@ -1234,7 +1234,7 @@ static void test_trc_truncated_last_record_is_reported_not_read(void **state)
 	assert_non_null(strstr(msg, "t.csv:2: truncated last line"));
 
 	/* native: the last record 10 bytes short */
-	f = fopen(data("msr.native"), "rb");
+	f = fopen(data("msr-v1.native"), "rb");
 	assert_non_null(f);
 	n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
@@ -1270,7 +1270,7 @@ static void test_trc_truncated_last_record_is_reported_not_read(void **state)
 
 	/* native: a bad op */
 	memcpy(buf + 64 + 44, "\x20", 1);
-	f = fopen(data("msr.native"), "rb");
+	f = fopen(data("msr-v1.native"), "rb");
 	n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
 	buf[64 + 48 + 44] = 200;
@@ -1546,6 +1546,164 @@ static void test_trc_stat_footprint_matches_plain_reference(void **state)
 	trc_stat_destroy(st);
 }
 
+/* ---- batches (trc_reader_batch) ------------------------------------------- */
+
+/*
+ * Read @path as read_all() does, but with the calls chosen by @pattern
+ * (bit i of the pattern, cyclic: 1 = a batch, 0 = one record): the records,
+ * the return and the message must be those of trc_reader_next() alone.
+ */
+static int read_mixed(const char *path, const struct trc_reader_cfg *cfg, struct trc_rec *out, int max,
+		      char *msg, size_t msg_len, uint32_t pattern)
+{
+	struct trc_reader *r;
+	int n = 0, ret, call = 0;
+
+	msg[0] = 0;
+	ret = trc_reader_open(path, cfg, &r, msg, msg_len);
+	if (ret)
+		return ret;
+	for (;; call++) {
+		if (pattern >> (call % 32) & 1) {
+			const struct trc_rec *recs;
+
+			ret = trc_reader_batch(r, &recs);
+			if (ret <= 0)
+				break;
+			assert_true(ret <= TRC_BATCH);
+			for (int i = 0; i < ret; i++)
+				out[n + i < max ? n + i : max - 1] = recs[i];
+			n += ret;
+		} else {
+			ret = trc_reader_next(r, &out[n < max ? n : max - 1]);
+			if (ret != 1)
+				break;
+			n++;
+		}
+	}
+	if (ret < 0) {
+		snprintf(msg, msg_len, "%s", trc_reader_msg(r));
+		/* after an error: the end, by either call */
+		assert_int_equal(trc_reader_next(r, &out[0]), 0);
+	}
+	trc_reader_close(r);
+	return ret < 0 ? ret : n;
+}
+
+static void same_by_batches(const char *path, const struct trc_reader_cfg *cfg, int max)
+{
+	static const uint32_t patterns[] = { 0xffffffffu, 0x55555555u, 0x0f0f0f0fu, 0x00010001u };
+	struct trc_rec *want = calloc((size_t)max, sizeof(*want)), *got = calloc((size_t)max, sizeof(*got));
+	char msg_want[640], msg_got[640];
+	int n_want, n_got;
+
+	assert_non_null(want);
+	assert_non_null(got);
+	n_want = read_all(path, cfg, want, max, msg_want, sizeof(msg_want), NULL);
+	for (size_t i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++) {
+		n_got = read_mixed(path, cfg, got, max, msg_got, sizeof(msg_got), patterns[i]);
+		if (n_got != n_want || strcmp(msg_got, msg_want))
+			fail_msg("%s, pattern %#x: %d '%s', one at a time %d '%s'", path, patterns[i], n_got, msg_got,
+				 n_want, msg_want);
+		if (n_want > 0)
+			assert_memory_equal(got, want, (size_t)(n_want < max ? n_want : max) * sizeof(*want));
+	}
+	free(want);
+	free(got);
+}
+
+static void test_trc_batches_give_the_records_of_next(void **state)
+{
+	static const char *const samples[] = {
+		"msr.csv", "alibaba.csv", "tencent.csv", "spc.csv", "fio-iolog2.log", "fio-iolog3.log",
+		"sample.blktrace.0", "sample.blkparse.txt", "msr.native", "msr-v1.native", "cmd.ztrace", "vm-btrfs.ztrace",
+		"vm-btrfs.blktrace.0",
+	};
+	size_t n = 3 * 16384 + 77;      /* v2: several blocks; v1: past the 1 MiB input buffer */
+	struct trc_rec *in = calloc(n, sizeof(*in));
+	struct trc_reader_cfg c;
+
+	assert_non_null(in);
+	for (size_t i = 0; i < sizeof(samples) / sizeof(samples[0]); i++)
+		same_by_batches(data(samples[i]), NULL, 4096);
+	rand_recs(in, n, 11);
+	write_recs(tmp("b2.trc"), TRC_OUT_NATIVE, in, n);
+	write_recs(tmp("b1.trc"), TRC_OUT_NATIVE_V1, in, n);
+	same_by_batches(tmp("b2.trc"), NULL, (int)n + 1);
+	same_by_batches(tmp("b1.trc"), NULL, (int)n + 1);
+	/* filters: batches built from next() (records decoded ahead included) */
+	trc_reader_cfg_init(&c);
+	c.op_mask = 1u << TRC_OP_WRITE | 1u << TRC_OP_READ;
+	same_by_batches(tmp("b2.trc"), &c, (int)n + 1);
+	same_by_batches(tmp("b1.trc"), &c, (int)n + 1);
+	same_by_batches(data("msr.csv"), &c, 64);
+	free(in);
+}
+
+/* A malformed record after many good ones: every good record comes first,
+ * in batches, then the error with its message, then the end. */
+/* One record at a time: @good records, then -EINVAL with @what. */
+static void expect_error(const char *path, const struct trc_reader_cfg *cfg, int good, const char *what)
+{
+	struct trc_reader *r;
+	struct trc_rec rec;
+	char msg[512];
+	int n = 0, ret;
+
+	assert_int_equal(trc_reader_open(path, cfg, &r, msg, sizeof(msg)), 0);
+	while ((ret = trc_reader_next(r, &rec)) == 1)
+		n++;
+	assert_int_equal(ret, -EINVAL);
+	assert_int_equal(n, good);
+	if (!strstr(trc_reader_msg(r), what))
+		fail_msg("'%s' lacks '%s'", trc_reader_msg(r), what);
+	trc_reader_close(r);
+}
+
+static void test_trc_batches_return_good_records_then_the_error(void **state)
+{
+	size_t n = 1000, len;
+	struct trc_rec *in = calloc(n, sizeof(*in));
+	struct trc_reader_cfg c;
+	uint8_t *b;
+
+	assert_non_null(in);
+	rand_recs(in, n, 5);
+	/* v1: record 700's op out of range */
+	write_recs(tmp("e1.trc"), TRC_OUT_NATIVE_V1, in, n);
+	b = slurp(tmp("e1.trc"), &len);
+	b[64 + 700 * 48 + 44] = 99;
+	put_file(tmp("e1.trc"), b, len);
+	expect_error(tmp("e1.trc"), NULL, 700, "e1.trc: byte 33664: record 700: op 99");
+	same_by_batches(tmp("e1.trc"), NULL, (int)n + 1);
+	/* v1: the last record cut short */
+	b[64 + 700 * 48 + 44] = in[700].op;
+	put_file(tmp("e1.trc"), b, len - 5);
+	expect_error(tmp("e1.trc"), NULL, 999, "record 999 is truncated (43 of 48 bytes)");
+	same_by_batches(tmp("e1.trc"), NULL, (int)n + 1);
+	free(b);
+	/* v2: a bad op in a control word of the first block */
+	write_recs(tmp("e2.trc"), TRC_OUT_NATIVE, in, n);
+	b = slurp(tmp("e2.trc"), &len);
+	b[64 + 8 + 2 * 600] = (uint8_t)((b[64 + 8 + 2 * 600] & 0xf0) | 12);
+	reseal(b, 64);
+	put_file(tmp("e2.trc"), b, len);
+	expect_error(tmp("e2.trc"), NULL, 600, "record 600 (block at byte 64)");
+	same_by_batches(tmp("e2.trc"), NULL, (int)n + 1);
+	/* ... and with --lenient: the block's records skipped and counted, alike */
+	trc_reader_cfg_init(&c);
+	c.lenient = true;
+	same_by_batches(tmp("e2.trc"), &c, (int)n + 1);
+	free(b);
+	/* CSV: a bad line 5 */
+	put_text(tmp("e.csv"), "128166036000000000,hm,0,Write,0,4096,1\n128166036000000001,hm,0,Read,0,4096,1\n"
+		 "128166036000000002,hm,0,Write,4096,4096,1\n128166036000000003,hm,0,Write,8192,512,1\n"
+		 "128166036000000004,hm,0,Wrote,0,4096,1\n");
+	expect_error(tmp("e.csv"), NULL, 4, "e.csv:5: Type 'Wrote'");
+	same_by_batches(tmp("e.csv"), NULL, 16);
+	free(in);
+}
+
 static int setup_all(void **state)
 {
 	char *d = zl_test_mkdtemp("trc");
@@ -1603,6 +1761,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_trc_native_v2_round_trip_random_extremes),
 		cmocka_unit_test(test_trc_native_v2_writer_refuses_what_no_reader_takes),
 		cmocka_unit_test(test_trc_native_v2_worked_example_bytes),
+		cmocka_unit_test(test_trc_batches_give_the_records_of_next),
+		cmocka_unit_test(test_trc_batches_return_good_records_then_the_error),
 		cmocka_unit_test(test_trc_native_v2_truncated_anywhere_is_reported),
 		cmocka_unit_test(test_trc_native_v2_malformed_blocks_rejected),
 		cmocka_unit_test(test_trc_native_v2_lenient_skips_a_bad_block),
