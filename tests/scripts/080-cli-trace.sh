@@ -14,7 +14,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 # stat: every sample is read; JSON parses and carries the counts
 for f in msr.csv alibaba.csv tencent.csv spc.csv fio-iolog2.log fio-iolog3.log sample.blktrace.0 \
-	 sample.blkparse.txt msr.native cmd.ztrace; do
+	 sample.blkparse.txt msr.native msr-v1.native cmd.ztrace; do
 	"$Z" trace stat "$D/$f" >"$w/out" 2>&1 || fail "stat $f: $(cat "$w/out")"
 done
 "$Z" trace stat "$D/msr.csv" --json >"$w/j" || fail "stat --json"
@@ -31,6 +31,8 @@ PY
 [ "$(wc -l <"$w/a")" = 5 ] || fail "cat: $(wc -l <"$w/a") lines"
 "$Z" trace convert "$D/msr.csv" "$w/m.native" || fail "convert native"
 "$Z" trace cat "$w/m.native" >"$w/b" && cmp -s "$w/a" "$w/b" || fail "native round trip differs"
+cmp -s "$w/m.native" "$D/msr.native" || fail "convert no longer writes tests/data/msr.native (version 2) byte for byte"
+"$Z" trace cat "$D/msr-v1.native" >"$w/b" && cmp -s "$w/a" "$w/b" || fail "native version 1 sample reads differently"
 "$Z" trace convert "$D/fio-iolog3.log" "$w/x.log" --to iolog3 || fail "convert iolog3"
 head -1 "$w/x.log" | grep -qx 'fio version 3 iolog' || fail "iolog3 header"
 "$Z" trace convert "$D/fio-iolog3.log" "$w/x.txt" --to blkparse || fail "convert blkparse"
