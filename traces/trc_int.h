@@ -159,6 +159,10 @@ void trc_nat2_enc_put(struct trc_nat2_enc *e, const struct trc_rec *rec);
  * *out; returns its length and starts the next block.  With no record it
  * is the end block. */
 size_t trc_nat2_enc_block(struct trc_nat2_enc *e, const uint8_t **out);
+/* Decode version 2 with the SIMD fast path (SSSE3, the default where the
+ * CPU has it) or the portable one; returns whether SIMD is now used.  For
+ * tests and benchmarks: not thread-safe against a reader being read. */
+bool trc_nat2_simd(bool on);
 /* The block checksum (docs/TRACES.md). */
 uint64_t trc_nat2_sum(const uint8_t *p, size_t len);
 
