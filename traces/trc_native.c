@@ -786,7 +786,9 @@ static unsigned n2_decode(struct trc_reader *r, struct native2 *n, struct trc_re
 	return (unsigned)(rec - out);
 }
 
-static int native2_next(struct trc_reader *r, struct trc_rec *rec)
+/* Many records: decoded into n->batch, handed out from there.  An error
+ * found behind the records decoded comes on the next call. */
+static int native2_batch(struct trc_reader *r, const struct trc_rec **recs)
 {
 	struct native2 *n = r->priv;
 	unsigned k;
@@ -811,40 +813,23 @@ static int native2_next(struct trc_reader *r, struct trc_rec *rec)
 			return err;
 	}
 	n->err = err;
-	*rec = n->batch[0];
-	r->ahead = n->batch + 1;
-	r->ahead_end = n->batch + k;
-	return 1;
-}
-
-/* Many records: decoded into n->batch, handed out from there. */
-static int native2_batch(struct trc_reader *r, const struct trc_rec **recs)
-{
-	struct native2 *n = r->priv;
-	unsigned k;
-	int err = 0;
-
-	if (n->err) {
-		err = n->err;
-		n->err = 0;
-		return err;
-	}
-	for (;;) {
-		if (n->ctl == n->ctl_end) {
-			int ret = n2_block(r, n);
-
-			if (ret <= 0)
-				return ret;
-		}
-		k = n2_decode(r, n, n->batch, N2_BATCH, &err);
-		if (k)
-			break;
-		if (err)
-			return err;
-	}
-	n->err = err;
 	*recs = n->batch;
 	return (int)k;
+}
+
+/* One record: the first of a batch, the rest handed out by
+ * trc_reader_next() from r->ahead. */
+static int native2_next(struct trc_reader *r, struct trc_rec *rec)
+{
+	const struct trc_rec *recs;
+	int k = native2_batch(r, &recs);
+
+	if (k <= 0)
+		return k;
+	*rec = recs[0];
+	r->ahead = recs + 1;
+	r->ahead_end = recs + k;
+	return 1;
 }
 
 static void native_close(struct trc_reader *r)
