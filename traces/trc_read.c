@@ -421,15 +421,20 @@ static bool keep(struct trc_reader *r, const struct trc_rec *rec)
 	return true;
 }
 
+/* The error a batch left for the next call: returned once, then the end. */
+static int take_pending(struct trc_reader *r)
+{
+	int ret = r->pending;
+
+	r->pending = 0;
+	r->done = true;
+	return ret;
+}
+
 int trc_reader_next(struct trc_reader *r, struct trc_rec *rec)
 {
-	if (__builtin_expect(r->pending, 0)) {   /* behind a batch (trc_reader_batch()) */
-		int ret = r->pending;
-
-		r->pending = 0;
-		r->done = true;
-		return ret;
-	}
+	if (__builtin_expect(r->pending, 0))     /* behind a batch (trc_reader_batch()) */
+		return take_pending(r);
 	if (r->ahead != r->ahead_end && r->plain) {   /* decoded ahead, nothing to filter */
 		*rec = *r->ahead++;
 		return 1;
@@ -474,12 +479,8 @@ int trc_reader_batch(struct trc_reader *r, const struct trc_rec **recs)
 {
 	int k, ret;
 
-	if (r->pending) {                /* found behind the last batch */
-		ret = r->pending;
-		r->pending = 0;
-		r->done = true;
-		return ret;
-	}
+	if (r->pending)                  /* found behind the last batch */
+		return take_pending(r);
 	if (r->plain && r->ahead != r->ahead_end) {   /* decoded ahead, nothing to filter */
 		*recs = r->ahead;
 		k = (int)(r->ahead_end - r->ahead);
