@@ -21,6 +21,10 @@
 #include "zl_crc.h"
 #include "zl_le.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define HAS_KNOWN (TRC_HAS_DEV | TRC_HAS_LATENCY | TRC_HAS_STATUS | TRC_HAS_PID | TRC_HAS_HINT | TRC_HAS_ALL)
 
 void trc_native_rec_encode(const struct trc_rec *rec, uint8_t b[TRC_NATIVE_REC_SIZE])
@@ -149,6 +153,24 @@ uint64_t trc_nat2_sum(const uint8_t *p, size_t len)
 {
 	uint64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0;
 
+#ifdef __SSE2__
+	{
+		/* the two lanes side by side in one register: the same sums */
+		__m128i a = _mm_setzero_si128(), b = a;
+		uint64_t t[4];
+
+		for (; len >= 16; p += 16, len -= 16) {
+			a = _mm_add_epi64(a, _mm_loadu_si128((const __m128i *)(const void *)p));
+			b = _mm_add_epi64(b, a);
+		}
+		_mm_storeu_si128((__m128i *)(void *)t, a);
+		_mm_storeu_si128((__m128i *)(void *)(t + 2), b);
+		a0 = t[0];                   /* x86: lanes are little-endian, like the loads */
+		a1 = t[1];
+		b0 = t[2];
+		b1 = t[3];
+	}
+#endif
 	for (; len >= 16; p += 16, len -= 16) {
 		a0 += zl_get_le64(p);
 		a1 += zl_get_le64(p + 8);
@@ -689,33 +711,133 @@ static __attribute__((noinline, target("ssse3"))) struct trc_rec *n2_fast_ssse3(
 	n->next_off = noff;
 	return rec;
 }
+
+/*
+ * The same with AVX2 (chosen at run time): everything a record's control
+ * word decides comes from one 64-byte entry of vtab (both shuffles, the
+ * per-lane shifts of VPSLLVQ, the size and where LEN starts), and the
+ * state is one register, [TS, end of the previous request], so a record
+ * is two loads, two shuffles, two shifts and three stores of 16 bytes.
+ * An OFF + LEN that overflows is not a branch per record: it is noted in
+ * a lane and, if any did, the run is decoded again by the portable path,
+ * which stops at it.
+ */
+struct vtab_ent {
+	uint8_t shuf_a[16];          /* as shuf_a[] */
+	uint8_t shuf_b[16];          /* as shuf_b[] */
+	uint64_t sh[3];              /* 0, SH, 0: at sh the shifts of [TS, OFF], at sh + 1 those of [LEN, LAT] */
+	uint8_t size, q2, pad[6];
+};
+_Static_assert(sizeof(struct vtab_ent) == 64, "vtab entry is not one cache line");
+static struct vtab_ent vtab[4096] __attribute__((aligned(64)));   /* by c >> 4: at (c & ~15) * 4 bytes */
+
+static void vtab_build(void)
+{
+	for (unsigned i = 0; i < 4096; i++) {
+		const struct ctab_ent *t = &ctab[i];
+		struct vtab_ent *v = &vtab[i];
+		unsigned c = i << 4;
+
+		memcpy(v->shuf_a, shuf_a[c >> 4 & 63], 16);
+		memcpy(v->shuf_b, shuf_b[(c >> 10 & 3) | (c >> 11 & 0x1c)], 16);
+		v->sh[0] = v->sh[2] = 0;
+		v->sh[1] = t->sh;
+		v->size = t->size;
+		v->q2 = t->q2;
+	}
+}
+
+static __attribute__((noinline, target("avx2"))) struct trc_rec *n2_fast_avx2(struct native2 *n,
+									    struct trc_rec *rec,
+									    struct trc_rec *rec_end)
+{
+	const uint8_t *ctl = n->ctl, *p = n->p, *end = n->end, *vt = (const uint8_t *)vtab;
+	struct trc_rec *first = rec;
+	const __m128i one = _mm_set1_epi64x(1), zero = _mm_setzero_si128();
+	const __m128i sign = _mm_set1_epi64x(INT64_MIN);
+	const __m128i tail = _mm_loadu_si128((const __m128i *)(const void *)((const uint8_t *)&n->prev + TAIL_OFF));
+	__m128i acc = _mm_set_epi64x((long long)n->next_off, (long long)n->ts), bad = zero;
+
+	for (; rec < rec_end; rec++) {
+		unsigned c = zl_get_le16(ctl), op = c & 15;
+		const uint8_t *e = vt + (size_t)(c & ~15u) * 4;
+		const struct vtab_ent *t = (const struct vtab_ent *)(const void *)e;
+		const uint8_t *np = p + t->size;
+		__m128i a, b, v, nx;
+
+		if (__builtin_expect(op >= TRC_NR_OPS || np > end, 0))
+			break;
+		a = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)p),
+				     _mm_load_si128((const __m128i *)(const void *)t->shuf_a));
+		b = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + t->q2)),
+				     _mm_load_si128((const __m128i *)(const void *)t->shuf_b));
+		a = _mm_xor_si128(_mm_srli_epi64(a, 1), _mm_sub_epi64(zero, _mm_and_si128(a, one)));
+		a = _mm_sllv_epi64(a, _mm_loadu_si128((const __m128i *)(const void *)&t->sh[0]));
+		b = _mm_sllv_epi64(b, _mm_loadu_si128((const __m128i *)(const void *)&t->sh[1]));
+		v = _mm_add_epi64(acc, a);                          /* [TS, OFF] */
+		nx = _mm_add_epi64(v, _mm_bslli_si128(b, 8));       /* [TS, OFF + LEN] */
+		bad = _mm_or_si128(bad, _mm_cmpgt_epi64(_mm_xor_si128(v, sign), _mm_xor_si128(nx, sign)));
+		_mm_storeu_si128((__m128i *)(void *)&rec->ts_ns, v);
+		_mm_storeu_si128((__m128i *)(void *)&rec->len_bytes, b);
+		_mm_storeu_si128((__m128i *)(void *)((uint8_t *)rec + TAIL_OFF), tail);
+		rec->op = (uint8_t)op;
+		acc = nx;
+		p = np;
+		ctl += 2;
+	}
+	if (__builtin_expect(!_mm_testz_si128(bad, bad), 0))
+		return n2_fast(n, first, rec_end);   /* n untouched: it stops at the overflow */
+	n->ctl = ctl;
+	n->p = p;
+	n->ts = (uint64_t)_mm_cvtsi128_si64(acc);
+	n->next_off = (uint64_t)_mm_extract_epi64(acc, 1);
+	return rec;
+}
 #endif
 
 typedef struct trc_rec *(*n2_fast_fn)(struct native2 *n, struct trc_rec *rec, struct trc_rec *rec_end);
-static n2_fast_fn n2_fast_best = n2_fast;     /* set by tables_build() */
+static n2_fast_fn n2_fast_best = n2_fast;     /* set by path_set() */
+static int n2_path_best;                      /* the best path this CPU has */
+
+static int path_set(int want)
+{
+	if (want > n2_path_best)
+		want = n2_path_best;
+	switch (want) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+	case TRC_NAT2_AVX2:
+		n2_fast_best = n2_fast_avx2;
+		return want;
+	case TRC_NAT2_SSSE3:
+		n2_fast_best = n2_fast_ssse3;
+		return want;
+#endif
+	default:
+		n2_fast_best = n2_fast;
+		return TRC_NAT2_PORTABLE;
+	}
+}
 
 static void tables_build(void)
 {
 	ctab_build();
+	n2_path_best = TRC_NAT2_PORTABLE;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 	shuf_build();
+	vtab_build();
 	__builtin_cpu_init();
 	if (__builtin_cpu_supports("ssse3"))
-		n2_fast_best = n2_fast_ssse3;
+		n2_path_best = TRC_NAT2_SSSE3;
+	if (__builtin_cpu_supports("avx2"))
+		n2_path_best = TRC_NAT2_AVX2;
 #endif
+	path_set(TRC_NAT2_AVX2);
 }
 
-bool trc_nat2_simd(bool on)
+int trc_nat2_path(int want)
 {
 	pthread_once(&ctab_once, tables_build);
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	if (on && __builtin_cpu_supports("ssse3")) {
-		n2_fast_best = n2_fast_ssse3;
-		return true;
-	}
-#endif
-	n2_fast_best = n2_fast;
-	return false;
+	return path_set(want);
 }
 
 /* One record the fast path left: an extension, or a malformed record

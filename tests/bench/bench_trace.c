@@ -10,8 +10,11 @@
  *     >= 10x) and one at a time (trc_reader_next), and trace stat;
  *   - peak RSS of trace stat on 10 M records (< 64 MiB), from wait4().
  * The files are generated here, deterministically (splitmix64, seed 1), in
- * the scratch directory given as argv[1], and removed at the end; each
- * command runs once to warm the page cache, then timed (best of 2).
+ * the scratch directory given as argv[1], and removed at the end.  Each
+ * measure warms the page cache with one untimed run, then takes the best
+ * of several; a ratio's two sides alternate round by round (awk and trace
+ * stat: 3 rounds; reading CSV and native: 5), so both see the machine in
+ * the same state.
  * Wall clock here only.  Run by `make bench`; needs awk and blkparse
  * (a missing one is reported and its ratio skipped).
  */
@@ -27,6 +30,7 @@
 #include <unistd.h>
 
 #include "trc.h"
+#include "trc_int.h"   /* trc_nat2_path() */
 #include "zl_test.h"
 
 static uint64_t NR_RECS = 10000000ull;   /* BENCH_TRACE_RECS overrides (quick runs) */
@@ -124,81 +128,152 @@ static int make_blktrace(const char *dir)
 	return fclose(f[0]) | fclose(f[1]);
 }
 
-/* Run @argv with stdout to /dev/null: wall ns (best of 2 after a warm-up),
- * peak RSS in KiB; -1 if it could not run or failed. */
+/* Run @argv once with stdout to /dev/null: wall ns, peak RSS in KiB;
+ * -1 if it could not run or failed. */
+static int64_t run_once(char *const argv[], long *rss_kib)
+{
+	uint64_t t0 = zl_test_now_ns();
+	struct rusage ru;
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		return -1;
+	if (rss_kib)
+		*rss_kib = ru.ru_maxrss;
+	return (int64_t)(zl_test_now_ns() - t0);
+}
+
+/* Run @argv: wall ns, best of 2 after a warm-up; peak RSS in KiB. */
 static int64_t run(char *const argv[], long *rss_kib)
 {
 	int64_t best = -1;
 
 	for (int k = 0; k < 3; k++) {
-		uint64_t t0 = zl_test_now_ns();
-		struct rusage ru;
-		int status;
-		pid_t pid = fork();
+		int64_t t = run_once(argv, rss_kib);
 
-		if (pid < 0)
+		if (t < 0)
 			return -1;
-		if (pid == 0) {
-			int fd = open("/dev/null", O_WRONLY);
-
-			dup2(fd, 1);
-			dup2(fd, 2);
-			execvp(argv[0], argv);
-			_exit(127);
-		}
-		if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-			return -1;
-		if (k == 0)
-			continue;       /* warm-up */
-		if (best < 0 || (int64_t)(zl_test_now_ns() - t0) < best)
-			best = (int64_t)(zl_test_now_ns() - t0);
-		if (rss_kib)
-			*rss_kib = ru.ru_maxrss;
+		if (k && (best < 0 || t < best))
+			best = t;
 	}
 	return best;
 }
 
-/* Records through the reader only: ns, best of 2 after a warm-up. */
-/* Best of two timed passes (after one warm-up) reading every record, one
- * at a time (trc_reader_next) or in batches (trc_reader_batch). */
-static int64_t read_only(const char *path, bool batch)
+#define RUN_ROUNDS 3
+
+/* A baseline command and ours, one after the other in each of RUN_ROUNDS
+ * rounds after a warm-up, so that both see the machine in the same state:
+ * the best wall ns of each (-1 if one failed), our peak RSS. */
+static void run_pair(char *const base[], char *const ours[], int64_t *t_base, int64_t *t_ours, long *rss_kib)
 {
-	int64_t best = -1;
+	*t_base = *t_ours = -1;
+	for (int k = 0; k <= RUN_ROUNDS; k++) {
+		int64_t b = run_once(base, NULL), o = run_once(ours, rss_kib);
 
-	for (int k = 0; k < 3; k++) {
-		struct trc_reader *r;
-		const struct trc_rec *recs;
-		char msg[512];
-		uint64_t t0 = zl_test_now_ns(), n = 0, sum = 0;
-		int ret;
-
-		if (trc_reader_open(path, NULL, &r, msg, sizeof(msg))) {
-			fprintf(stderr, "bench_trace: %s\n", msg);
-			return -1;
+		if (b < 0 || o < 0) {
+			*t_base = b < 0 ? -1 : *t_base;
+			*t_ours = o < 0 ? -1 : *t_ours;
+			return;
 		}
-		if (batch) {
-			while ((ret = trc_reader_batch(r, &recs)) > 0) {
-				for (int i = 0; i < ret; i++)
-					sum += recs[i].len_bytes;
-				n += (uint64_t)ret;
-			}
-		} else {
-			struct trc_rec rec;
-
-			while ((ret = trc_reader_next(r, &rec)) == 1) {
-				sum += rec.len_bytes;
-				n++;
-			}
-		}
-		trc_reader_close(r);
-		if (ret < 0 || n != NR_RECS)
-			return -1;
-		if (k && (best < 0 || (int64_t)(zl_test_now_ns() - t0) < best))
-			best = (int64_t)(zl_test_now_ns() - t0);
-		if (sum == 0)
-			return -1;
+		if (k == 0)
+			continue;       /* warm-up */
+		if (*t_base < 0 || b < *t_base)
+			*t_base = b;
+		if (*t_ours < 0 || o < *t_ours)
+			*t_ours = o;
 	}
-	return best;
+}
+
+/* One pass reading every record of @path, one at a time (trc_reader_next)
+ * or in batches (trc_reader_batch): ns, -1 on error. */
+static int64_t read_pass(const char *path, bool batch)
+{
+	struct trc_reader *r;
+	const struct trc_rec *recs;
+	char msg[512];
+	uint64_t t0 = zl_test_now_ns(), n = 0, sum = 0;
+	int ret;
+
+	if (trc_reader_open(path, NULL, &r, msg, sizeof(msg))) {
+		fprintf(stderr, "bench_trace: %s\n", msg);
+		return -1;
+	}
+	if (batch) {
+		while ((ret = trc_reader_batch(r, &recs)) > 0) {
+			for (int i = 0; i < ret; i++)
+				sum += recs[i].len_bytes;
+			n += (uint64_t)ret;
+		}
+	} else {
+		struct trc_rec rec;
+
+		while ((ret = trc_reader_next(r, &rec)) == 1) {
+			sum += rec.len_bytes;
+			n++;
+		}
+	}
+	trc_reader_close(r);
+	if (ret < 0 || n != NR_RECS || sum == 0)
+		return -1;
+	return (int64_t)(zl_test_now_ns() - t0);
+}
+
+#define READ_ROUNDS 5
+
+/* Reading the native file in batches with each of the version 2 decoder's
+ * paths, rounds interleaved: ns (best of READ_ROUNDS), -1 where the CPU
+ * does not have the path. */
+static void read_paths(const char *nat_path, int64_t t[TRC_NAT2_NR_PATHS])
+{
+	for (int p = 0; p < TRC_NAT2_NR_PATHS; p++)
+		t[p] = -1;
+	for (int k = 0; k <= READ_ROUNDS; k++) {
+		for (int p = 0; p < TRC_NAT2_NR_PATHS; p++) {
+			int64_t x;
+
+			if (trc_nat2_path(p) != p)
+				continue;
+			x = read_pass(nat_path, true);
+			if (k && x >= 0 && (t[p] < 0 || x < t[p]))
+				t[p] = x;
+		}
+	}
+	trc_nat2_path(TRC_NAT2_NR_PATHS);
+}
+
+/*
+ * Reading the CSV and the native file, each the best of READ_ROUNDS passes
+ * after a warm-up, the two passes of a round back to back so that both see
+ * the machine in the same state: *csv and *nat in ns, -1 on error.
+ */
+static void read_only(const char *csv_path, const char *nat_path, bool batch, int64_t *csv, int64_t *nat)
+{
+	*csv = *nat = -1;
+	for (int k = 0; k <= READ_ROUNDS; k++) {
+		int64_t c = read_pass(csv_path, batch), n = read_pass(nat_path, batch);
+
+		if (c < 0 || n < 0) {
+			*csv = *nat = -1;
+			return;
+		}
+		if (k == 0)
+			continue;       /* warm-up */
+		if (*csv < 0 || c < *csv)
+			*csv = c;
+		if (*nat < 0 || n < *nat)
+			*nat = n;
+	}
 }
 
 static void row(const char *what, double v, const char *unit)
@@ -216,7 +291,8 @@ int main(int argc, char **argv)
 	const char *dir = argc > 1 ? argv[1] : "/var/tmp";
 	char csv[4096], nat[4096], bt[4096], bt1[4096], prog[64];
 	long rss_csv = 0, rss_nat = 0, rss_bt = 0;
-	int64_t t_awk, t_csv, t_nat, t_bp, t_bt, r_csv, r_nat, n_csv, n_nat;
+	int64_t t_awk, t_csv, t_nat, t_bp, t_bt, r_csv, r_nat, n_csv, n_nat, t_path[TRC_NAT2_NR_PATHS];
+	static const char *const path_name[TRC_NAT2_NR_PATHS] = { "portable", "SSSE3", "AVX2" };
 	int rc = 0;
 
 	if (getenv("BENCH_TRACE_RECS"))
@@ -252,16 +328,14 @@ int main(int argc, char **argv)
 		char *bp[] = { "blkparse", "-i", prog, "-D", (char *)dir, "-o", "/dev/null", NULL };
 
 		snprintf(prog, sizeof(prog), "bench");
-		t_awk = run(awk, NULL);
-		t_csv = run(s_csv, &rss_csv);
+		run_pair(awk, s_csv, &t_awk, &t_csv, &rss_csv);
 		t_nat = run(s_nat, &rss_nat);
 		t_bp = run(bp, NULL);
 		t_bt = run(s_bt, &rss_bt);
 	}
-	r_csv = read_only(csv, true);
-	r_nat = read_only(nat, true);
-	n_csv = read_only(csv, false);
-	n_nat = read_only(nat, false);
+	read_only(csv, nat, true, &r_csv, &r_nat);
+	read_only(csv, nat, false, &n_csv, &n_nat);
+	read_paths(nat, t_path);
 	printf("%-52s %12s\n", "measure", "value");
 	row("awk -F, '{ s += $6 }' on the CSV", (double)t_awk / 1e9, "s");
 	row("zonelab trace stat on the CSV", (double)t_csv / 1e9, "s");
@@ -272,6 +346,23 @@ int main(int argc, char **argv)
 	row("reading only (trc_reader_batch): native", (double)r_nat / 1e9, "s");
 	row("reading only (trc_reader_next): CSV", (double)n_csv / 1e9, "s");
 	row("reading only (trc_reader_next): native", (double)n_nat / 1e9, "s");
+	for (int p = 0; p < TRC_NAT2_NR_PATHS; p++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "reading native in batches, %s decoder", path_name[p]);
+		if (t_path[p] > 0)
+			row(what, (double)t_path[p] / 1e9, "s");
+		else
+			printf("%-52s %12s\n", what, "(not on this CPU)");
+	}
+	if (t_path[TRC_NAT2_PORTABLE] > 0)
+		for (int p = TRC_NAT2_SSSE3; p < TRC_NAT2_NR_PATHS; p++) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "ratio portable / %s decoder", path_name[p]);
+			if (t_path[p] > 0)
+				row(what, (double)t_path[TRC_NAT2_PORTABLE] / (double)t_path[p], "");
+		}
 	row("peak RSS of trace stat, CSV", (double)rss_csv / 1024, "MiB");
 	row("peak RSS of trace stat, native", (double)rss_nat / 1024, "MiB");
 	row("peak RSS of trace stat, blktrace", (double)rss_bt / 1024, "MiB");

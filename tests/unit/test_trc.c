@@ -24,7 +24,7 @@
 #include <cmocka.h>
 
 #include "trc.h"
-#include "trc_int.h"   /* trc_nat2_simd() */
+#include "trc_int.h"   /* trc_nat2_path() */
 #include "zdisk.h"
 #include "zl_test.h"
 #include "zscsi.h"
@@ -602,16 +602,16 @@ static void test_trc_native_v2_round_trip_random_extremes(void **state)
 
 	assert_non_null(in);
 	assert_non_null(out);
-	for (uint64_t seed = 1; seed <= 4; seed++) {
-		/* both fast paths: the portable one (odd seeds), SIMD where the CPU has it */
-		trc_nat2_simd(seed % 2 == 0);
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		/* every fast path: portable, SSSE3 and AVX2 where the CPU has them */
+		trc_nat2_path((int)(seed % TRC_NAT2_NR_PATHS));
 		rand_recs(in, n, seed);
 		write_recs(tmp("r.trc"), TRC_OUT_NATIVE, in, n);
 		assert_int_equal(read_all(tmp("r.trc"), NULL, out, (int)n + 1, msg, sizeof(msg), &fmt), (int)n);
 		assert_string_equal(fmt, "native");
 		assert_memory_equal(in, out, n * sizeof(*in));
 	}
-	trc_nat2_simd(true);
+	trc_nat2_path(TRC_NAT2_NR_PATHS);
 	/* the header says version 2, variable records, the count */
 	b = slurp(tmp("r.trc"), &len);
 	assert_memory_equal(b, "ZLBTRC1", 8);
@@ -847,6 +847,78 @@ static void test_trc_native_v2_malformed_blocks_rejected(void **state)
 		free(m);
 	}
 	free(b);
+}
+
+/* Byte widths of the 3-bit codes and of the LEN codes (docs/TRACES.md). */
+static const unsigned w3_doc[8] = { 0, 1, 2, 3, 4, 5, 6, 8 }, w2_doc[4] = { 0, 1, 2, 8 };
+
+/*
+ * A record whose OFF + LEN overflows in the middle of a run of plain
+ * records: every decoder path (the SIMD ones notice it after the run and
+ * decode it again) stops there with the message, after the records before
+ * it as written.
+ */
+static void test_trc_native_v2_overflow_in_a_run_is_caught_by_every_path(void **state)
+{
+	enum { N = 300, BAD = 201 };
+	struct trc_rec *in = calloc(N, sizeof(*in));
+	size_t len, at;
+	uint32_t nr;
+	uint8_t *b;
+
+	assert_non_null(in);
+	for (size_t i = 0; i < N; i++) {     /* offsets far apart: 8-byte OFF fields */
+		in[i].ts_ns = 1000 * i;
+		in[i].offset_bytes = (i % 2) ? 1ull << 62 : 4096 * i;
+		in[i].len_bytes = 8192;
+		in[i].op = i % 3 ? TRC_OP_WRITE : TRC_OP_READ;
+	}
+	write_recs(tmp("ov.trc"), TRC_OUT_NATIVE, in, N);
+	b = slurp(tmp("ov.trc"), &len);
+	blk_size(b, 64, &nr);
+	assert_int_equal(nr, N);
+	/* find record BAD's OFF field from the control words */
+	at = 64 + 8 + 2 * (size_t)N;
+	for (size_t i = 0; i <= BAD; i++) {
+		unsigned c = (unsigned)get_le(b + 64 + 8 + 2 * i, 2);
+
+		assert_int_not_equal(c & 15, 15);    /* no extension: all plain */
+		if (i == BAD) {
+			uint64_t noff = in[BAD - 1].offset_bytes + in[BAD - 1].len_bytes;
+			uint64_t d = (UINT64_MAX - 4095) - noff;     /* OFF = 2^64 - 4096, + 8192 overflows */
+
+			assert_int_equal(c >> 12 & 1, 1);    /* SECT: all is 512-byte aligned */
+			d = (uint64_t)((int64_t)d >> 9);
+			assert_int_equal(w3_doc[c >> 7 & 7], 8);
+			at += w3_doc[c >> 4 & 7];
+			put_le(b + at, d << 1 ^ (uint64_t)((int64_t)d >> 63), 8);
+			break;
+		}
+		at += w3_doc[c >> 4 & 7] + w3_doc[c >> 7 & 7] + w2_doc[c >> 10 & 3] + w3_doc[c >> 13];
+	}
+	reseal(b, 64);
+	put_file(tmp("ov2.trc"), b, len);
+	for (int path = 0; path < TRC_NAT2_NR_PATHS; path++) {
+		struct trc_reader *r;
+		const struct trc_rec *recs;
+		char msg[512], want[96];
+		int k = 0, ret;
+
+		trc_nat2_path(path);
+		assert_int_equal(trc_reader_open(tmp("ov2.trc"), NULL, &r, msg, sizeof(msg)), 0);
+		while ((ret = trc_reader_batch(r, &recs)) > 0)
+			for (int i = 0; i < ret; i++, k++)
+				assert_memory_equal(&recs[i], &in[k], sizeof(*recs));
+		assert_int_equal(ret, -EINVAL);
+		assert_int_equal(k, BAD);
+		snprintf(want, sizeof(want), "record %d (block at byte 64): offset + length overflows", BAD);
+		if (!strstr(trc_reader_msg(r), want))
+			fail_msg("path %d: '%s', want '%s'", path, trc_reader_msg(r), want);
+		trc_reader_close(r);
+	}
+	trc_nat2_path(TRC_NAT2_NR_PATHS);
+	free(b);
+	free(in);
 }
 
 /* --lenient skips a bad block whole and counts its records; strict stops
@@ -1769,6 +1841,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_trc_batches_return_good_records_then_the_error),
 		cmocka_unit_test(test_trc_native_v2_truncated_anywhere_is_reported),
 		cmocka_unit_test(test_trc_native_v2_malformed_blocks_rejected),
+		cmocka_unit_test(test_trc_native_v2_overflow_in_a_run_is_caught_by_every_path),
 		cmocka_unit_test(test_trc_native_v2_lenient_skips_a_bad_block),
 		cmocka_unit_test(test_trc_ztrace_reader_maps_commands),
 		cmocka_unit_test(test_trc_replay_verify_clean_then_changed_record),
