@@ -158,6 +158,9 @@ demo-disk: all
 # library built by clang with -fsanitize=fuzzer-no-link,address,undefined in
 # $(FUZZ_O) ($(O)/fuzz/).  `make check` builds them and runs each briefly
 # (tests/scripts/050-fuzz-smoke.sh); `make fuzz` runs each for FUZZ_TIME s.
+# FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION (the libFuzzer convention) makes
+# the native trace reader skip its block checksums there, so that mutated
+# blocks reach the decoder.
 # The fuzz targets bring their own sanitizers, so SAN does not change them:
 # a SAN=1 run in the default directories uses the plain build's.
 ifeq ($(SAN)$(O),1build-san)
@@ -169,7 +172,7 @@ FUZZ_TIME ?= 300
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_O)/%,$(FUZZ_SRCS))
 FUZZ_CFLAGS := $(filter-out $(SANFLAGS),$(CFLAGS)) -O1 -fsanitize=fuzzer-no-link,address,undefined \
-	-fno-sanitize-recover=undefined -fno-omit-frame-pointer
+	-fno-sanitize-recover=undefined -fno-omit-frame-pointer -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_O)/%.o)
 CHECK_SCRIPTS += tests/scripts/050-fuzz-smoke.sh
 
