@@ -82,7 +82,7 @@ struct devst {
 struct keyq {
 	uint64_t *k;
 	size_t n, cap;               /* cap doubles from 4 Ki up to NR_KEYS */
-	uint64_t max;                /* the largest key queued */
+	uint64_t ored;               /* the keys queued ORed: its bit length is the largest key's */
 	unsigned line;               /* LINE: 6 (writes) or 9 (reads) */
 	unsigned dbits;              /* device index bits of the keys queued */
 	unsigned bbits;              /* block number bits of the keys queued (at least MIN_BBITS) */
@@ -408,7 +408,7 @@ static int keys_apply(struct trc_stat *st, struct keyq *q)
 		st->tmp = t;
 		st->cap_tmp = q->n;
 	}
-	trc_radix_sort(&q->k, &st->tmp, q->n, lo, trc_bit_len(q->max));
+	trc_radix_sort(&q->k, &st->tmp, q->n, lo, trc_bit_len(q->ored));
 	if (q->k != k0) {                    /* the buffers were swapped: their capacities too */
 		size_t c = q->cap;
 
@@ -447,7 +447,7 @@ static int keys_apply(struct trc_stat *st, struct keyq *q)
 		}
 	}
 	q->n = 0;
-	q->max = 0;
+	q->ored = 0;
 	return ret;
 }
 
@@ -528,8 +528,7 @@ static int footprint(struct trc_stat *st, const struct trc_rec *rec, const struc
 		}
 		key = ((uint64_t)d->idx << q->bbits | b) << PIECE_BITS | n;
 		q->k[q->n++] = key;
-		if (key > q->max)
-			q->max = key;
+		q->ored |= key;              /* no branch: keys come in random order */
 		b = last + 1;
 	}
 	return 0;
@@ -568,15 +567,14 @@ int trc_stat_add(struct trc_stat *st, const struct trc_rec *rec)
 		return 0;
 	{
 		/* bucket k holds lengths in (4K << (k-1), 4K << k]; the last one the rest */
-		unsigned k = rec->len_bytes <= 4096 ? 0 : 64u - (unsigned)__builtin_clzll(rec->len_bytes - 1) - 12;
+		uint64_t m = (rec->len_bytes ? rec->len_bytes - 1 : 0) | 4095;   /* no branch: sizes are random */
+		unsigned k = 64u - (unsigned)__builtin_clzll(m) - 12;
 
 		r->size_hist[k < TRC_NR_SIZE_BUCKETS ? k : TRC_NR_SIZE_BUCKETS - 1]++;
 	}
-	if (d->have_end) {
-		r->nr_seq_candidates++;
-		if (rec->offset_bytes == d->end)
-			r->nr_seq++;
-	}
+	/* no branch on whether the request is sequential: it is random */
+	r->nr_seq_candidates += d->have_end;
+	r->nr_seq += d->have_end & (rec->offset_bytes == d->end);
 	d->have_end = true;
 	d->end = rec->offset_bytes + rec->len_bytes;
 	if (!rec->len_bytes)

@@ -1472,6 +1472,37 @@ static void test_trc_stat_descriptors_by_hand(void **state)
 	trc_stat_destroy(st);
 }
 
+/* Request sizes at each edge of the histogram's buckets: (4K << (k-1),
+ * 4K << k], bucket 0 everything up to 4 KiB (an empty request too), the
+ * last one everything past 1 MiB. */
+static void test_trc_stat_size_buckets_at_their_edges(void **state)
+{
+	static const struct {
+		uint64_t len;
+		unsigned bucket;
+	} t[] = {
+		{ 0, 0 }, { 1, 0 }, { 512, 0 }, { 2048, 0 }, { 2049, 0 }, { 4095, 0 }, { 4096, 0 },
+		{ 4097, 1 }, { 8192, 1 }, { 8193, 2 }, { 65536, 4 }, { 65537, 5 },
+		{ 1u << 20, 8 }, { (1u << 20) + 1, 9 }, { 1ull << 40, 9 },
+	};
+	unsigned want[TRC_NR_SIZE_BUCKETS] = { 0 };
+	struct trc_stat_result s;
+	struct trc_stat *st;
+
+	assert_int_equal(trc_stat_create(&st), 0);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct trc_rec r = { .ts_ns = i, .op = i % 2 ? TRC_OP_READ : TRC_OP_WRITE, .len_bytes = t[i].len };
+
+		assert_int_equal(trc_stat_add(st, &r), 0);
+		want[t[i].bucket]++;
+	}
+	trc_stat_result(st, &s);
+	for (unsigned k = 0; k < TRC_NR_SIZE_BUCKETS; k++)
+		if (s.size_hist[k] != want[k])
+			fail_msg("bucket %u: %llu requests, want %u", k, (unsigned long long)s.size_hist[k], want[k]);
+	trc_stat_destroy(st);
+}
+
 static void test_trc_stat_skew_counts_past_254_writes(void **state)
 {
 	struct trc_stat_result s;
@@ -1854,6 +1885,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_trc_filters_op_and_time_window),
 		cmocka_unit_test(test_trc_writers_read_back),
 		cmocka_unit_test(test_trc_stat_descriptors_by_hand),
+		cmocka_unit_test(test_trc_stat_size_buckets_at_their_edges),
 		cmocka_unit_test(test_trc_stat_skew_counts_past_254_writes),
 		cmocka_unit_test(test_trc_stat_footprint_matches_plain_reference),
 		cmocka_unit_test(test_trc_stat_far_blocks_and_many_devices_count),
