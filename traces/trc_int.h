@@ -163,7 +163,7 @@ size_t trc_nat2_enc_block(struct trc_nat2_enc *e, const uint8_t **out);
  * default.  trc_nat2_path() picks @want or the best below it, and returns
  * the one now used.  For tests and benchmarks: not thread-safe against a
  * reader being read. */
-enum { TRC_NAT2_PORTABLE, TRC_NAT2_SSSE3, TRC_NAT2_AVX2, TRC_NAT2_NR_PATHS };
+enum { TRC_NAT2_PORTABLE, TRC_NAT2_AVX2, TRC_NAT2_NR_PATHS };
 int trc_nat2_path(int want);
 /* The block checksum (docs/TRACES.md). */
 uint64_t trc_nat2_sum(const uint8_t *p, size_t len);

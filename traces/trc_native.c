@@ -644,95 +644,24 @@ static __attribute__((noinline)) struct trc_rec *n2_fast(struct native2 *n, stru
 #include <immintrin.h>
 
 /*
- * The same with SSSE3 (every x86-64 CPU since 2007; chosen at run time):
- * a record's TS and OFF are at most 16 bytes from its start, LEN and LAT
- * at most 16 from LEN's, so one 16-byte load and one byte shuffle each
- * (PSHUFB, its mask picked by the two fields' width codes) put them
- * zero-extended into the two 64-bit lanes of a register; TS and OFF are
- * unzigzagged side by side, LAT is stored from its lane.  The loads reach
- * at most 32 bytes past a record's start: within the input buffer's
- * padding (TRC_IN_PAD) when the record ends at the block's data end.
- */
-static uint8_t shuf_a[64][16] __attribute__((aligned(16)));   /* by TS code | OFF code << 3 */
-static uint8_t shuf_b[32][16] __attribute__((aligned(16)));   /* by LEN code | LAT code << 2 */
-
-static void shuf_build(void)
-{
-	for (unsigned i = 0; i < 64; i++) {
-		unsigned w1 = (unsigned)W3(i & 7), w2 = (unsigned)W3(i >> 3);
-
-		for (unsigned k = 0; k < 8; k++) {
-			shuf_a[i][k] = k < w1 ? (uint8_t)k : 0x80;
-			shuf_a[i][8 + k] = k < w2 ? (uint8_t)(w1 + k) : 0x80;
-		}
-	}
-	for (unsigned i = 0; i < 32; i++) {
-		unsigned w3 = (unsigned)W2(i & 3), w4 = (unsigned)W3(i >> 2);
-
-		for (unsigned k = 0; k < 8; k++) {
-			shuf_b[i][k] = k < w3 ? (uint8_t)k : 0x80;
-			shuf_b[i][8 + k] = k < w4 ? (uint8_t)(w3 + k) : 0x80;
-		}
-	}
-}
-
-static __attribute__((noinline, target("ssse3"))) struct trc_rec *n2_fast_ssse3(struct native2 *n,
-									      struct trc_rec *rec,
-									      struct trc_rec *rec_end)
-{
-	const uint8_t *ctl = n->ctl, *p = n->p, *end = n->end;
-	uint64_t ts = n->ts, noff = n->next_off;
-	const __m128i one = _mm_set1_epi64x(1), zero = _mm_setzero_si128();
-	const __m128i tail = _mm_loadu_si128((const __m128i *)(const void *)((const uint8_t *)&n->prev + TAIL_OFF));
-
-	for (; rec < rec_end; rec++) {
-		unsigned c = zl_get_le16(ctl), op = c & 15;
-		const struct ctab_ent *t = &ctab[c >> 4];
-		__m128i a, b;
-		uint64_t off, len, nend;
-
-		if (__builtin_expect(op >= TRC_NR_OPS || p + t->size > end, 0))
-			break;
-		a = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)p),
-				     _mm_load_si128((const __m128i *)(const void *)shuf_a[c >> 4 & 63]));
-		b = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + t->q2)),
-				     _mm_load_si128((const __m128i *)(const void *)shuf_b[(c >> 10 & 3) | (c >> 11 & 0x1c)]));
-		a = _mm_xor_si128(_mm_srli_epi64(a, 1), _mm_sub_epi64(zero, _mm_and_si128(a, one)));
-		off = noff + ((uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(a, a)) << t->sh);
-		len = (uint64_t)_mm_cvtsi128_si64(b) << t->sh;
-		if (__builtin_expect(__builtin_add_overflow(off, len, &nend), 0))
-			break;
-		ts += (uint64_t)_mm_cvtsi128_si64(a);
-		rec->ts_ns = ts;
-		rec->offset_bytes = off;
-		rec->len_bytes = len;
-		_mm_storeh_pd((double *)(void *)&rec->latency_ns, _mm_castsi128_pd(b));
-		_mm_storeu_si128((__m128i *)(void *)((uint8_t *)rec + TAIL_OFF), tail);
-		rec->op = (uint8_t)op;
-		noff = nend;
-		p += t->size;
-		ctl += 2;
-	}
-	n->ctl = ctl;
-	n->p = p;
-	n->ts = ts;
-	n->next_off = noff;
-	return rec;
-}
-
-/*
- * The same with AVX2 (chosen at run time): everything a record's control
- * word decides comes from one 64-byte entry of vtab (both shuffles, the
- * per-lane shifts of VPSLLVQ, the size and where LEN starts), and the
- * state is one register, [TS, end of the previous request], so a record
- * is two loads, two shuffles, two shifts and three stores of 16 bytes.
- * An OFF + LEN that overflows is not a branch per record: it is noted in
- * a lane and, if any did, the run is decoded again by the portable path,
- * which stops at it.
+ * The same with AVX2 (chosen at run time; CPUs without it take the
+ * portable path).  A record's TS and OFF are at most 16 bytes from its
+ * start, LEN and LAT at most 16 from LEN's, so one 16-byte load and one
+ * byte shuffle each (PSHUFB, its mask picked by the fields' width codes)
+ * put them zero-extended into the two 64-bit lanes of a register.  The
+ * loads reach at most 32 bytes past a record's start: within the input
+ * buffer's padding (TRC_IN_PAD) when the record ends at the block's data
+ * end.  Everything a record's control word decides comes from one
+ * 64-byte entry of vtab (both shuffles, the per-lane shifts of VPSLLVQ,
+ * the size and where LEN starts), and the state is one register, [TS,
+ * end of the previous request], so a record is two loads, two shuffles,
+ * two shifts and three stores of 16 bytes.  An OFF + LEN that overflows
+ * is not a branch per record: it is noted in a lane and, if any did, the
+ * run is decoded again by the portable path, which stops at it.
  */
 struct vtab_ent {
-	uint8_t shuf_a[16];          /* as shuf_a[] */
-	uint8_t shuf_b[16];          /* as shuf_b[] */
+	uint8_t shuf_a[16];          /* TS and OFF into lanes 0 and 1 */
+	uint8_t shuf_b[16];          /* LEN and LAT into lanes 0 and 1 */
 	uint64_t sh[3];              /* 0, SH, 0: at sh the shifts of [TS, OFF], at sh + 1 those of [LEN, LAT] */
 	uint8_t size, q2, pad[6];
 };
@@ -746,8 +675,15 @@ static void vtab_build(void)
 		struct vtab_ent *v = &vtab[i];
 		unsigned c = i << 4;
 
-		memcpy(v->shuf_a, shuf_a[c >> 4 & 63], 16);
-		memcpy(v->shuf_b, shuf_b[(c >> 10 & 3) | (c >> 11 & 0x1c)], 16);
+		unsigned w1 = (unsigned)W3(c >> 4 & 7), w2 = (unsigned)W3(c >> 7 & 7);
+		unsigned w3 = (unsigned)W2(c >> 10 & 3), w4 = (unsigned)W3(c >> 13);
+
+		for (unsigned k = 0; k < 8; k++) {   /* 0x80: a zero byte */
+			v->shuf_a[k] = k < w1 ? (uint8_t)k : 0x80;
+			v->shuf_a[8 + k] = k < w2 ? (uint8_t)(w1 + k) : 0x80;
+			v->shuf_b[k] = k < w3 ? (uint8_t)k : 0x80;
+			v->shuf_b[8 + k] = k < w4 ? (uint8_t)(w3 + k) : 0x80;
+		}
 		v->sh[0] = v->sh[2] = 0;
 		v->sh[1] = t->sh;
 		v->size = t->size;
@@ -816,9 +752,6 @@ static int path_set(int want)
 	case TRC_NAT2_AVX2:
 		n2_fast_best = n2_fast_avx2;
 		return want;
-	case TRC_NAT2_SSSE3:
-		n2_fast_best = n2_fast_ssse3;
-		return want;
 #endif
 	default:
 		n2_fast_best = n2_fast;
@@ -831,11 +764,8 @@ static void tables_build(void)
 	ctab_build();
 	n2_path_best = TRC_NAT2_PORTABLE;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	shuf_build();
 	vtab_build();
 	__builtin_cpu_init();
-	if (__builtin_cpu_supports("ssse3"))
-		n2_path_best = TRC_NAT2_SSSE3;
 	if (__builtin_cpu_supports("avx2"))
 		n2_path_best = TRC_NAT2_AVX2;
 #endif

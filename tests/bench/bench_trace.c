@@ -154,6 +154,13 @@ static int64_t run_once(char *const argv[], long *rss_kib)
 	return (int64_t)(zl_test_now_ns() - t0);
 }
 
+/* *best = @t if it is the first time measured (*best < 0) or a better one. */
+static void keep_best(int64_t *best, int64_t t)
+{
+	if (*best < 0 || t < *best)
+		*best = t;
+}
+
 /* Run @argv: wall ns, best of 2 after a warm-up; peak RSS in KiB. */
 static int64_t run(char *const argv[], long *rss_kib)
 {
@@ -164,8 +171,8 @@ static int64_t run(char *const argv[], long *rss_kib)
 
 		if (t < 0)
 			return -1;
-		if (k && (best < 0 || t < best))
-			best = t;
+		if (k)
+			keep_best(&best, t);
 	}
 	return best;
 }
@@ -182,16 +189,13 @@ static void run_pair(char *const base[], char *const ours[], int64_t *t_base, in
 		int64_t b = run_once(base, NULL), o = run_once(ours, rss_kib);
 
 		if (b < 0 || o < 0) {
-			*t_base = b < 0 ? -1 : *t_base;
-			*t_ours = o < 0 ? -1 : *t_ours;
+			*t_base = *t_ours = -1;
 			return;
 		}
-		if (k == 0)
-			continue;       /* warm-up */
-		if (*t_base < 0 || b < *t_base)
-			*t_base = b;
-		if (*t_ours < 0 || o < *t_ours)
-			*t_ours = o;
+		if (k) {                /* 0: warm-up */
+			keep_best(t_base, b);
+			keep_best(t_ours, o);
+		}
 	}
 }
 
@@ -245,8 +249,8 @@ static void read_paths(const char *nat_path, int64_t t[TRC_NAT2_NR_PATHS])
 			if (trc_nat2_path(p) != p)
 				continue;
 			x = read_pass(nat_path, true);
-			if (k && x >= 0 && (t[p] < 0 || x < t[p]))
-				t[p] = x;
+			if (k && x >= 0)
+				keep_best(&t[p], x);
 		}
 	}
 	trc_nat2_path(TRC_NAT2_NR_PATHS);
@@ -267,12 +271,10 @@ static void read_only(const char *csv_path, const char *nat_path, bool batch, in
 			*csv = *nat = -1;
 			return;
 		}
-		if (k == 0)
-			continue;       /* warm-up */
-		if (*csv < 0 || c < *csv)
-			*csv = c;
-		if (*nat < 0 || n < *nat)
-			*nat = n;
+		if (k) {                /* 0: warm-up */
+			keep_best(csv, c);
+			keep_best(nat, n);
+		}
 	}
 }
 
@@ -292,7 +294,7 @@ int main(int argc, char **argv)
 	char csv[4096], nat[4096], bt[4096], bt1[4096], prog[64];
 	long rss_csv = 0, rss_nat = 0, rss_bt = 0;
 	int64_t t_awk, t_csv, t_nat, t_bp, t_bt, r_csv, r_nat, n_csv, n_nat, t_path[TRC_NAT2_NR_PATHS];
-	static const char *const path_name[TRC_NAT2_NR_PATHS] = { "portable", "SSSE3", "AVX2" };
+	static const char *const path_name[TRC_NAT2_NR_PATHS] = { "portable", "AVX2" };
 	int rc = 0;
 
 	if (getenv("BENCH_TRACE_RECS"))
@@ -355,14 +357,8 @@ int main(int argc, char **argv)
 		else
 			printf("%-52s %12s\n", what, "(not on this CPU)");
 	}
-	if (t_path[TRC_NAT2_PORTABLE] > 0)
-		for (int p = TRC_NAT2_SSSE3; p < TRC_NAT2_NR_PATHS; p++) {
-			char what[64];
-
-			snprintf(what, sizeof(what), "ratio portable / %s decoder", path_name[p]);
-			if (t_path[p] > 0)
-				row(what, (double)t_path[TRC_NAT2_PORTABLE] / (double)t_path[p], "");
-		}
+	if (t_path[TRC_NAT2_PORTABLE] > 0 && t_path[TRC_NAT2_AVX2] > 0)
+		row("ratio portable / AVX2 decoder", (double)t_path[TRC_NAT2_PORTABLE] / (double)t_path[TRC_NAT2_AVX2], "");
 	row("peak RSS of trace stat, CSV", (double)rss_csv / 1024, "MiB");
 	row("peak RSS of trace stat, native", (double)rss_nat / 1024, "MiB");
 	row("peak RSS of trace stat, blktrace", (double)rss_bt / 1024, "MiB");

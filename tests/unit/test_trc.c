@@ -602,8 +602,8 @@ static void test_trc_native_v2_round_trip_random_extremes(void **state)
 
 	assert_non_null(in);
 	assert_non_null(out);
-	for (uint64_t seed = 1; seed <= 6; seed++) {
-		/* every fast path: portable, SSSE3 and AVX2 where the CPU has them */
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		/* every fast path: portable, and AVX2 where the CPU has it */
 		trc_nat2_path((int)(seed % TRC_NAT2_NR_PATHS));
 		rand_recs(in, n, seed);
 		write_recs(tmp("r.trc"), TRC_OUT_NATIVE, in, n);
