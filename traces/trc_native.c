@@ -673,10 +673,8 @@ static void vtab_build(void)
 	for (unsigned i = 0; i < 4096; i++) {
 		const struct ctab_ent *t = &ctab[i];
 		struct vtab_ent *v = &vtab[i];
-		unsigned c = i << 4;
-
-		unsigned w1 = (unsigned)W3(c >> 4 & 7), w2 = (unsigned)W3(c >> 7 & 7);
-		unsigned w3 = (unsigned)W2(c >> 10 & 3), w4 = (unsigned)W3(c >> 13);
+		/* the widths of TS, OFF, LEN and LAT, from where ctab has them start */
+		unsigned w1 = t->q1, w2 = t->q2 - t->q1, w3 = t->q3 - t->q2, w4 = t->size - t->q3;
 
 		for (unsigned k = 0; k < 8; k++) {   /* 0x80: a zero byte */
 			v->shuf_a[k] = k < w1 ? (uint8_t)k : 0x80;
