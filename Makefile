@@ -66,7 +66,7 @@ CFLAGS ?= $(OPT) -g
 # handler_init).
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
 	-fPIC -fno-semantic-interposition -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(SANFLAGS) \
-	-Iemulator -Ifs-core -Itraces -Iscenarios -Ianalysis -Icli -Itests $(PKG_CFLAGS)
+	-Icommon -Iemulator -Ifs-core -Ianalysis -Itraces -Isim -Iscenarios -Icli -Itests $(PKG_CFLAGS)
 LDFLAGS += $(SANFLAGS)
 
 # Link-time optimization of the plugin (GCC, not in sanitizer builds): the
@@ -92,11 +92,15 @@ SHLIBS :=            # shared objects to build (handler_zonelab.so)
 EXTRA_PROGS :=       # other programs built by `make` but not run as unit tests
 CHECK_SCRIPTS :=     # extra test scripts run by make check (exit 77 = skip)
 
+# In the order of the rooms (a room uses only the rooms before it: docs/ARCHITECTURE.md).
+# Every fragment must exist: a missing one is an error, not a silently smaller build.
+include common/module.mk
 include emulator/module.mk
--include fs-core/module.mk
--include traces/module.mk
--include scenarios/module.mk
--include analysis/module.mk
+include fs-core/module.mk
+include analysis/module.mk
+include traces/module.mk
+include sim/module.mk
+include scenarios/module.mk
 include cli/module.mk
 include tests/module.mk
 
@@ -112,9 +116,9 @@ $(LIB_OBJS) $(O)/emulator/tcmu/handler_zonelab.o: CFLAGS += $(LTO_FLAGS)
 ALL_OBJS := $(LIB_OBJS) $(CLI_OBJS) $(TEST_HELPER_OBJS) $(UNIT_TESTS:%.c=$(O)/%.o) $(BENCH_SRCS:%.c=$(O)/%.o)
 
 # The VM end-to-end fragment uses the program paths above.
--include tests/e2e/e2e.mk
+include tests/e2e/e2e.mk
 # make install / uninstall, the man page and the bash completion.
--include dist/module.mk
+include dist/module.mk
 
 .PHONY: all check bench fuzz fuzz-build demo demo-disk deps clean help
 all: $(LIB) $(ZONELAB) $(UNIT_BINS) $(BENCH_BINS) $(SHLIBS) $(EXTRA_PROGS)

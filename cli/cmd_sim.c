@@ -2,7 +2,7 @@
  * cmd_sim.c — `zonelab sim`: run one fs-core simulation from command-line
  * options and print its JSON summary on stdout (a CSV time series with
  * --csv).  Progress goes to stderr only when stderr is a terminal.  This
- * file parses options; the model is in fs-core/sim*.c.
+ * file parses options; the model is in sim/sim*.c.
  */
 #include <errno.h>
 #include <getopt.h>

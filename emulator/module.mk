@@ -1,11 +1,9 @@
 # emulator/ — the zone model and the emulated disk.  Fragment of ./Makefile.
-LIB_SRCS += emulator/zl_err.c emulator/zl_crc.c emulator/zl_json.c emulator/zbitmap.c \
-	emulator/zdev.c emulator/zdev_report.c emulator/zstats.c emulator/zdisk.c
-UNIT_TESTS += tests/unit/test_zdev.c tests/unit/test_zbitmap.c tests/unit/test_zdisk.c \
-	tests/unit/test_zdisk_crash.c tests/unit/test_zl_json.c
+LIB_SRCS += emulator/zdev.c emulator/zdev_report.c emulator/zstats.c emulator/zdisk.c
+UNIT_TESTS += tests/unit/test_zdev.c tests/unit/test_zdisk.c tests/unit/test_zdisk_crash.c
 # Components with their own fragments (each lists its sources and tests).
--include emulator/zstore.mk
--include emulator/zfault.mk
--include emulator/zscsi.mk
--include emulator/tcmu.mk
--include emulator/zctl.mk
+include emulator/zstore.mk
+include emulator/zfault.mk
+include emulator/zscsi.mk
+include emulator/tcmu.mk
+include emulator/zctl.mk

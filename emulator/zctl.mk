@@ -2,7 +2,6 @@
 # command trace.  Fragment of ./Makefile, included by emulator/module.mk.
 LIB_SRCS += emulator/zctl.c emulator/zctl_cmd.c emulator/ztrace.c emulator/zscsi_cdbinfo.c
 UNIT_TESTS += tests/unit/test_zctl.c tests/unit/test_ztrace.c
-CLI_SRCS += cli/cmd_ctl.c
 CHECK_SCRIPTS += tests/scripts/060-ctl.sh
 
 # A device held open through the tcmu-runner stand-in (tests/tcmu_standin,

@@ -1,6 +1,6 @@
 /*
  * sim_engine.c — the simulator's deterministic pieces: the generator
- * (xoshiro256** seeded by splitmix64, from emulator/zl_rng.h), service-time
+ * (xoshiro256** seeded by splitmix64, from common/zl_rng.h), service-time
  * distributions and a binary-heap event queue ordered by (time, insertion).
  * No simulation logic here; histograms and the write-amplification oracles
  * are in analysis/.

@@ -2,7 +2,7 @@
  * zl_rng.h — the project's one pseudo-random generator: xoshiro256**
  * (Blackman and Vigna) seeded through splitmix64, static inline, with a
  * 32-byte state the caller owns.  zfault (one generator per fault rule) and
- * the simulator (fs-core/sim*.c) both draw from it, so a seed
+ * the simulator (sim/sim*.c) both draw from it, so a seed
  * means the same stream everywhere; the streams are pinned by the
  * simulator's per-seed JSON and the seeded fault tests: changing a formula
  * here changes every seeded result.

@@ -21,7 +21,7 @@
 
 /* ---- engine pieces (sim_engine.c) ---- */
 
-/* Random numbers: emulator/zl_rng.h (xoshiro256**, shared with zfault). */
+/* Random numbers: common/zl_rng.h (xoshiro256**, shared with zfault). */
 
 enum sim_dist { SIM_DIST_CONST = 0, SIM_DIST_EXP, SIM_DIST_PARETO };
 /* A service time in ns with mean @mean_ns (Pareto: shape @alpha > 1). */
