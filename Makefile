@@ -18,6 +18,8 @@
 #   make install      zonelab, handler_zonelab.so (into tcmu-runner's handler directory),
 #                     zonelab(1), bash completion, docs; PREFIX=/usr/local, DESTDIR=
 #                     (make uninstall removes them; dist/module.mk)
+#   make docs         rewrite the generated picture of the rooms in docs/ARCHITECTURE.md
+#                     (tests/layering.py; make check fails while it is stale)
 #   make clean        remove build outputs (build/, build-san/ and O)
 #   make help         this text
 #
@@ -120,7 +122,7 @@ include tests/e2e/e2e.mk
 # make install / uninstall, the man page and the bash completion.
 include dist/module.mk
 
-.PHONY: all check bench fuzz fuzz-build demo demo-disk deps clean help
+.PHONY: all check bench fuzz fuzz-build demo demo-disk deps docs clean help
 all: $(LIB) $(ZONELAB) $(UNIT_BINS) $(BENCH_BINS) $(SHLIBS) $(EXTRA_PROGS)
 
 $(O)/%.o: %.c
@@ -146,6 +148,9 @@ $(O)/tests/bench/%: $(O)/tests/bench/%.o $(TEST_HELPER_OBJS) $(LIB)
 
 deps:
 	@tests/deps.sh --install
+
+docs: all
+	python3 tests/layering.py --objdir $(O) doc docs/ARCHITECTURE.md
 
 check: all fuzz-build
 	@FUZZ_O="$(FUZZ_O)" tests/run-checks.sh "$(O)" $(UNIT_BINS) -- $(CHECK_SCRIPTS)

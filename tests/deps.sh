@@ -6,7 +6,7 @@
 # commands both come through here.
 set -u
 PKGS=(build-essential pkg-config libglib2.0-dev libcmocka-dev clang libclang-rt-14-dev
-      tcmu-runner groff-base gnuplot-nox libxml2-utils slurm-wlm munge)
+      tcmu-runner groff-base gnuplot-nox libxml2-utils slurm-wlm munge python3)
 mode=${1:---check}
 missing=()
 for p in "${PKGS[@]}"; do
