@@ -4,7 +4,8 @@
  * A scenario is an INI file read with GLib's GKeyFile: a [scenario] section
  * (name, description, seeds, zip, max_points), simulator options in [sim]
  * (or the grouping sections [devices], [fs-core], [reorder], [workload],
- * [cleaning], which mean the same), and [expect] (named expectations).  The
+ * [cleaning], [output], which mean the same), and [expect] (named
+ * expectations); the sections are one table in scn_keys.c.  The
  * option names are not a list kept here: the loader is given the
  * simulator's own getopt table (cli/cmd_sim.c), so an option added to
  * `zonelab sim` is a scenario key the same day.  A value is one argument

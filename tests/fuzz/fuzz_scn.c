@@ -1,6 +1,6 @@
 /*
  * fuzz_scn.c — libFuzzer target for what reads scenario files and result
- * JSON (scenarios/): the input is loaded as a scenario (scn_load_data(),
+ * JSON (scenarios/, common/zl_json_read.c): the input is loaded as a scenario (scn_load_data(),
  * with a stand-in for `zonelab sim`'s option table) and, when it loads,
  * up to 64 of its points are enumerated and labelled; the same bytes are
  * parsed as JSON (zl_json_parse()) and, when they parse, a few
