@@ -45,7 +45,7 @@ static FILE *plot_open(struct plot *pl, const char *name, const char *ext)
 	FILE *f = fopen(path, "w");
 
 	if (!f)
-		g_set_error(pl->err, SCN_ERROR, SCN_ERROR_IO, "%s: %s", path, g_strerror(errno));
+		g_set_error(pl->err, ANA_ERROR, ANA_ERROR_IO, "%s: %s", path, g_strerror(errno));
 	g_free(path);
 	return f;
 }
@@ -55,7 +55,7 @@ static int plot_close(struct plot *pl, FILE *f, const char *name)
 	bool bad = ferror(f);
 
 	if (fclose(f) || bad) {
-		g_set_error(pl->err, SCN_ERROR, SCN_ERROR_IO, "%s/%s: write error", pl->dir, name);
+		g_set_error(pl->err, ANA_ERROR, ANA_ERROR_IO, "%s/%s: write error", pl->dir, name);
 		return -1;
 	}
 	return 0;
@@ -126,7 +126,7 @@ static void group_mean(const struct ana_group *g, const char *metric, double *me
 static const char *group_str(const struct ana_group *g, const char *path)
 {
 	const struct ana_point *p = g->points->pdata[0];
-	const struct scn_jleaf *l = scn_json_get(p->json, path);
+	const struct zl_json_leaf *l = zl_json_get(p->json, path);
 
 	return l ? l->text : "";
 }
@@ -622,11 +622,11 @@ static int run_gnuplot(struct plot *pl, const char *name)
 
 	if (!g_spawn_sync(pl->dir, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &errs,
 			  &status, &e)) {
-		g_set_error(pl->err, SCN_ERROR, SCN_ERROR_IO, "gnuplot %s: %s", script, e->message);
+		g_set_error(pl->err, ANA_ERROR, ANA_ERROR_IO, "gnuplot %s: %s", script, e->message);
 		g_error_free(e);
 		r = -1;
 	} else if (!g_spawn_check_wait_status(status, NULL)) {
-		g_set_error(pl->err, SCN_ERROR, SCN_ERROR_IO, "gnuplot %s/%s failed: %s", pl->dir,
+		g_set_error(pl->err, ANA_ERROR, ANA_ERROR_IO, "gnuplot %s/%s failed: %s", pl->dir,
 			    script, errs ? errs : "");
 		r = -1;
 	}
@@ -645,7 +645,7 @@ int ana_plot_all(const struct ana_set *set, const char *dir, GPtrArray *made, GS
 	int r = -1;
 
 	if (g_mkdir_with_parents(dir, 0755)) {
-		g_set_error(err, SCN_ERROR, SCN_ERROR_IO, "%s: %s", dir, g_strerror(errno));
+		g_set_error(err, ANA_ERROR, ANA_ERROR_IO, "%s: %s", dir, g_strerror(errno));
 		goto out;
 	}
 	if (plot_wa_util(&pl, set) || plot_wa_bars(&pl, set) || plot_latency(&pl, set) ||

@@ -11,6 +11,8 @@
 
 #include "ana_results.h"
 
+G_DEFINE_QUARK(ana-error-quark, ana_error)
+
 static void point_free(gpointer data)
 {
 	struct ana_point *p = data;
@@ -20,7 +22,7 @@ static void point_free(gpointer data)
 	g_free(p->label);
 	g_ptr_array_free(p->pkeys, TRUE);
 	g_ptr_array_free(p->pvals, TRUE);
-	scn_json_destroy(p->json);
+	zl_json_destroy(p->json);
 	g_free(p->csv_path);
 	g_free(p);
 }
@@ -63,9 +65,9 @@ static bool has_str(GPtrArray *a, const char *s)
 	return false;
 }
 
-static const char *leaf_text(const struct scn_json *j, const char *path, const char *dflt)
+static const char *leaf_text(const struct zl_json_doc *j, const char *path, const char *dflt)
 {
-	const struct scn_jleaf *l = scn_json_get(j, path);
+	const struct zl_json_leaf *l = zl_json_get(j, path);
 
 	return l ? l->text : dflt;
 }
@@ -73,16 +75,16 @@ static const char *leaf_text(const struct scn_json *j, const char *path, const c
 int ana_set_add(struct ana_set *set, const char *text, size_t len, const char *csv_path,
 		GError **err)
 {
-	struct scn_json *j = scn_json_parse(text, len, err);
+	struct zl_json_doc *j = zl_json_parse(text, len, err);
 	struct ana_point *p;
 	const char *pre = "point.params.";
 
 	if (!j)
 		return -1;
-	if (!scn_json_get(j, "point.id") || !scn_json_get(j, "point.scenario")) {
-		g_set_error(err, SCN_ERROR, SCN_ERROR_SYNTAX, "no point.id or point.scenario: "
+	if (!zl_json_get(j, "point.id") || !zl_json_get(j, "point.scenario")) {
+		g_set_error(err, ANA_ERROR, ANA_ERROR_SYNTAX, "no point.id or point.scenario: "
 			    "not a point file of `zonelab run`");
-		scn_json_destroy(j);
+		zl_json_destroy(j);
 		return -1;
 	}
 	p = g_new0(struct ana_point, 1);
@@ -97,7 +99,7 @@ int ana_set_add(struct ana_set *set, const char *text, size_t len, const char *c
 	p->pvals = g_ptr_array_new_with_free_func(g_free);
 	p->csv_path = g_strdup(csv_path);
 	for (guint i = 0; i < j->leaves->len; i++) {
-		const struct scn_jleaf *l = j->leaves->pdata[i];
+		const struct zl_json_leaf *l = j->leaves->pdata[i];
 
 		if (g_str_has_prefix(l->path, pre)) {
 			g_ptr_array_add(p->pkeys, g_strdup(l->path + strlen(pre)));
@@ -130,7 +132,7 @@ int ana_set_add_file(struct ana_set *set, const char *path, GError **err)
 	r = ana_set_add(set, text, len, csv && g_file_test(csv, G_FILE_TEST_EXISTS) ? csv : NULL,
 			&e);
 	if (r) {
-		g_set_error(err, SCN_ERROR, SCN_ERROR_SYNTAX, "%s: %s", path, e->message);
+		g_set_error(err, ANA_ERROR, ANA_ERROR_SYNTAX, "%s: %s", path, e->message);
 		g_error_free(e);
 	}
 	g_free(csv);
@@ -202,9 +204,9 @@ void ana_mean_ci95(const double *x, unsigned n, double *mean, double *ci95)
 
 double ana_point_num(const struct ana_point *p, const char *path)
 {
-	const struct scn_jleaf *l = scn_json_get(p->json, path);
+	const struct zl_json_leaf *l = zl_json_get(p->json, path);
 
-	return l && (l->kind == SCN_J_NUM || l->kind == SCN_J_BOOL) ? l->num : NAN;
+	return l && (l->kind == ZL_JSON_NUM || l->kind == ZL_JSON_BOOL) ? l->num : NAN;
 }
 
 static void csv_field(FILE *f, const char *s)
@@ -235,7 +237,7 @@ static int close_checked(FILE *f, const char *path, GError **err)
 	bool bad = ferror(f);
 
 	if (fclose(f) || bad) {
-		g_set_error(err, SCN_ERROR, SCN_ERROR_IO, "%s: write error", path);
+		g_set_error(err, ANA_ERROR, ANA_ERROR_IO, "%s: write error", path);
 		return -1;
 	}
 	return 0;
@@ -246,7 +248,7 @@ static FILE *open_w(const char *path, GError **err)
 	FILE *f = fopen(path, "w");
 
 	if (!f)
-		g_set_error(err, SCN_ERROR, SCN_ERROR_IO, "%s: %s", path, g_strerror(errno));
+		g_set_error(err, ANA_ERROR, ANA_ERROR_IO, "%s: %s", path, g_strerror(errno));
 	return f;
 }
 
@@ -280,7 +282,7 @@ int ana_write_results(const struct ana_set *set, const char *path, GError **err)
 			csv_field(f, param_of(p, set->param_keys->pdata[k]));
 		}
 		for (guint k = 0; k < set->metrics->len; k++) {
-			const struct scn_jleaf *l = scn_json_get(p->json, set->metrics->pdata[k]);
+			const struct zl_json_leaf *l = zl_json_get(p->json, set->metrics->pdata[k]);
 
 			fputc(',', f);
 			if (l)
@@ -300,11 +302,11 @@ static bool metric_is_summable(const struct ana_set *set, const char *m)
 		return false;
 	for (guint i = 0; i < set->points->len; i++) {
 		const struct ana_point *p = set->points->pdata[i];
-		const struct scn_jleaf *l = scn_json_get(p->json, m);
+		const struct zl_json_leaf *l = zl_json_get(p->json, m);
 
 		if (!l)
 			continue;
-		if (l->kind != SCN_J_NUM)
+		if (l->kind != ZL_JSON_NUM)
 			return false;
 		any = true;
 	}

@@ -18,7 +18,12 @@
 
 #include <glib.h>
 
-#include "scn.h"
+#include "zl_json_read.h"
+
+/* The errors of this module (a point file that is not one, a file not written). */
+#define ANA_ERROR (ana_error_quark())
+GQuark ana_error_quark(void);
+enum { ANA_ERROR_SYNTAX = 1, ANA_ERROR_IO };
 
 struct ana_point {
 	char *id, *scenario;
@@ -28,7 +33,7 @@ struct ana_point {
 	int exit_status;        /* of the `zonelab sim` child */
 	GPtrArray *pkeys;       /* char *: parameter names (the options set, seed) */
 	GPtrArray *pvals;       /* char *: their values */
-	struct scn_json *json;  /* the whole file, flattened */
+	struct zl_json_doc *json; /* the whole file, flattened (zl_json_read.h) */
 	char *csv_path;         /* the time series beside it, or NULL */
 };
 

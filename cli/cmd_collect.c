@@ -69,7 +69,7 @@ static void check_scenario(const char *dir, const struct scn *s, struct ana_set 
 		ap = set->points->pdata[set->points->len - 1];
 		ran = ap->exit_status == 0 || ap->exit_status == 1;
 		if (!ran) {
-			const struct scn_jleaf *se = scn_json_get(ap->json, "point.stderr");
+			const struct zl_json_leaf *se = zl_json_get(ap->json, "point.stderr");
 			char *m = g_strdup_printf("zonelab sim exited with %d: %s", ap->exit_status,
 						  se ? se->text : "");
 			char *xm = xml(m);
@@ -212,7 +212,7 @@ static int write_report(const char *dir, GPtrArray *scns, const struct ana_set *
 	for (guint i = 0; i < set->groups->len; i++) {
 		const struct ana_group *gr = set->groups->pdata[i];
 		const struct ana_point *p0 = gr->points->pdata[0];
-		const struct scn_jleaf *err = scn_json_get(p0->json, "error");
+		const struct zl_json_leaf *err = zl_json_get(p0->json, "error");
 
 		g_string_append_printf(g, "| %s | %s | %u |", gr->scenario, gr->label,
 				       gr->points->len);

@@ -146,7 +146,7 @@ int cmd_compare(int argc, char **argv)
 	printf("%-24s %-36s %14s %14s %9s\n", "point", "metric", "A", "B", "change");
 	for (guint i = 0; i < a->points->len; i++) {
 		const struct ana_point *pa = a->points->pdata[i], *pb = find(b, pa->id);
-		const struct scn_jleaf *xa, *xb;
+		const struct zl_json_leaf *xa, *xb;
 
 		if (!pb) {
 			printf("%-24s only in A                                                  FLAG\n",
@@ -154,8 +154,8 @@ int cmd_compare(int argc, char **argv)
 			flagged++;
 			continue;
 		}
-		xa = scn_json_get(pa->json, "point.args");
-		xb = scn_json_get(pb->json, "point.args");
+		xa = zl_json_get(pa->json, "point.args");
+		xb = zl_json_get(pb->json, "point.args");
 		if (!xa || !xb || strcmp(xa->text, xb->text)) {
 			printf("%-24s other arguments: A: %s  B: %s  FLAG\n", pa->id,
 			       xa ? xa->text : "?", xb ? xb->text : "?");
@@ -164,20 +164,20 @@ int cmd_compare(int argc, char **argv)
 		}
 		compared++;
 		for (guint k = 0; k < pa->json->leaves->len; k++) {
-			const struct scn_jleaf *la = pa->json->leaves->pdata[k], *lb;
+			const struct zl_json_leaf *la = pa->json->leaves->pdata[k], *lb;
 			double rel;
 			bool flag;
 
 			if (g_str_has_prefix(la->path, "point.") || !wanted(prefixes, la->path))
 				continue;
-			lb = scn_json_get(pb->json, la->path);
+			lb = zl_json_get(pb->json, la->path);
 			if (!lb) {
 				printf("%-24s %-36s %14s %14s %9s FLAG\n", pa->id, la->path, la->text,
 				       "-", "gone");
 				flagged++;
 				continue;
 			}
-			if (la->kind != SCN_J_NUM || lb->kind != SCN_J_NUM) {
+			if (la->kind != ZL_JSON_NUM || lb->kind != ZL_JSON_NUM) {
 				if (!strcmp(la->text, lb->text))
 					continue;
 				printf("%-24s %-36s %14s %14s %9s FLAG\n", pa->id, la->path, la->text,

@@ -247,11 +247,11 @@ static bool job_done(const char *pdir, const struct job *j)
 	bool done = false;
 
 	if (g_file_get_contents(path, &text, &len, NULL)) {
-		struct scn_json *js = scn_json_parse(text, len, NULL);
-		const struct scn_jleaf *a = js ? scn_json_get(js, "point.args") : NULL;
+		struct zl_json_doc *js = zl_json_parse(text, len, NULL);
+		const struct zl_json_leaf *a = js ? zl_json_get(js, "point.args") : NULL;
 
 		done = a && !strcmp(a->text, j->args);
-		scn_json_destroy(js);
+		zl_json_destroy(js);
 	}
 	g_free(text);
 	g_free(path);
@@ -302,7 +302,7 @@ static int job_finish(const char *pdir, struct job *j, int status)
 	char *final = path_in(pdir, j->p.id, ".json"), *tmp = g_strconcat(final, ".tmp", NULL);
 	char *text = NULL, *etext = NULL, *label = scn_point_label(&j->p);
 	gsize len = 0;
-	struct scn_json *js = NULL;
+	struct zl_json_doc *js = NULL;
 	const char *body = NULL;
 	FILE *f;
 	int r = -1;
@@ -310,7 +310,7 @@ static int job_finish(const char *pdir, struct job *j, int status)
 	g_file_get_contents(out, &text, &len, NULL);
 	g_file_get_contents(errp, &etext, NULL, NULL);
 	if (text && len)
-		js = scn_json_parse(text, len, NULL);
+		js = zl_json_parse(text, len, NULL);
 	if (js) {
 		body = strchr(text, '{') + 1;
 		while (*body == ' ' || *body == '\n')
@@ -359,7 +359,7 @@ static int job_finish(const char *pdir, struct job *j, int status)
 	unlink(errp);
 	r = 0;
 out:
-	scn_json_destroy(js);
+	zl_json_destroy(js);
 	g_free(text);
 	g_free(etext);
 	g_free(label);

@@ -4,7 +4,8 @@
  * A scenario is an INI file read with GLib's GKeyFile: a [scenario] section
  * (name, description, seeds, zip, max_points), simulator options in [sim]
  * (or the grouping sections [devices], [fs-core], [reorder], [workload],
- * [cleaning], which mean the same), and [expect] (named expectations).  The
+ * [cleaning], [output], which mean the same), and [expect] (named
+ * expectations); the sections are one table in scn_keys.c.  The
  * option names are not a list kept here: the loader is given the
  * simulator's own getopt table (cli/cmd_sim.c), so an option added to
  * `zonelab sim` is a scenario key the same day.  A value is one argument
@@ -17,10 +18,10 @@
  * GErrors whose message starts with "FILE:LINE: ", says what was wrong and
  * what is accepted; GError does not leave the command-line layer.
  *
- * scn_json: a flattened view of one JSON document (the simulator's output
- * plus the runner's "point" object): every leaf as a dotted path
- * ("wa.data", "reorder_latency_ns.p99", "point.params.util") in document
- * order, so expectations, tables and plots name fields as the JSON does.
+ * Expectations are checked on a point's JSON (the simulator's output plus
+ * the runner's "point" object) as common/zl_json_read.h flattens it: every
+ * leaf a dotted path ("wa.data", "reorder_latency_ns.p99"), so
+ * expectations, tables and plots name fields as the JSON does.
  */
 #ifndef ZL_SCN_H
 #define ZL_SCN_H
@@ -32,6 +33,8 @@
 
 #include <glib.h>
 
+#include "zl_json_read.h"
+
 #define SCN_ERROR (scn_error_quark())
 GQuark scn_error_quark(void);
 enum { SCN_ERROR_SYNTAX = 1, SCN_ERROR_KEY, SCN_ERROR_VALUE, SCN_ERROR_SWEEP, SCN_ERROR_IO };
@@ -39,27 +42,6 @@ enum { SCN_ERROR_SYNTAX = 1, SCN_ERROR_KEY, SCN_ERROR_VALUE, SCN_ERROR_SWEEP, SC
 #define SCN_MAX_POINTS_DEFAULT 10000u   /* points of one file unless max_points says */
 #define SCN_MAX_POINTS_LIMIT 1000000u   /* max_points can go up to this */
 #define SCN_MAX_VALUES 100000u          /* values of one list or range */
-
-/* ---- flattened JSON ---- */
-
-enum scn_jkind { SCN_J_NUM, SCN_J_STR, SCN_J_BOOL, SCN_J_NULL };
-
-struct scn_jleaf {
-	char *path;             /* "wa.data"; array items ".0", ".1"... */
-	enum scn_jkind kind;
-	double num;             /* SCN_J_NUM; SCN_J_BOOL: 1 or 0 */
-	char *text;             /* the value as written (a string unescaped) */
-};
-
-struct scn_json {
-	GPtrArray *leaves;      /* struct scn_jleaf *, document order */
-	GHashTable *by_path;    /* path -> leaf (borrowed) */
-};
-
-/* Parse @len bytes of JSON text.  NULL and *@err ("byte N: why") on bad input. */
-struct scn_json *scn_json_parse(const char *text, size_t len, GError **err);
-void scn_json_destroy(struct scn_json *j);
-const struct scn_jleaf *scn_json_get(const struct scn_json *j, const char *path);
 
 /* ---- expectations ---- */
 
@@ -99,7 +81,8 @@ enum scn_verdict { SCN_PASS, SCN_FAIL, SCN_SKIP };
 int scn_expect_parse(const char *text, struct scn_expect *e, char **why);
 void scn_expect_fini(struct scn_expect *e);
 /* Evaluate on one point; *@msg (caller frees) explains a FAIL or SKIP. */
-enum scn_verdict scn_expect_eval(const struct scn_expect *e, const struct scn_json *j, char **msg);
+enum scn_verdict scn_expect_eval(const struct scn_expect *e, const struct zl_json_doc *j,
+				  char **msg);
 
 /* ---- scenario files ---- */
 

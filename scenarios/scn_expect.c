@@ -1,9 +1,9 @@
 /*
  * scn_expect.c — expectations: parse "FIELD OP VALUE [if FIELD OP VALUE]"
  * and "FIELD within TOL[%] of VALUE", and check one against a point's
- * flattened JSON (scn.h).  The grammar and its units are in
- * docs/SCENARIOS.md.  This file knows no field names: any dotted path the
- * JSON has can be compared.
+ * flattened JSON (scn.h; the reader is common/zl_json_read.c).  The
+ * grammar and its units are in docs/SCENARIOS.md.  This file knows no
+ * field names: any dotted path the JSON has can be compared.
  */
 #include <math.h>
 #include <string.h>
@@ -229,30 +229,30 @@ void scn_expect_fini(struct scn_expect *e)
 }
 
 /* An operand's value on this point: a leaf, or a made-up one for constants. */
-static const struct scn_jleaf *value_of(const struct scn_operand *o, const struct scn_json *j,
-					struct scn_jleaf *tmp)
+static const struct zl_json_leaf *value_of(const struct scn_operand *o,
+					   const struct zl_json_doc *j, struct zl_json_leaf *tmp)
 {
 	if (o->is_field)
-		return scn_json_get(j, o->text);
+		return zl_json_get(j, o->text);
 	tmp->path = o->text;
 	tmp->text = o->text;
-	tmp->kind = o->is_str ? SCN_J_STR : SCN_J_NUM;
+	tmp->kind = o->is_str ? ZL_JSON_STR : ZL_JSON_NUM;
 	tmp->num = o->num;
 	return tmp;
 }
 
-static char *show(const struct scn_jleaf *l)
+static char *show(const struct zl_json_leaf *l)
 {
-	if (l->kind == SCN_J_STR)
+	if (l->kind == ZL_JSON_STR)
 		return g_strdup_printf("\"%s\"", l->text);
 	return g_strdup(l->text);
 }
 
 /* 1 true, 0 false, -1 cannot compare (*msg says why). */
-static int cond_eval(const struct scn_cond *c, const struct scn_json *j, char **msg)
+static int cond_eval(const struct scn_cond *c, const struct zl_json_doc *j, char **msg)
 {
-	struct scn_jleaf ta = { 0 }, tb = { 0 };
-	const struct scn_jleaf *a = value_of(&c->lhs, j, &ta), *b = value_of(&c->rhs, j, &tb);
+	struct zl_json_leaf ta = { 0 }, tb = { 0 };
+	const struct zl_json_leaf *a = value_of(&c->lhs, j, &ta), *b = value_of(&c->rhs, j, &tb);
 	bool num;
 	double d;
 
@@ -261,8 +261,8 @@ static int cond_eval(const struct scn_cond *c, const struct scn_json *j, char **
 				       !a ? c->lhs.text : c->rhs.text);
 		return -1;
 	}
-	num = (a->kind == SCN_J_NUM || a->kind == SCN_J_BOOL) &&
-	      (b->kind == SCN_J_NUM || b->kind == SCN_J_BOOL) &&
+	num = (a->kind == ZL_JSON_NUM || a->kind == ZL_JSON_BOOL) &&
+	      (b->kind == ZL_JSON_NUM || b->kind == ZL_JSON_BOOL) &&
 	      !c->rhs.is_str;
 	if (!num) {
 		int cmp = strcmp(a->text, b->text);
@@ -272,8 +272,8 @@ static int cond_eval(const struct scn_cond *c, const struct scn_json *j, char **
 		case SCN_OP_NE: return cmp != 0;
 		default:
 			*msg = g_strdup_printf("'%s' is not a number here (%s): only == and != "
-					       "compare text", a->kind == SCN_J_NUM ? b->path : a->path,
-					       a->kind == SCN_J_NUM ? b->text : a->text);
+					       "compare text", a->kind == ZL_JSON_NUM ? b->path : a->path,
+					       a->kind == ZL_JSON_NUM ? b->text : a->text);
 			return -1;
 		}
 	}
@@ -291,10 +291,11 @@ static int cond_eval(const struct scn_cond *c, const struct scn_json *j, char **
 	return -1;
 }
 
-enum scn_verdict scn_expect_eval(const struct scn_expect *e, const struct scn_json *j, char **msg)
+enum scn_verdict scn_expect_eval(const struct scn_expect *e, const struct zl_json_doc *j,
+				 char **msg)
 {
-	struct scn_jleaf ta = { 0 }, tb = { 0 };
-	const struct scn_jleaf *a, *b;
+	struct zl_json_leaf ta = { 0 }, tb = { 0 };
+	const struct zl_json_leaf *a, *b;
 	char *sa, *sb, *why = NULL;
 	int r;
 

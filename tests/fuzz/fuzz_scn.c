@@ -1,9 +1,9 @@
 /*
  * fuzz_scn.c — libFuzzer target for what reads scenario files and result
- * JSON (scenarios/): the input is loaded as a scenario (scn_load_data(),
+ * JSON (scenarios/, common/zl_json_read.c): the input is loaded as a scenario (scn_load_data(),
  * with a stand-in for `zonelab sim`'s option table) and, when it loads,
  * up to 64 of its points are enumerated and labelled; the same bytes are
- * parsed as JSON (scn_json_parse()) and, when they parse, a few
+ * parsed as JSON (zl_json_parse()) and, when they parse, a few
  * expectations are evaluated on them.  Invariants: an error is a message
  * starting with "fuzz.ini:"; a loaded scenario has 1..max_points points,
  * each with "seed" as its last key.  Built with clang only (make fuzz /
@@ -35,7 +35,7 @@ static const char *const exprs[] = {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct scn *s = NULL;
-	struct scn_json *j;
+	struct zl_json_doc *j;
 	GError *e = NULL;
 
 	if (scn_load_data("fuzz.ini", (const char *)data, size, opts, reserved, &s, &e)) {
@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		scn_destroy(s);
 	}
-	j = scn_json_parse((const char *)data, size, &e);
+	j = zl_json_parse((const char *)data, size, &e);
 	if (!j) {
 		if (!e || strncmp(e->message, "byte ", 5))
 			abort();
@@ -75,6 +75,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		g_free(msg);
 		scn_expect_fini(&x);
 	}
-	scn_json_destroy(j);
+	zl_json_destroy(j);
 	return 0;
 }

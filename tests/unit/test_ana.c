@@ -1,8 +1,9 @@
 /*
- * test_ana.c — analysis/'s metrics library: the log-linear histogram
- * (exact small values, bucket error bound, quantile edges, empty) and the
+ * test_ana.c — analysis/: the metrics library (the log-linear histogram:
+ * exact small values, bucket error bound, quantile edges, empty; the
  * write-amplification oracles against the published values of
- * wa-models.md and their limits.
+ * wa-models.md and their limits) and the result tables (mean and 95% CI,
+ * replicates grouped, CSV rows quoted, a file that is no point refused).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -13,6 +14,8 @@
 #include <cmocka.h>
 
 #include "ana.h"
+#include "ana_results.h"
+#include "zl_test.h"
 
 static void test_ana_hist_quantiles(void **state)
 {
@@ -96,6 +99,59 @@ static void test_ana_oracles_limits_and_order(void **state)
 	}
 }
 
+static void test_ana_mean_ci95_student_t(void **state)
+{
+	static const double x[] = { 1, 2, 3 };
+	double m, ci;
+
+	(void)state;
+	ana_mean_ci95(x, 3, &m, &ci);
+	assert_true(fabs(m - 2) < 1e-12);
+	assert_true(fabs(ci - 4.303 / sqrt(3)) < 1e-9);       /* s = 1, t(0.975, 2) */
+	ana_mean_ci95(x, 1, &m, &ci);
+	assert_true(m == 1 && isnan(ci));
+	ana_mean_ci95(x, 0, &m, &ci);
+	assert_true(isnan(m));
+}
+
+static void test_ana_tables_group_seeds_and_quote(void **state)
+{
+	static const char *const pts[] = {
+		"{\"point\": {\"id\": \"s-0000\", \"scenario\": \"s\", \"index\": 0, \"label\": \"u=1\", "
+		"\"seed\": 1, \"exit_status\": 0, \"params\": {\"u\": \"1\", \"seed\": \"1\"}}, "
+		"\"wa\": {\"data\": 2}, \"error\": \"none\", \"config\": {\"faults\": \"a,b\"}}",
+		"{\"point\": {\"id\": \"s-0001\", \"scenario\": \"s\", \"index\": 1, \"label\": \"u=1\", "
+		"\"seed\": 2, \"exit_status\": 0, \"params\": {\"u\": \"1\", \"seed\": \"2\"}}, "
+		"\"wa\": {\"data\": 4}, \"error\": \"none\", \"config\": {\"faults\": \"a,b\"}}",
+	};
+	struct ana_set *set = ana_set_create();
+	char *dir = zl_test_mkdtemp("ana"), *res = g_build_filename(dir, "r.csv", NULL);
+	char *sum = g_build_filename(dir, "s.csv", NULL), *text;
+
+	(void)state;
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(ana_set_add(set, pts[i], strlen(pts[i]), NULL, NULL), 0);
+	ana_set_group(set);
+	assert_int_equal(set->groups->len, 1);
+	assert_int_equal(ana_write_results(set, res, NULL), 0);
+	assert_true(g_file_get_contents(res, &text, NULL, NULL));
+	assert_string_equal(text, "id,scenario,index,label,exit_status,u,seed,wa.data,error,config.faults\n"
+			    "s-0000,s,0,u=1,0,1,1,2,none,\"a,b\"\n"
+			    "s-0001,s,1,u=1,0,1,2,4,none,\"a,b\"\n");
+	g_free(text);
+	assert_int_equal(ana_write_summary(set, sum, NULL), 0);
+	assert_true(g_file_get_contents(sum, &text, NULL, NULL));
+	/* mean 3, s = sqrt(2), t(0.975, 1) = 12.706: 12.706 * sqrt(2) / sqrt(2) */
+	assert_string_equal(text, "scenario,label,u,n,wa.data.mean,wa.data.ci95\ns,u=1,1,2,3,12.706\n");
+	g_free(text);
+	assert_int_equal(ana_set_add(set, "{\"a\": 1}", 8, NULL, NULL), -1);
+	ana_set_destroy(set);
+	zl_test_rmdir(dir);
+	g_free(res);
+	g_free(sum);
+	g_free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -104,6 +160,8 @@ int main(void)
 		cmocka_unit_test(test_ana_hist_relative_error_is_bounded),
 		cmocka_unit_test(test_ana_oracles_match_published_values),
 		cmocka_unit_test(test_ana_oracles_limits_and_order),
+		cmocka_unit_test(test_ana_mean_ci95_student_t),
+		cmocka_unit_test(test_ana_tables_group_seeds_and_quote),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

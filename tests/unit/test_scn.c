@@ -1,14 +1,13 @@
 /*
- * test_scn.c — scenario files and what reads results: every loader error
- * (FILE:LINE, what was wrong, what is accepted), sweep expansion (lists,
- * ranges, product order, zip, seeds, limits), points and their labels,
- * expectations that pass, fail (with the measured and expected values) and
- * do not apply, the JSON flattener (paths, escapes, errors with the byte),
- * and the statistics and tables of analysis/ (mean and 95% CI, CSV rows).
+ * test_scn.c — scenario files: every loader error (FILE:LINE, what was
+ * wrong, what is accepted), sweep expansion (lists, ranges, product order,
+ * zip, seeds, limits), points and their labels, and expectations that
+ * pass, fail (with the measured and expected values) and do not apply.
+ * The JSON reader is tested in test_zl_json_read.c, the result tables in
+ * test_ana.c.
  * The option table is a small stand-in for `zonelab sim`'s (the loader is
  * given a table; the real one is exercised by tests/scripts/090).
  */
-#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,9 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ana_results.h"
 #include "scn.h"
-#include "zl_test.h"
 
 static const struct option opts[] = {
 	{ "zones", 1, 0, 1 }, { "util", 1, 0, 2 }, { "clean", 1, 0, 3 },
@@ -242,7 +239,7 @@ static const char point_json[] =
 static enum scn_verdict eval(const char *expr, char **msg)
 {
 	struct scn_expect e = { 0 };
-	struct scn_json *j = scn_json_parse(point_json, strlen(point_json), NULL);
+	struct zl_json_doc *j = zl_json_parse(point_json, strlen(point_json), NULL);
 	char *why = NULL;
 	enum scn_verdict v;
 
@@ -251,7 +248,7 @@ static enum scn_verdict eval(const char *expr, char **msg)
 		fail_msg("%s: %s", expr, why);
 	v = scn_expect_eval(&e, j, msg);
 	scn_expect_fini(&e);
-	scn_json_destroy(j);
+	zl_json_destroy(j);
 	return v;
 }
 
@@ -300,120 +297,6 @@ static void test_scn_expectations_pass_fail_and_skip(void **state)
 	}
 }
 
-static void test_scn_json_paths_and_escapes(void **state)
-{
-	struct scn_json *j = scn_json_parse(point_json, strlen(point_json), NULL);
-	const struct scn_jleaf *l;
-
-	(void)state;
-	assert_non_null(j);
-	l = scn_json_get(j, "list.2.k");
-	assert_non_null(l);
-	assert_int_equal(l->kind, SCN_J_STR);
-	assert_string_equal(l->text, "a\"b\xc3\xa9");
-	l = scn_json_get(j, "wa.oracle_fifo");
-	assert_int_equal(l->kind, SCN_J_NUM);
-	assert_true(l->num == 2.52);
-	assert_string_equal(l->text, "2.52");
-	l = scn_json_get(j, "config.metadata");
-	assert_int_equal(l->kind, SCN_J_BOOL);
-	assert_string_equal(((struct scn_jleaf *)j->leaves->pdata[0])->path, "point.id");
-	scn_json_destroy(j);
-}
-
-static void test_scn_json_errors_name_the_byte(void **state)
-{
-	static const struct { const char *in; const char *msg; } cases[] = {
-		{ "", "byte 0: expected '{'" },
-		{ "[1]", "byte 0: expected '{'" },
-		{ "{\"a\": }", "byte 6: expected a value" },
-		{ "{\"a\" 1}", "byte 5: expected ':'" },
-		{ "{\"a\": 1,}", "byte 8: expected a member name" },
-		{ "{\"a\": 1} x", "byte 9: text after the document" },
-		{ "{\"a\": \"x", "unterminated string" },
-		{ "{\"a\": \"\\q\"}", "unknown escape" },
-		{ "{\"a\": \"\\u12\"}", "\\u needs 4 hex digits" },
-		{ "{\"a\": -}", "not a number" },
-		{ "{\"a\": [1 2]}", "expected ',' or ']'" },
-		{ "{\"a\": tru}", "expected a value" },
-	};
-
-	(void)state;
-	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-		GError *e = NULL;
-
-		assert_null(scn_json_parse(cases[i].in, strlen(cases[i].in), &e));
-		if (!e || !strstr(e->message, cases[i].msg))
-			fail_msg("'%s': '%s', want '%s'", cases[i].in, e ? e->message : "(none)",
-				 cases[i].msg);
-		g_error_free(e);
-	}
-	{
-		GString *deep = g_string_new("{\"a\":");
-		GError *e = NULL;
-
-		for (int i = 0; i < 100; i++)
-			g_string_append(deep, "[");
-		assert_null(scn_json_parse(deep->str, deep->len, &e));
-		assert_non_null(strstr(e->message, "nested too deep"));
-		g_error_free(e);
-		g_string_free(deep, TRUE);
-	}
-}
-
-static void test_ana_mean_ci95_student_t(void **state)
-{
-	static const double x[] = { 1, 2, 3 };
-	double m, ci;
-
-	(void)state;
-	ana_mean_ci95(x, 3, &m, &ci);
-	assert_true(fabs(m - 2) < 1e-12);
-	assert_true(fabs(ci - 4.303 / sqrt(3)) < 1e-9);       /* s = 1, t(0.975, 2) */
-	ana_mean_ci95(x, 1, &m, &ci);
-	assert_true(m == 1 && isnan(ci));
-	ana_mean_ci95(x, 0, &m, &ci);
-	assert_true(isnan(m));
-}
-
-static void test_ana_tables_group_seeds_and_quote(void **state)
-{
-	static const char *const pts[] = {
-		"{\"point\": {\"id\": \"s-0000\", \"scenario\": \"s\", \"index\": 0, \"label\": \"u=1\", "
-		"\"seed\": 1, \"exit_status\": 0, \"params\": {\"u\": \"1\", \"seed\": \"1\"}}, "
-		"\"wa\": {\"data\": 2}, \"error\": \"none\", \"config\": {\"faults\": \"a,b\"}}",
-		"{\"point\": {\"id\": \"s-0001\", \"scenario\": \"s\", \"index\": 1, \"label\": \"u=1\", "
-		"\"seed\": 2, \"exit_status\": 0, \"params\": {\"u\": \"1\", \"seed\": \"2\"}}, "
-		"\"wa\": {\"data\": 4}, \"error\": \"none\", \"config\": {\"faults\": \"a,b\"}}",
-	};
-	struct ana_set *set = ana_set_create();
-	char *dir = zl_test_mkdtemp("scn"), *res = g_build_filename(dir, "r.csv", NULL);
-	char *sum = g_build_filename(dir, "s.csv", NULL), *text;
-
-	(void)state;
-	for (int i = 0; i < 2; i++)
-		assert_int_equal(ana_set_add(set, pts[i], strlen(pts[i]), NULL, NULL), 0);
-	ana_set_group(set);
-	assert_int_equal(set->groups->len, 1);
-	assert_int_equal(ana_write_results(set, res, NULL), 0);
-	assert_true(g_file_get_contents(res, &text, NULL, NULL));
-	assert_string_equal(text, "id,scenario,index,label,exit_status,u,seed,wa.data,error,config.faults\n"
-			    "s-0000,s,0,u=1,0,1,1,2,none,\"a,b\"\n"
-			    "s-0001,s,1,u=1,0,1,2,4,none,\"a,b\"\n");
-	g_free(text);
-	assert_int_equal(ana_write_summary(set, sum, NULL), 0);
-	assert_true(g_file_get_contents(sum, &text, NULL, NULL));
-	/* mean 3, s = sqrt(2), t(0.975, 1) = 12.706: 12.706 * sqrt(2) / sqrt(2) */
-	assert_string_equal(text, "scenario,label,u,n,wa.data.mean,wa.data.ci95\ns,u=1,1,2,3,12.706\n");
-	g_free(text);
-	assert_int_equal(ana_set_add(set, "{\"a\": 1}", 8, NULL, NULL), -1);
-	ana_set_destroy(set);
-	zl_test_rmdir(dir);
-	g_free(res);
-	g_free(sum);
-	g_free(dir);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,10 +307,6 @@ int main(void)
 		cmocka_unit_test(test_scn_ranges_lists_and_quotes_expand),
 		cmocka_unit_test(test_scn_defaults_name_from_file_one_seed),
 		cmocka_unit_test(test_scn_expectations_pass_fail_and_skip),
-		cmocka_unit_test(test_scn_json_paths_and_escapes),
-		cmocka_unit_test(test_scn_json_errors_name_the_byte),
-		cmocka_unit_test(test_ana_mean_ci95_student_t),
-		cmocka_unit_test(test_ana_tables_group_seeds_and_quote),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

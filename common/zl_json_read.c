@@ -1,25 +1,30 @@
 /*
- * scn_json.c — a JSON reader that flattens a document into dotted paths
- * (scn.h).  It reads what the simulator and the runner write (objects,
- * arrays, strings, numbers, true/false/null) and refuses anything else with
- * the byte offset.  Not a general JSON library: no writer, no tree.
+ * zl_json_read.c — the JSON reader (zl_json_read.h): flattens a document
+ * into dotted paths, keeping every value's text as written.  It reads what
+ * the simulator and the runner write (objects, arrays, strings, numbers,
+ * true/false/null) and refuses anything else with the byte offset.  Not a
+ * general JSON library: no writer (zl_json.c escapes strings), no tree.
+ * It uses GLib (arrays, hash table, GError), the one file of common/ that
+ * does: its callers are the command-line side (scenarios/, analysis/'s
+ * result tables, cli/), never the emulator.
  */
+#include <stdbool.h>
 #include <string.h>
 
-#include "scn.h"
+#include "zl_json_read.h"
 
-#define SCN_JSON_MAX_DEPTH 64
+G_DEFINE_QUARK(zl-json-error-quark, zl_json_error)
 
 struct jp {
 	const char *s;
 	size_t len, pos;
-	struct scn_json *j;
+	struct zl_json_doc *j;
 	GError **err;
 };
 
 static int jp_fail(struct jp *p, const char *why)
 {
-	g_set_error(p->err, SCN_ERROR, SCN_ERROR_SYNTAX, "byte %zu: %s", p->pos, why);
+	g_set_error(p->err, ZL_JSON_ERROR, ZL_JSON_ERROR_SYNTAX, "byte %zu: %s", p->pos, why);
 	return -1;
 }
 
@@ -31,7 +36,7 @@ static void jp_ws(struct jp *p)
 
 static void leaf_free(gpointer data)
 {
-	struct scn_jleaf *l = data;
+	struct zl_json_leaf *l = data;
 
 	g_free(l->path);
 	g_free(l->text);
@@ -112,9 +117,9 @@ static int jp_string(struct jp *p, char **out)
 	return 0;
 }
 
-static void jp_add(struct jp *p, const char *path, enum scn_jkind kind, double num, char *text)
+static void jp_add(struct jp *p, const char *path, enum zl_json_kind kind, double num, char *text)
 {
-	struct scn_jleaf *l = g_new0(struct scn_jleaf, 1);
+	struct zl_json_leaf *l = g_new0(struct zl_json_leaf, 1);
 
 	l->path = g_strdup(path);
 	l->kind = kind;
@@ -136,7 +141,7 @@ static int jp_container(struct jp *p, const char *path, int depth, bool object)
 	char close = object ? '}' : ']';
 	unsigned idx = 0;
 
-	if (depth >= SCN_JSON_MAX_DEPTH)
+	if (depth >= ZL_JSON_MAX_DEPTH)
 		return jp_fail(p, "nested too deep");
 	p->pos++;
 	jp_ws(p);
@@ -197,11 +202,11 @@ static int jp_value(struct jp *p, const char *path, int depth)
 
 		if (jp_string(p, &s))
 			return -1;
-		jp_add(p, path, SCN_J_STR, 0, s);
+		jp_add(p, path, ZL_JSON_STR, 0, s);
 		return 0;
 	}
-	static const struct { const char *w; enum scn_jkind k; double v; } words[] = {
-		{ "true", SCN_J_BOOL, 1 }, { "false", SCN_J_BOOL, 0 }, { "null", SCN_J_NULL, 0 },
+	static const struct { const char *w; enum zl_json_kind k; double v; } words[] = {
+		{ "true", ZL_JSON_BOOL, 1 }, { "false", ZL_JSON_BOOL, 0 }, { "null", ZL_JSON_NULL, 0 },
 	};
 	for (size_t k = 0; k < G_N_ELEMENTS(words); k++) {
 		size_t n = strlen(words[k].w);
@@ -226,15 +231,15 @@ static int jp_value(struct jp *p, const char *path, int depth)
 			p->pos = start;
 			return jp_fail(p, "not a number");
 		}
-		jp_add(p, path, SCN_J_NUM, v, t);
+		jp_add(p, path, ZL_JSON_NUM, v, t);
 		return 0;
 	}
 	return jp_fail(p, "expected a value");
 }
 
-struct scn_json *scn_json_parse(const char *text, size_t len, GError **err)
+struct zl_json_doc *zl_json_parse(const char *text, size_t len, GError **err)
 {
-	struct scn_json *j = g_new0(struct scn_json, 1);
+	struct zl_json_doc *j = g_new0(struct zl_json_doc, 1);
 	struct jp p = { .s = text, .len = len, .j = j, .err = err };
 
 	j->leaves = g_ptr_array_new_with_free_func(leaf_free);
@@ -253,11 +258,11 @@ struct scn_json *scn_json_parse(const char *text, size_t len, GError **err)
 	}
 	return j;
 out_fail:
-	scn_json_destroy(j);
+	zl_json_destroy(j);
 	return NULL;
 }
 
-void scn_json_destroy(struct scn_json *j)
+void zl_json_destroy(struct zl_json_doc *j)
 {
 	if (!j)
 		return;
@@ -266,7 +271,7 @@ void scn_json_destroy(struct scn_json *j)
 	g_free(j);
 }
 
-const struct scn_jleaf *scn_json_get(const struct scn_json *j, const char *path)
+const struct zl_json_leaf *zl_json_get(const struct zl_json_doc *j, const char *path)
 {
 	return g_hash_table_lookup(j->by_path, path);
 }
