@@ -46,7 +46,7 @@ void sim_heap_fini(struct sim_heap *h);
 
 /* Histograms and the WA oracles: analysis/ana.h. */
 
-/* ---- the simulation (sim.c) ---- */
+/* ---- the simulation (sim_cfg.c: configuration; sim_run.c: the run) ---- */
 
 enum sim_workload { SIM_WL_SEQ = 0, SIM_WL_UNIFORM, SIM_WL_HOTCOLD, SIM_WL_ZIPF };
 

@@ -3,7 +3,7 @@
  * are made and torn down for each backend (data-less zone models, emulated
  * disks with a store and fault rules, or one Linux zoned block device), and
  * the geometry the run then uses.  The timing model (busy until, zone
- * switches) is in sim.c; this file does no simulation.
+ * switches) is in sim_io.c; this file does no simulation.
  */
 #include <errno.h>
 #include <stdint.h>

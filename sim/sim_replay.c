@@ -1,64 +1,27 @@
 /*
- * sim_replay.c — what a trace replay needs before the simulation starts:
- * its options checked, the pre-pass over the trace (traces/trc_map.c), the
- * file sized from the footprint, --file-size or --util, and the zone count
- * derived when none was given.  The replay itself (requests, reads,
- * discards, flushes, arrival times) runs in sim.c; this file opens no
- * device.
+ * sim_replay.c — a trace as a workload source (sim_wl.h): the pre-pass over
+ * the trace (traces/trc_map.c) and its description, the file sized from
+ * the footprint, --file-size or --util, the zone count derived when none
+ * was given, the passes counted (the last is measured), and the mapping
+ * source the run reads.  The replay's options are checked with the others
+ * (sim_cfg.c); the requests, reads, discards, flushes and arrival times
+ * run in the workload path (sim_issue.c), as a generator's do.  This file
+ * opens no device.
  */
 #include <errno.h>
 #include <string.h>
 
-#include "sim_int.h"
+#include "sim_wl.h"
 
-#define BLOCK 4096u
+#define REPLAY_BIO_BLOCKS 32u  /* a trace write is cut into bios of at most 128 KiB */
 
-int sim_replay_check(const struct sim_cfg *c, char *msg, size_t msg_len)
-{
-	if (!c->trace) {
-		if (c->timing != SIM_TIMING_CLOSED)
-			zl_msgf(msg, msg_len, "--timing %s: needs --trace (the generators have no "
-				"arrival times)", sim_name_of(sim_timing_names, c->timing) ?: "?");
-		else if (c->loops != 1)
-			zl_msgf(msg, msg_len, "--loops %u: needs --trace (a generator's run is "
-				"--warmup and --writes)", c->loops);
-		else if (c->file_bytes)
-			zl_msgf(msg, msg_len, "--file-size %llu: needs --trace (a generator's file "
-				"is --util of the capacity)", (unsigned long long)c->file_bytes);
-		else if (c->map != TRC_MAP_COMPACT)
-			zl_msgf(msg, msg_len, "--map %s: needs --trace",
-				sim_name_of(trc_map_names, c->map) ?: "?");
-		else
-			return 0;
-		return -EINVAL;
-	}
-	if (!sim_name_of(trc_map_names, c->map))
-		zl_msgf(msg, msg_len, "--map %d: not a known value (one of: compact direct scale)",
-			c->map);
-	else if (!sim_name_of(sim_timing_names, c->timing))
-		zl_msgf(msg, msg_len, "--timing %d: not a known value (one of: closed timed)",
-			c->timing);
-	else if (!c->loops)
-		zl_msgf(msg, msg_len, "--loops 0: at least 1 pass over the trace");
-	else if (c->timing == SIM_TIMING_TIMED && !(c->speed > 0 && c->speed <= 1e9))
-		zl_msgf(msg, msg_len, "--speed %g: above 0 and at most 1e9 (1 = the trace's own "
-			"pace, 2 = twice as fast)", c->speed);
-	else if (!c->qd && c->timing == SIM_TIMING_CLOSED)
-		zl_msgf(msg, msg_len, "--qd 0: a closed loop needs at least 1 request in flight "
-			"(0 = no limit is for --timing timed)");
-	else if (c->file_bytes % BLOCK)
-		zl_msgf(msg, msg_len, "--file-size %llu: a multiple of 4 KiB",
-			(unsigned long long)c->file_bytes);
-	else if (c->map == TRC_MAP_SCALE && !c->file_bytes && !c->nr_zones && !c->blkdev)
-		zl_msgf(msg, msg_len, "--map scale: the file's size comes from --file-size, or "
-			"from --zones and --util: give one of them");
-	else
-		return 0;
-	return -EINVAL;
-}
-
-int sim_replay_scan(const struct sim_cfg *c, struct trc_map **map, struct trc_stat_result *desc,
-		    char *msg, size_t msg_len)
+/*
+ * The pre-pass over @c->trace into a new map (*@map, caller owns:
+ * trc_map_destroy()) and the trace's descriptors (trc_stat) in *@desc.  0,
+ * or the trace's error with its message (file, record, why) in @msg.
+ */
+static int scan(const struct sim_cfg *c, struct trc_map **map, struct trc_stat_result *desc,
+		char *msg, size_t msg_len)
 {
 	struct trc_stat *st = NULL;
 	struct trc_map *m;
@@ -87,12 +50,24 @@ int sim_replay_scan(const struct sim_cfg *c, struct trc_map **map, struct trc_st
 	return 0;
 }
 
+static int replay_scan(struct sim_wl *w, const struct sim_cfg *c, struct sim_result *res)
+{
+	int ret;
+
+	res->replay = true;
+	ret = scan(c, &w->map, &res->trace_stat, res->msg, sizeof(res->msg));
+	if (ret)
+		return ret;
+	res->trace = *trc_map_desc(w->map);
+	return 0;
+}
+
 /* Blocks of data the file may hold with @c's geometry at --util. */
 static uint64_t util_blocks(const struct sim_cfg *c)
 {
 	double z = sim_usable_data_zones(c);
 
-	return z > 0 ? (uint64_t)(c->util * z * (double)(c->zone_bytes / BLOCK)) : 0;
+	return z > 0 ? (uint64_t)(c->util * z * (double)(c->zone_bytes / SIM_BLOCK)) : 0;
 }
 
 /* Whether @c's zones hold @file at --util, with a data zone at least (the
@@ -130,11 +105,19 @@ static int derive_zones(struct sim_cfg *c, uint64_t file, char *msg, size_t msg_
 	return 0;
 }
 
-int sim_replay_size(struct sim_cfg *c, struct trc_map *map, uint64_t *file_blocks, char *msg,
-		    size_t msg_len)
+/*
+ * The file for the scanned trace, set in @w's map: --file-size, else the
+ * trace's need (compact: footprint, direct: highest block), else (scale)
+ * --util of the usable capacity.  With nr_zones 0 (no blkdev), the zone
+ * count is derived here (the smallest with file <= util x usable capacity)
+ * and written into @c.  Refused: a file smaller than the trace needs, a
+ * file that does not fit the zones.
+ */
+static int replay_size(struct sim_wl *w, struct sim_cfg *c, char *msg, size_t msg_len)
 {
 	static const char *const need_what[] = { "its footprint", "its highest byte",
 						 "its largest request" };
+	struct trc_map *map = w->map;
 	const struct trc_map_desc *d = trc_map_desc(map);
 	uint64_t need = trc_map_need_blocks(map), file;
 	double usable;
@@ -147,16 +130,17 @@ int sim_replay_size(struct sim_cfg *c, struct trc_map *map, uint64_t *file_block
 		return -EINVAL;
 	}
 	if (c->file_bytes)
-		file = c->file_bytes / BLOCK;
+		file = c->file_bytes / SIM_BLOCK;
 	else if (c->map != TRC_MAP_SCALE)
 		file = need;
 	else
-		file = util_blocks(c);  /* --zones given (sim_replay_check()) */
+		file = util_blocks(c);  /* --zones given (sim_cfg_check()) */
 	if (file < need) {
 		zl_msgf(msg, msg_len, "%s %llu: the trace needs a file of %llu bytes or more "
 			"(--map %s: %s)", c->file_bytes ? "--file-size" : "--util of --zones",
-			(unsigned long long)(c->file_bytes ? c->file_bytes : file * BLOCK),
-			(unsigned long long)need * BLOCK, trc_map_names[c->map], need_what[c->map]);
+			(unsigned long long)(c->file_bytes ? c->file_bytes : file * SIM_BLOCK),
+			(unsigned long long)need * SIM_BLOCK, trc_map_names[c->map],
+			need_what[c->map]);
 		return -EINVAL;
 	}
 	if (!c->nr_zones && !c->blkdev) {
@@ -164,7 +148,7 @@ int sim_replay_size(struct sim_cfg *c, struct trc_map *map, uint64_t *file_block
 		if (ret)
 			return ret;
 	}
-	usable = sim_usable_data_zones(c) * (double)(c->zone_bytes / BLOCK);
+	usable = sim_usable_data_zones(c) * (double)(c->zone_bytes / SIM_BLOCK);
 	if (!((double)file < usable)) {
 		zl_msgf(msg, msg_len, "the file (%llu blocks of 4 KiB, --map %s) does not fit in "
 			"--zones %u of %llu bytes: %.0f usable data blocks; give more --zones, or "
@@ -176,6 +160,37 @@ int sim_replay_size(struct sim_cfg *c, struct trc_map *map, uint64_t *file_block
 	ret = trc_map_set_file(map, file);
 	if (ret)
 		return ret;
-	*file_blocks = file;
+	w->file_blocks = file;
 	return 0;
 }
+
+/* @c->loops passes over the trace, the last measured, writes cut in bios. */
+static int replay_open(struct sim_wl *w, const struct sim_cfg *c, struct sim_result *res,
+		       struct trc_source **src)
+{
+	struct trc_map_source_cfg rc = { .in = c->trace, .map = w->map, .loops = c->loops };
+	int ret;
+
+	w->warm_reqs = (uint64_t)(c->loops - 1) * res->trace.nr_recs;
+	w->total_reqs = (uint64_t)c->loops * res->trace.nr_recs;
+	res->loops_warmup = c->loops - 1;
+	w->max_bio_blocks = REPLAY_BIO_BLOCKS < c->zone_bytes / SIM_BLOCK ?
+			    REPLAY_BIO_BLOCKS : (uint32_t)(c->zone_bytes / SIM_BLOCK);
+	ret = trc_map_source_create(&rc, src);
+	if (ret)
+		zl_msgf(res->msg, sizeof(res->msg), "replay: %s", strerror(-ret));
+	return ret;
+}
+
+static void replay_fini(struct sim_wl *w)
+{
+	trc_map_destroy(w->map);
+	w->map = NULL;
+}
+
+const struct sim_wl_ops sim_wl_replay = {
+	.scan = replay_scan,
+	.size = replay_size,
+	.open = replay_open,
+	.fini = replay_fini,
+};

@@ -1,0 +1,352 @@
+/*
+ * sim_cfg.c — the simulator's configuration before a run: the defaults,
+ * every option checked against its range and against the others (the
+ * trace-replay options too), and the numbers derived from the geometry
+ * (usable data zones, copies per profile).  It opens nothing and runs
+ * nothing: the devices are sim_dev.c, the run sim_run.c, the names of enum
+ * values sim_out.c.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+void sim_cfg_init(struct sim_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->seed = 1;
+	c->nr_devs = 1;
+	c->zone_bytes = 256ULL << 20;
+	c->nr_zones = 64;
+	c->nr_conv = 1;
+	c->dev_cmd_ns = 20000;
+	c->dev_bw_bps = 200ULL << 20;
+	c->zone_switch_ns = 0;
+	c->data_profile = c->meta_profile = FSC_SINGLE;
+	c->order = FSC_ORDER_SUBMIT_BUFFER;
+	c->release = FSC_RELEASE_REDIRTY;
+	c->expire_ns = 90ULL * 1000000000ULL;
+	c->metadata = true;
+	c->tree_fanout = 121;
+	c->leaf_items = 128;
+	c->release_prob = 0.001;
+	c->commit_interval_ns = 30ULL * 1000000000ULL;
+	c->commit_bytes = 32ULL << 20;
+	c->nr_workers = 8;
+	c->worker_dist = SIM_DIST_EXP;
+	c->worker_mean_ns = 50000;
+	c->pareto_alpha = 1.5;
+	c->workload = SIM_WL_UNIFORM;
+	c->util = 0.8;
+	c->bio_blocks = 1;
+	c->hot_r = 0.9;
+	c->hot_f = 0.1;
+	c->zipf_theta = 0.99;
+	c->qd = 32;
+	c->warmup_writes = 0;
+	c->writes = 100000;
+	c->map = TRC_MAP_COMPACT;
+	c->timing = SIM_TIMING_CLOSED;
+	c->speed = 1.0;
+	c->loops = 1;
+	c->clean = FSC_CLEAN_GREEDY;
+	fsc_clean_params_init(&c->clean_params);
+	fsc_place_params_init(&c->place_params);
+	c->reserve_zones = 2;
+	c->sample_ns = 1000000000ULL;
+	c->dev_error_abort = true;
+	c->reloc_reads = true;
+}
+
+uint32_t sim_profile_copies(enum fsc_profile p)
+{
+	return p == FSC_DUP || p == FSC_RAID1 || p == FSC_RAID10 ? 2 : 1;
+}
+
+/* Data zones cleaning can use: free sequential zones, less superblock zones,
+ * the first zone, the reserve, the open zone and (estimated) metadata. */
+double sim_usable_data_zones(const struct sim_cfg *c)
+{
+	/* zone 0 is skipped (007) and conventional zones hold superblocks;
+	 * without conventional zones, zones 0 and 1 hold the superblock log */
+	uint32_t lost = c->nr_conv ? c->nr_conv : 2;
+	double z = (double)(c->nr_zones - lost) * c->nr_devs /
+		   sim_profile_copies(c->data_profile);
+
+	/* cleaning reserve, an open zone per data log (no 32-bit wrap) */
+	z -= (double)c->reserve_zones + fsc_place_nr_logs(c->place, &c->place_params);
+	if (c->metadata && c->leaf_items) {
+		/* the tree twice (committed + being written) per metadata copy,
+		 * plus two partly used block groups: an estimate */
+		double leaves = z * c->util * (double)(c->zone_bytes / SIM_BLOCK) / c->leaf_items;
+
+		z -= 2.0 * leaves * 16384 / (double)c->zone_bytes *
+		     sim_profile_copies(c->meta_profile) + 2;
+	}
+	return z;
+}
+
+/* Fields sim_json() prints by name: a value outside its table is refused. */
+static int check_names(const struct sim_cfg *c, char *msg, size_t msg_len)
+{
+	const struct {
+		const char *opt;
+		const char *const *names;
+		int v;
+	} f[] = {
+		{ "--profile", sim_profile_names, c->data_profile },
+		{ "--meta-profile", sim_profile_names, c->meta_profile },
+		{ "--order", sim_order_names, c->order },
+		{ "--release", sim_release_names, c->release },
+		{ "--worker-dist", sim_dist_names, c->worker_dist },
+		{ "--workload", sim_workload_names, c->workload },
+		{ "--clean", sim_clean_names, c->clean },
+		{ "--placement", fsc_place_names, c->place },
+		{ "--store", sim_store_names, c->store },
+	};
+	size_t i, n;
+	int k;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		if (sim_name_of(f[i].names, f[i].v))
+			continue;
+		n = (size_t)snprintf(msg, msg_len, "%s %d: not a known value (one of:", f[i].opt,
+				     f[i].v);
+		for (k = 0; f[i].names[k] && n < msg_len; k++)
+			n += (size_t)snprintf(msg + n, msg_len - n, " %s", f[i].names[k]);
+		if (n < msg_len)
+			snprintf(msg + n, msg_len - n, ")");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Values out of their range, each on its own. */
+static int check_values(const struct sim_cfg *c, char *msg, size_t msg_len)
+{
+	if (!c->nr_devs || c->nr_devs > FSC_MAX_DEVS)
+		zl_msgf(msg, msg_len, "--devices %u: between 1 and %u", c->nr_devs, FSC_MAX_DEVS);
+	else if (!c->zone_bytes || c->zone_bytes % SIM_BLOCK)
+		zl_msgf(msg, msg_len, "--zone-size %llu: a positive multiple of 4 KiB",
+			(unsigned long long)c->zone_bytes);
+	else if (c->nr_zones < 4)
+		zl_msgf(msg, msg_len, "--zones %u: at least 4", c->nr_zones);
+	else if (c->nr_conv >= c->nr_zones)
+		zl_msgf(msg, msg_len, "--conv %u: fewer than --zones (%u)", c->nr_conv, c->nr_zones);
+	else if (!c->bio_blocks || (uint64_t)c->bio_blocks * SIM_BLOCK > c->zone_bytes)
+		zl_msgf(msg, msg_len, "--bio-blocks %u: between 1 and one zone (%llu blocks of 4 KiB)",
+			c->bio_blocks, (unsigned long long)(c->zone_bytes / SIM_BLOCK));
+	else if (!c->qd && !c->trace)
+		zl_msgf(msg, msg_len, "--qd 0: at least 1 write in flight");
+	else if (!(c->util > 0 && c->util < 1))
+		zl_msgf(msg, msg_len, "--util %g: between 0 and 1, exclusive", c->util);
+	else if (!(c->hot_f > 0 && c->hot_f < 1))
+		zl_msgf(msg, msg_len, "--hot-f %g: between 0 and 1, exclusive", c->hot_f);
+	else if (!(c->hot_r >= 0 && c->hot_r <= 1))
+		zl_msgf(msg, msg_len, "--hot-r %g: between 0 and 1", c->hot_r);
+	else if (!(c->zipf_theta > 0 && c->zipf_theta <= 100))
+		zl_msgf(msg, msg_len, "--zipf-theta %g: above 0 and at most 100", c->zipf_theta);
+	else if (!(c->release_prob >= 0 && c->release_prob <= 1))
+		zl_msgf(msg, msg_len, "--release-prob %g: between 0 and 1", c->release_prob);
+	else if (c->worker_dist == SIM_DIST_PARETO && !(c->pareto_alpha > 1))
+		zl_msgf(msg, msg_len, "--pareto-alpha %g: above 1 (else the mean is infinite)",
+			c->pareto_alpha);
+	else if (c->blkdev && c->nr_devs != 1)
+		zl_msgf(msg, msg_len, "--devices %u: --blkdev runs on one device", c->nr_devs);
+	else if (c->store == SIM_STORE_FILE && (!c->store_path || !*c->store_path))
+		zl_msgf(msg, msg_len, "--store file:PATH: no PATH");
+	else if (c->max_open && c->max_active && c->max_open > c->max_active)
+		zl_msgf(msg, msg_len, "--max-open %u --max-active %u: open zones are active: "
+			"--max-open at most --max-active", c->max_open, c->max_active);
+	else if (fsc_clean_params_check(c->clean, &c->clean_params, msg, msg_len))
+		return -EINVAL;
+	else if (c->metadata && (c->tree_fanout < 2 || !c->leaf_items))
+		zl_msgf(msg, msg_len, "--fanout %u --leaf-items %u: a tree needs a fanout of 2 or "
+			"more and 1 item per leaf or more (or --no-metadata)", c->tree_fanout,
+			c->leaf_items);
+	else
+		return 0;
+	return -EINVAL;
+}
+
+/* Profiles fs-core cannot build on --devices (RAID5/6 are left to fs-core:
+ * the run reports the HMZONED refusal), and zone append beyond SINGLE. */
+static int check_profiles(const struct sim_cfg *c, char *msg, size_t msg_len)
+{
+	uint32_t need = fsc_profile_min_devs(c->data_profile);
+
+	if (c->nr_devs < need) {
+		zl_msgf(msg, msg_len, "--profile %s --devices %u: %s needs at least %u devices",
+			sim_profile_names[c->data_profile], c->nr_devs,
+			sim_profile_names[c->data_profile], need);
+		return -EINVAL;
+	}
+	need = fsc_profile_min_devs(c->meta_profile);
+	if (c->metadata && c->nr_devs < need) {
+		zl_msgf(msg, msg_len, "--meta-profile %s --devices %u: %s needs at least %u "
+			"devices (or --no-metadata)", sim_profile_names[c->meta_profile],
+			c->nr_devs, sim_profile_names[c->meta_profile], need);
+		return -EINVAL;
+	}
+	if (c->order == FSC_ORDER_APPEND && c->data_profile != FSC_SINGLE) {
+		zl_msgf(msg, msg_len, "--order append --profile %s: a zone append goes to one "
+			"zone of one device: data needs --profile single",
+			sim_profile_names[c->data_profile]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * A superblock location (fsc_sb_layout(), 004): a fixed copy in a
+ * conventional zone, or the log on zones 0-1 when there is none.  With
+ * conventional zones that end before the first copy (64 KiB + 4 KiB)
+ * neither works: fs-core would refuse to create (enospc, no write done).
+ * Tree blocks need a zone that holds one (node 16 KiB).
+ */
+static int check_layout(const struct sim_cfg *c, char *msg, size_t msg_len)
+{
+	uint64_t need = 64 * 1024 + 4096;
+
+	if (fsc_sb_layout(c->zone_bytes, c->nr_zones, c->nr_conv) < 0) {
+		zl_msgf(msg, msg_len, "--zone-size %llu --conv %u: no superblock location: "
+			"conventional zones end at %llu bytes, before the copy at 64 KiB, and "
+			"the log needs zones 0-1 sequential; give --conv %llu, --zone-size %lluK "
+			"or more, or --conv 0", (unsigned long long)c->zone_bytes, c->nr_conv,
+			(unsigned long long)(c->nr_conv * c->zone_bytes),
+			(unsigned long long)((need + c->zone_bytes - 1) / c->zone_bytes),
+			(unsigned long long)(((need + c->nr_conv - 1) / c->nr_conv + 4095) / 4096 * 4));
+		return -EINVAL;
+	}
+	if (c->metadata && c->zone_bytes < 16384) {
+		zl_msgf(msg, msg_len, "--zone-size %llu: smaller than a tree block (16384 bytes); "
+			"give --zone-size 16K or more, or --no-metadata",
+			(unsigned long long)c->zone_bytes);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Active zones fs-core needs at once: one per data log, the metadata and
+ * system logs, the superblock log, one more to relocate into while a
+ * victim's copies fly (x 2 with DUP).  Fewer and it could wait forever.
+ */
+static int check_active(const struct sim_cfg *c, char *msg, size_t msg_len)
+{
+	uint32_t need = fsc_place_nr_logs(c->place, &c->place_params) + 1 +
+			(c->metadata ? 2 : 0) + (c->nr_conv ? 0 : 1);
+
+	if (c->data_profile == FSC_DUP || c->meta_profile == FSC_DUP)
+		need *= 2;
+	if (c->max_active && c->max_active < need) {
+		zl_msgf(msg, msg_len, "--max-active %u: fs-core needs %u active zones at once "
+			"(%u data logs, relocation%s%s); give --max-active %u or more",
+			c->max_active, need, fsc_place_nr_logs(c->place, &c->place_params),
+			c->metadata ? ", metadata, system" : "", c->nr_conv ? "" : ", superblock log",
+			need);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A data zone at least, and a file of one write at least. */
+static int check_room(const struct sim_cfg *c, char *msg, size_t msg_len)
+{
+	double zones = sim_usable_data_zones(c), np = (double)(c->zone_bytes / SIM_BLOCK);
+	unsigned long long short_by;
+
+	if (zones < 1) {
+		/* all counted in zones, the metadata estimate too: a larger
+		 * --zone-size leaves the same shortfall */
+		short_by = (unsigned long long)(1 - zones);
+		if (short_by < 1 - zones)
+			short_by++;
+		zl_msgf(msg, msg_len, "%u zones of %llu bytes leave %.1f zones for data (1 needed) "
+			"after superblocks, --reserve %u, the open zone and the metadata estimate: "
+			"short by %llu zones; give more --zones%s", c->nr_zones,
+			(unsigned long long)c->zone_bytes, zones, c->reserve_zones, short_by,
+			c->reserve_zones ? " or a smaller --reserve" : "");
+		return -EINVAL;
+	}
+	if ((uint64_t)(c->util * zones * np) < c->bio_blocks) {
+		zl_msgf(msg, msg_len, "the file (--util %g of %.1f data zones: %llu blocks) is "
+			"smaller than one write (--bio-blocks %u)", c->util, zones,
+			(unsigned long long)(c->util * zones * np), c->bio_blocks);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The trace-replay options: with --trace in range, without it at their defaults. */
+static int check_replay(const struct sim_cfg *c, char *msg, size_t msg_len)
+{
+	if (!c->trace) {
+		if (c->timing != SIM_TIMING_CLOSED)
+			zl_msgf(msg, msg_len, "--timing %s: needs --trace (the generators have no "
+				"arrival times)", sim_name_of(sim_timing_names, c->timing) ?: "?");
+		else if (c->loops != 1)
+			zl_msgf(msg, msg_len, "--loops %u: needs --trace (a generator's run is "
+				"--warmup and --writes)", c->loops);
+		else if (c->file_bytes)
+			zl_msgf(msg, msg_len, "--file-size %llu: needs --trace (a generator's file "
+				"is --util of the capacity)", (unsigned long long)c->file_bytes);
+		else if (c->map != TRC_MAP_COMPACT)
+			zl_msgf(msg, msg_len, "--map %s: needs --trace",
+				sim_name_of(trc_map_names, c->map) ?: "?");
+		else
+			return 0;
+		return -EINVAL;
+	}
+	if (!sim_name_of(trc_map_names, c->map))
+		zl_msgf(msg, msg_len, "--map %d: not a known value (one of: compact direct scale)",
+			c->map);
+	else if (!sim_name_of(sim_timing_names, c->timing))
+		zl_msgf(msg, msg_len, "--timing %d: not a known value (one of: closed timed)",
+			c->timing);
+	else if (!c->loops)
+		zl_msgf(msg, msg_len, "--loops 0: at least 1 pass over the trace");
+	else if (c->timing == SIM_TIMING_TIMED && !(c->speed > 0 && c->speed <= 1e9))
+		zl_msgf(msg, msg_len, "--speed %g: above 0 and at most 1e9 (1 = the trace's own "
+			"pace, 2 = twice as fast)", c->speed);
+	else if (!c->qd && c->timing == SIM_TIMING_CLOSED)
+		zl_msgf(msg, msg_len, "--qd 0: a closed loop needs at least 1 request in flight "
+			"(0 = no limit is for --timing timed)");
+	else if (c->file_bytes % SIM_BLOCK)
+		zl_msgf(msg, msg_len, "--file-size %llu: a multiple of 4 KiB",
+			(unsigned long long)c->file_bytes);
+	else if (c->map == TRC_MAP_SCALE && !c->file_bytes && !c->nr_zones && !c->blkdev)
+		zl_msgf(msg, msg_len, "--map scale: the file's size comes from --file-size, or "
+			"from --zones and --util: give one of them");
+	else
+		return 0;
+	return -EINVAL;
+}
+
+int sim_cfg_check(const struct sim_cfg *c, char *msg, size_t msg_len)
+{
+	/* a replay derives --zones from its trace (sim_replay.c): until
+	 * then only what does not depend on the zone count is checked */
+	bool derive = c->trace && !c->nr_zones && !c->blkdev;
+	struct sim_cfg t = *c;
+	int ret;
+
+	if (derive)
+		t.nr_zones = UINT32_MAX - 1;
+	ret = check_names(&t, msg, msg_len);
+	if (!ret)
+		ret = check_replay(c, msg, msg_len);
+	if (!ret)
+		ret = check_values(&t, msg, msg_len);
+	if (!ret && !derive)
+		ret = sim_devs_geometry_check(c, msg, msg_len);
+	if (!ret)
+		ret = check_profiles(c, msg, msg_len);
+	if (!ret)
+		ret = check_layout(&t, msg, msg_len);
+	if (!ret)
+		ret = check_active(c, msg, msg_len);
+	if (!ret && !derive)
+		ret = check_room(c, msg, msg_len);
+	return ret;
+}
