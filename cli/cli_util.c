@@ -12,33 +12,18 @@
 #include <string.h>
 #include <strings.h>
 
-/* Decimal, or hex after 0x; never octal (strtoull base 0 reads "010" as 8). */
-static int num_base(const char *s)
-{
-	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
-}
+#include "zl_parse.h"
 
+/* Numbers and sizes are common/zl_parse's (the cfgstring's too); here only
+ * the message: the option, the value and zl_parse's reason. */
 int cli_parse_u64(const char *what, const char *s, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	char why[128];
 
-	if (!s || !*s || *s == '-') {
-		fprintf(stderr, "zonelab: %s: '%s' is not a non-negative integer\n", what,
-			s ? s : "");
+	if (zl_parse_u64(s, out, why, sizeof(why))) {
+		fprintf(stderr, "zonelab: %s: '%s' is %s\n", what, s ? s : "", why);
 		return -1;
 	}
-	errno = 0;
-	v = strtoull(s, &end, num_base(s));
-	if (errno == ERANGE) {
-		fprintf(stderr, "zonelab: %s: '%s' is too large\n", what, s);
-		return -1;
-	}
-	if (*end) {
-		fprintf(stderr, "zonelab: %s: '%s' is not an integer (stray '%s')\n", what, s, end);
-		return -1;
-	}
-	*out = v;
 	return 0;
 }
 
@@ -58,43 +43,12 @@ int cli_parse_u64_max(const char *what, const char *s, uint64_t max, uint64_t *o
 
 int cli_parse_bytes(const char *what, const char *s, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
-	unsigned shift = 0;
+	char why[128];
 
-	if (!s || !*s || *s == '-') {
-		fprintf(stderr, "zonelab: %s: '%s' is not a size\n", what, s ? s : "");
+	if (zl_parse_size(s, out, why, sizeof(why))) {
+		fprintf(stderr, "zonelab: %s: '%s': %s\n", what, s ? s : "", why);
 		return -1;
 	}
-	errno = 0;
-	v = strtoull(s, &end, num_base(s));
-	if (errno == ERANGE || end == s) {
-		fprintf(stderr, "zonelab: %s: '%s' is not a size (e.g. 4096, 64K, 256M, 2G)\n",
-			what, s);
-		return -1;
-	}
-	if (*end) {
-		switch (*end) {
-		case 'k': case 'K': shift = 10; break;
-		case 'm': case 'M': shift = 20; break;
-		case 'g': case 'G': shift = 30; break;
-		case 't': case 'T': shift = 40; break;
-		default:
-			fprintf(stderr, "zonelab: %s: unknown size suffix in '%s' (K, M, G or T)\n",
-				what, s);
-			return -1;
-		}
-		if (end[1] && strcasecmp(end + 1, "iB") && strcasecmp(end + 1, "B")) {
-			fprintf(stderr, "zonelab: %s: stray characters after the size in '%s'\n",
-				what, s);
-			return -1;
-		}
-	}
-	if (shift && v > (UINT64_MAX >> shift)) {
-		fprintf(stderr, "zonelab: %s: '%s' overflows 64 bits\n", what, s);
-		return -1;
-	}
-	*out = (uint64_t)v << shift;
 	return 0;
 }
 
