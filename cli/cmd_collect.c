@@ -342,12 +342,14 @@ int cmd_collect(int argc, char **argv)
 		{ "no-plots", 0, 0, C_NOPLOTS }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' },
 		{ 0, 0, 0, 0 },
 	};
+	static const struct cli_opts cli = { .cmd = "collect", .help = "collect", .shortopts = "qh",
+					     .longopts = opts };
 	struct run_collect_opts co = { 0 };
 	GPtrArray *scns;
 	int o, r;
 
-	optind = 1;
-	while ((o = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	cli_opt_start();
+	while ((o = cli_getopt(argc, argv, &cli)) != -1) {
 		switch (o) {
 		case C_CHECK: co.check = true; break;
 		case C_JUNIT: co.junit = optarg; break;
@@ -357,12 +359,14 @@ int cmd_collect(int argc, char **argv)
 			fputs(collect_help, stdout);
 			return 0;
 		default:
-			fputs(collect_help, stderr);
 			return 2;
 		}
 	}
 	if (optind + 1 != argc) {
-		fputs(collect_help, stderr);
+		if (optind + 1 < argc)
+			cli_unexpected(&cli, argv[optind + 1]);
+		else
+			fputs(collect_help, stderr);
 		return 2;
 	}
 	scns = g_ptr_array_new_with_free_func((GDestroyNotify)scn_destroy);
@@ -379,20 +383,34 @@ int cmd_collect(int argc, char **argv)
  */
 int cmd_plot(int argc, char **argv)
 {
+	static const char plot_help[] =
+		"usage: zonelab plot DIR    (redraw DIR/plots: docs/ANALYSIS.md)\n";
+	static const struct option opts[] = { { "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+	static const struct cli_opts cli = { .cmd = "plot", .help = "plot", .shortopts = "h",
+					     .longopts = opts };
 	GPtrArray *scns, *made;
 	struct ana_set *set;
 	GString *notes;
-	int r;
+	const char *dir;
+	int o, r;
 
-	if (argc != 2 || argv[1][0] == '-') {
-		bool help = argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
-
-		fputs("usage: zonelab plot DIR    (redraw DIR/plots: docs/ANALYSIS.md)\n",
-		      help ? stdout : stderr);
-		return help ? 0 : 2;
+	cli_opt_start();
+	while ((o = cli_getopt(argc, argv, &cli)) != -1) {
+		if (o != 'h')
+			return 2;
+		fputs(plot_help, stdout);
+		return 0;
 	}
+	if (optind + 1 != argc) {
+		if (optind + 1 < argc)
+			cli_unexpected(&cli, argv[optind + 1]);
+		else
+			fputs(plot_help, stderr);
+		return 2;
+	}
+	dir = argv[optind];
 	scns = g_ptr_array_new_with_free_func((GDestroyNotify)scn_destroy);
-	r = run_load_dir(argv[1], scns);
+	r = run_load_dir(dir, scns);
 	if (r) {
 		g_ptr_array_free(scns, TRUE);
 		return r;
@@ -407,7 +425,7 @@ int cmd_plot(int argc, char **argv)
 			GError *e = NULL;
 
 			scn_point_init(s, k, &p);
-			path = g_strdup_printf("%s/points/%s.json", argv[1], p.id);
+			path = g_strdup_printf("%s/points/%s.json", dir, p.id);
 			if (g_file_test(path, G_FILE_TEST_EXISTS) && ana_set_add_file(set, path, &e)) {
 				fprintf(stderr, "zonelab: %s\n", e->message);
 				g_error_free(e);
@@ -419,9 +437,9 @@ int cmd_plot(int argc, char **argv)
 	ana_set_group(set);
 	made = g_ptr_array_new_with_free_func(g_free);
 	notes = g_string_new(NULL);
-	r = draw(argv[1], set, made, notes, false);
+	r = draw(dir, set, made, notes, false);
 	if (r >= 0)
-		printf("zonelab: %u plots in %s/plots\n", made->len, argv[1]);
+		printf("zonelab: %u plots in %s/plots\n", made->len, dir);
 	r = r < 0 ? 2 : r;
 	g_string_free(notes, TRUE);
 	g_ptr_array_free(made, TRUE);

@@ -40,12 +40,8 @@ static const char run_help[] =
 
 int run_load_scenarios(char **paths, int n, GPtrArray *scns)
 {
-	const struct option *opts = cmd_sim_options ? cmd_sim_options() : NULL;
+	const struct option *opts = cmd_sim_options();
 
-	if (!opts) {
-		fprintf(stderr, "zonelab: run: the simulator is not built\n");
-		return 2;
-	}
 	for (int i = 0; i < n; i++) {
 		struct scn *s;
 		GError *e = NULL;
@@ -152,16 +148,8 @@ static int job_check(struct job *j, char **msg)
 		g_ptr_array_add(v, j->argv->pdata[k]);
 	g_ptr_array_add(v, (gpointer)"--check-config");
 	g_ptr_array_add(v, NULL);
-	/* cmd_sim() restarts getopt with optind = 1, which keeps glibc's
-	 * pointer into the previous argument vector (freed by now): a dummy
-	 * call with optind = 0 clears it */
-	{
-		static const struct option none[] = { { 0, 0, 0, 0 } };
-		char *dummy[] = { (char *)"zonelab", NULL };
-
-		optind = 0;
-		getopt_long(1, dummy, "", none, NULL);
-	}
+	/* cmd_sim() restarts getopt (cli_opt_start()), so the previous
+	 * argument vector, freed by now, is forgotten */
 	mem = open_memstream(&buf, &len);
 	if (mem)
 		stderr = mem;
@@ -546,6 +534,8 @@ static const struct option run_opts[] = {
  */
 int cmd_run(int argc, char **argv)
 {
+	static const struct cli_opts cli = { .cmd = "run", .help = "run", .shortopts = "o:j:qh",
+					     .longopts = run_opts };
 	struct run_collect_opts co = { 0 };
 	const char *dir = "zonelab-results", *slurm = NULL;
 	uint64_t jobs_n = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN), first = 0, count = 0, chunk = 8;
@@ -556,8 +546,8 @@ int cmd_run(int argc, char **argv)
 	char *pdir = NULL;
 	int o, r = 2;
 
-	optind = 1;
-	while ((o = getopt_long(argc, argv, "o:j:qh", run_opts, NULL)) != -1) {
+	cli_opt_start();
+	while ((o = cli_getopt(argc, argv, &cli)) != -1) {
 		switch (o) {
 		case 'o': dir = optarg; break;
 		case 'j':
@@ -590,7 +580,6 @@ int cmd_run(int argc, char **argv)
 			r = 0;
 			goto out;
 		default:
-			fputs(run_help, stderr);
 			goto out;
 		}
 	}

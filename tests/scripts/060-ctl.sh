@@ -61,7 +61,7 @@ expect "help lists commands" 0 '"power-cycle"' -- "$sock" help
 expect "stats has geometry" 0 '"nr_zones": 16' -- "$sock" stats
 expect "stats --json is one raw line" 0 '^{"ok":true,"stats":{' -- --json "$sock" stats
 expect "missing command is a usage error" 2 "expected SOCKET and COMMAND" -- "$sock"
-expect "--timeout without a value is a usage error" 2 "--timeout needs a number" -- --timeout
+expect "--timeout without a value is a usage error" 2 "option --timeout needs a value (see zonelab ctl --help)" -- --timeout
 expect "unknown command fails with the reason" 1 "unknown command 'frobnicate'" -- "$sock" frobnicate
 expect "no server: exit 3" 3 "No such file" -- "$d/none.ctl" stats
 
