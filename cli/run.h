@@ -31,4 +31,13 @@ struct run_collect_opts {
 /* results.csv, summary.csv, report.md, plots/; 0, 1 (--check failed), 2 (error). */
 int run_collect(const char *dir, GPtrArray *scns, const struct run_collect_opts *o);
 
+struct ana_set;
+/*
+ * The plots of @set into DIR/plots (names of those made appended to @made,
+ * notes to @notes, and printed on stderr unless @quiet).  0, 1 when
+ * gnuplot is missing (data and scripts written), -1 after a message.
+ */
+int run_draw(const char *dir, const struct ana_set *set, GPtrArray *made, GString *notes,
+	     bool quiet);
+
 #endif
