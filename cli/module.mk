@@ -2,7 +2,7 @@
 # one is built and linked by name, so a missing one fails the link).
 # Fragment of ./Makefile.
 CLI_SRCS += cli/zonelab.c cli/cli_opt.c cli/cli_util.c cli/cmd_disk.c cli/cmd_ctl.c cli/cmd_sim.c \
-	cli/cmd_trace.c cli/run_collect.c cli/cmd_run.c cli/cmd_collect.c \
+	cli/cmd_trace.c cli/run_scn.c cli/run_collect.c cli/cmd_run.c cli/cmd_collect.c \
 	cli/cmd_compare.c
 
 # The version `zonelab --version` prints, the one place it is defined, and

@@ -1,8 +1,9 @@
 /*
- * run.h — what `zonelab run`, `collect`, `compare` and `plot` share: the
- * scenarios of a result directory (DIR/scenarios/list names the copies
- * `run` keeps, in order) and the collect step (tables, expectations, JUnit,
- * report, plots).  Private to cli/.
+ * run.h — what `zonelab run`, `collect` and `plot` share, below their
+ * cmd_*.c files: the scenarios of a result directory (run_scn.c;
+ * DIR/scenarios/list names the copies `run` keeps, in order) and the
+ * collect step (run_collect.c: tables, expectations, JUnit, report,
+ * plots).  Private to cli/.
  */
 #ifndef ZL_CLI_RUN_H
 #define ZL_CLI_RUN_H
