@@ -1,7 +1,10 @@
 # common/ — the pieces every room uses and that use no room: error codes and
 # their one strerror (zl_err), CRC-32C, JSON escaping, byte order, the
-# seeded generator, the summary bitmap, the number and size parser
-# (zl_parse: the CLI and the cfgstring).  Fragment of ./Makefile.
-LIB_SRCS += common/zl_err.c common/zl_crc.c common/zl_json.c common/zbitmap.c common/zl_parse.c
+# seeded generator, the summary bitmap.  Fragment of ./Makefile.
+LIB_SRCS += common/zl_err.c common/zl_crc.c common/zl_json.c common/zbitmap.c
 UNIT_TESTS += tests/unit/test_zbitmap.c tests/unit/test_zl_json.c tests/unit/test_zl_err.c \
-	tests/unit/test_zl_crc.c tests/unit/test_zl_codec.c tests/unit/test_zl_parse.c
+	tests/unit/test_zl_crc.c tests/unit/test_zl_codec.c
+# zl_parse: the one number and size parser (the CLI's options and the
+# handler's cfgstring read sizes the same way).
+LIB_SRCS += common/zl_parse.c
+UNIT_TESTS += tests/unit/test_zl_parse.c
