@@ -1,7 +1,8 @@
 /*
  * cli_util.c — argument parsers shared by zonelab subcommands: byte sizes
- * with binary suffixes, integers, ranges, and the geometry options.  Every
- * rejection prints what was wrong and why.
+ * with binary suffixes and integers (common/zl_parse underneath), ranges,
+ * and the geometry options.  Every rejection prints what was wrong and
+ * why.  Reading the options themselves is cli_opt.c's.
  */
 #include "cli.h"
 
@@ -12,33 +13,18 @@
 #include <string.h>
 #include <strings.h>
 
-/* Decimal, or hex after 0x; never octal (strtoull base 0 reads "010" as 8). */
-static int num_base(const char *s)
-{
-	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
-}
+#include "zl_parse.h"
 
+/* Numbers and sizes are common/zl_parse's (the cfgstring's too); here only
+ * the message: the option, the value and zl_parse's reason. */
 int cli_parse_u64(const char *what, const char *s, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	char why[128];
 
-	if (!s || !*s || *s == '-') {
-		fprintf(stderr, "zonelab: %s: '%s' is not a non-negative integer\n", what,
-			s ? s : "");
+	if (zl_parse_u64(s, out, why, sizeof(why))) {
+		fprintf(stderr, "zonelab: %s: '%s' is %s\n", what, s ? s : "", why);
 		return -1;
 	}
-	errno = 0;
-	v = strtoull(s, &end, num_base(s));
-	if (errno == ERANGE) {
-		fprintf(stderr, "zonelab: %s: '%s' is too large\n", what, s);
-		return -1;
-	}
-	if (*end) {
-		fprintf(stderr, "zonelab: %s: '%s' is not an integer (stray '%s')\n", what, s, end);
-		return -1;
-	}
-	*out = v;
 	return 0;
 }
 
@@ -58,43 +44,12 @@ int cli_parse_u64_max(const char *what, const char *s, uint64_t max, uint64_t *o
 
 int cli_parse_bytes(const char *what, const char *s, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
-	unsigned shift = 0;
+	char why[128];
 
-	if (!s || !*s || *s == '-') {
-		fprintf(stderr, "zonelab: %s: '%s' is not a size\n", what, s ? s : "");
+	if (zl_parse_size(s, out, why, sizeof(why))) {
+		fprintf(stderr, "zonelab: %s: '%s': %s\n", what, s ? s : "", why);
 		return -1;
 	}
-	errno = 0;
-	v = strtoull(s, &end, num_base(s));
-	if (errno == ERANGE || end == s) {
-		fprintf(stderr, "zonelab: %s: '%s' is not a size (e.g. 4096, 64K, 256M, 2G)\n",
-			what, s);
-		return -1;
-	}
-	if (*end) {
-		switch (*end) {
-		case 'k': case 'K': shift = 10; break;
-		case 'm': case 'M': shift = 20; break;
-		case 'g': case 'G': shift = 30; break;
-		case 't': case 'T': shift = 40; break;
-		default:
-			fprintf(stderr, "zonelab: %s: unknown size suffix in '%s' (K, M, G or T)\n",
-				what, s);
-			return -1;
-		}
-		if (end[1] && strcasecmp(end + 1, "iB") && strcasecmp(end + 1, "B")) {
-			fprintf(stderr, "zonelab: %s: stray characters after the size in '%s'\n",
-				what, s);
-			return -1;
-		}
-	}
-	if (shift && v > (UINT64_MAX >> shift)) {
-		fprintf(stderr, "zonelab: %s: '%s' overflows 64 bits\n", what, s);
-		return -1;
-	}
-	*out = (uint64_t)v << shift;
 	return 0;
 }
 
@@ -163,44 +118,47 @@ void cli_geo_init(struct cli_geo *g)
 	g->lba = 512;
 }
 
-int cli_need_value(int argc, char **argv, int i)
+static const struct {
+	int opt;
+	const char *name;
+} geo_names[] = {
+	{ CLI_GEO_SIZE, "--size" }, { CLI_GEO_ZONE_SIZE, "--zone-size" },
+	{ CLI_GEO_ZONE_CAP, "--zone-cap" }, { CLI_GEO_GAP_ZONES, "--gap-zones" },
+	{ CLI_GEO_CONV, "--conv" }, { CLI_GEO_CONV_AT, "--conv-at" },
+	{ CLI_GEO_LBA_SIZE, "--lba-size" }, { CLI_GEO_PBLOCK_SIZE, "--pblock-size" },
+	{ CLI_GEO_MODEL, "--model" }, { CLI_GEO_MAX_OPEN, "--max-open" },
+	{ CLI_GEO_MAX_ACTIVE, "--max-active" }, { CLI_GEO_NO_URSWRZ, "--no-urswrz" },
+};
+
+const char *cli_geo_name(int opt)
 {
-	if (i + 1 >= argc) {
-		fprintf(stderr, "zonelab: option %s needs a value\n", argv[i]);
-		return -1;
-	}
-	return 0;
+	for (size_t i = 0; i < sizeof(geo_names) / sizeof(geo_names[0]); i++)
+		if (geo_names[i].opt == opt)
+			return geo_names[i].name;
+	return NULL;
 }
 
-int cli_geo_opt(struct cli_geo *g, int argc, char **argv, int i)
+int cli_geo_opt(struct cli_geo *g, int opt, const char *val)
 {
-	const char *o = argv[i];
+	const char *o = cli_geo_name(opt);
 	uint64_t v, n;
 
-	if (!strcmp(o, "--gap-zones")) {
+	if (!o)
+		return 0;
+	switch (opt) {
+	case CLI_GEO_GAP_ZONES:
 		g->cfg.gap_zones = true;
 		return 1;
-	}
-	if (!strcmp(o, "--no-urswrz")) {
+	case CLI_GEO_NO_URSWRZ:
 		g->cfg.urswrz = false;
 		return 1;
-	}
-	if (strcmp(o, "--size") && strcmp(o, "--zone-size") && strcmp(o, "--zone-cap") &&
-	    strcmp(o, "--conv") && strcmp(o, "--conv-at") && strcmp(o, "--lba-size") &&
-	    strcmp(o, "--pblock-size") && strcmp(o, "--model") && strcmp(o, "--max-open") &&
-	    strcmp(o, "--max-active"))
-		return 0;
-	if (cli_need_value(argc, argv, i))
-		return -1;
-	const char *val = argv[i + 1];
-
-	if (!strcmp(o, "--size"))
-		return cli_parse_bytes(o, val, &g->size_bytes) ? -1 : 2;
-	if (!strcmp(o, "--zone-size"))
-		return cli_parse_bytes(o, val, &g->zone_bytes) ? -1 : 2;
-	if (!strcmp(o, "--zone-cap"))
-		return cli_parse_bytes(o, val, &g->zcap_bytes) ? -1 : 2;
-	if (!strcmp(o, "--model")) {
+	case CLI_GEO_SIZE:
+		return cli_parse_bytes(o, val, &g->size_bytes) ? -1 : 1;
+	case CLI_GEO_ZONE_SIZE:
+		return cli_parse_bytes(o, val, &g->zone_bytes) ? -1 : 1;
+	case CLI_GEO_ZONE_CAP:
+		return cli_parse_bytes(o, val, &g->zcap_bytes) ? -1 : 1;
+	case CLI_GEO_MODEL:
 		if (!strcasecmp(val, "hm")) {
 			g->cfg.model = ZL_MODEL_HM;
 		} else if (!strcasecmp(val, "ha")) {
@@ -209,9 +167,8 @@ int cli_geo_opt(struct cli_geo *g, int argc, char **argv, int i)
 			fprintf(stderr, "zonelab: --model: '%s' is not hm or ha\n", val);
 			return -1;
 		}
-		return 2;
-	}
-	if (!strcmp(o, "--conv-at")) {
+		return 1;
+	case CLI_GEO_CONV_AT:
 		if (cli_parse_range(o, val, &v, &n))
 			return -1;
 		if (g->cfg.nr_conv_ranges >= ZDEV_MAX_CONV_RANGES) {
@@ -225,21 +182,22 @@ int cli_geo_opt(struct cli_geo *g, int argc, char **argv, int i)
 		}
 		g->cfg.conv_ranges[g->cfg.nr_conv_ranges++] =
 			(struct zdev_range){ (uint32_t)v, (uint32_t)n };
-		return 2;
+		return 1;
 	}
+	/* the 32-bit counts and block sizes */
 	if (cli_parse_u64_max(o, val, UINT32_MAX, &v))
 		return -1;
-	if (!strcmp(o, "--conv"))
+	if (opt == CLI_GEO_CONV)
 		g->cfg.nr_conv_start = (uint32_t)v;
-	else if (!strcmp(o, "--lba-size"))
+	else if (opt == CLI_GEO_LBA_SIZE)
 		g->lba = (uint32_t)v;
-	else if (!strcmp(o, "--pblock-size"))
+	else if (opt == CLI_GEO_PBLOCK_SIZE)
 		g->pblock = (uint32_t)v;
-	else if (!strcmp(o, "--max-open"))
+	else if (opt == CLI_GEO_MAX_OPEN)
 		g->cfg.max_open = (uint32_t)v;
 	else
 		g->cfg.max_active = (uint32_t)v;
-	return 2;
+	return 1;
 }
 
 static int to_lbas(const char *what, uint64_t bytes, uint32_t lba, uint64_t *out)

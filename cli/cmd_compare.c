@@ -97,6 +97,8 @@ int cmd_compare(int argc, char **argv)
 		{ "tolerance", 1, 0, 't' }, { "metrics", 1, 0, 'm' }, { "verbose", 0, 0, 'v' },
 		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
 	};
+	static const struct cli_opts cli = { .cmd = "compare", .help = "compare",
+					     .shortopts = "t:m:vh", .longopts = opts };
 	double tol = 0.01;
 	char **prefixes = NULL;
 	bool verbose = false;
@@ -104,8 +106,8 @@ int cmd_compare(int argc, char **argv)
 	unsigned flagged = 0, compared = 0, changed = 0;
 	int o, r = 2;
 
-	optind = 1;
-	while ((o = getopt_long(argc, argv, "t:m:vh", opts, NULL)) != -1) {
+	cli_opt_start();
+	while ((o = cli_getopt(argc, argv, &cli)) != -1) {
 		char *end;
 
 		switch (o) {
@@ -131,12 +133,14 @@ int cmd_compare(int argc, char **argv)
 			r = 0;
 			goto out;
 		default:
-			fputs(compare_help, stderr);
 			goto out;
 		}
 	}
 	if (optind + 2 != argc) {
-		fputs(compare_help, stderr);
+		if (optind + 2 < argc)
+			cli_unexpected(&cli, argv[optind + 2]);
+		else
+			fputs(compare_help, stderr);
 		goto out;
 	}
 	a = ana_set_create();

@@ -8,6 +8,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,8 +144,17 @@ static bool wait_fd(int fd, short events, long long deadline)
 	return r > 0;
 }
 
+enum { CTL_JSON = 256, CTL_TIMEOUT };
+
+static const struct option ctl_options[] = {
+	{ "json", 0, 0, CTL_JSON }, { "timeout", 1, 0, CTL_TIMEOUT }, { "help", 0, 0, 'h' },
+	{ 0, 0, 0, 0 },
+};
+
 int cmd_ctl(int argc, char **argv)
 {
+	static const struct cli_opts co = { .cmd = "ctl", .help = "ctl", .shortopts = "+h",
+					    .longopts = ctl_options };
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	bool raw = false;
 	double timeout_s = 10;
@@ -152,33 +162,33 @@ int cmd_ctl(int argc, char **argv)
 	size_t len = 0, cap = 0, off = 0;
 	char *line = NULL, *reply = NULL;
 	const char *sock;
-	int i, fd, rc = 3;
+	int i, o, fd, rc = 3;
 
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
-		if (!strcmp(argv[i], "--help")) {
+	/* options before SOCKET only ('+'): the words after it are the command's */
+	cli_opt_start();
+	while ((o = cli_getopt(argc, argv, &co)) != -1) {
+		char *end;
+
+		switch (o) {
+		case 'h':
 			ctl_usage(stdout);
 			return 0;
-		} else if (!strcmp(argv[i], "--json")) {
+		case CTL_JSON:
 			raw = true;
-		} else if (!strcmp(argv[i], "--timeout")) {
-			char *end;
-
-			if (i + 1 == argc) {
-				fprintf(stderr, "zonelab ctl: --timeout needs a number of seconds\n");
-				return 2;
-			}
-			timeout_s = strtod(argv[++i], &end);
-			if (*end || end == argv[i] || timeout_s < 0) {
+			break;
+		case CTL_TIMEOUT:
+			timeout_s = strtod(optarg, &end);
+			if (*end || end == optarg || timeout_s < 0) {
 				fprintf(stderr, "zonelab ctl: --timeout: '%s' is not a number of "
-					"seconds >= 0\n", argv[i]);
+					"seconds >= 0\n", optarg);
 				return 2;
 			}
-		} else {
-			fprintf(stderr, "zonelab ctl: unknown option '%s'\n", argv[i]);
-			ctl_usage(stderr);
+			break;
+		default:
 			return 2;
 		}
 	}
+	i = optind;
 	if (argc - i < 2) {
 		fprintf(stderr, "zonelab ctl: expected SOCKET and COMMAND\n");
 		ctl_usage(stderr);

@@ -12,6 +12,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,18 +218,6 @@ struct disk_args {
 	struct cli_geo g;
 };
 
-static int parse_lba_count(const char *sub, char **argv, int i, int argc, uint64_t *lba,
-			   uint64_t *count)
-{
-	if (i + 1 >= argc) {
-		fprintf(stderr, "zonelab disk %s: expected LBA and COUNT after IMAGE\n", sub);
-		return -1;
-	}
-	if (cli_parse_u64("LBA", argv[i], lba) || cli_parse_u64("COUNT", argv[i + 1], count))
-		return -1;
-	return 0;
-}
-
 /*
  * After a command refused by a zone rule: the zone it hit, so the user can
  * aim the next one.  Nothing for other errors (I/O, LBA beyond capacity).
@@ -379,101 +368,126 @@ static int disk_demo(const char *path)
 	return ret;
 }
 
-/* The options after IMAGE (and LBA [COUNT]) into @a; 0 or 2 after a message. */
-static int disk_opts(const struct disk_cmd *cmd, int argc, char **argv, int i,
-		     struct disk_args *a)
+enum {
+	D_FORCE = 256, D_JSON, D_STATS, D_FUA, D_ALL, D_START, D_MAX, D_OPTION, D_PATTERN, D_WCE,
+	D_INPUT, D_OUTPUT,
+};
+
+static const struct option disk_options[] = {
+	CLI_GEO_OPTIONS,
+	{ "force", 0, 0, D_FORCE }, { "json", 0, 0, D_JSON }, { "stats", 0, 0, D_STATS },
+	{ "fua", 0, 0, D_FUA }, { "all", 0, 0, D_ALL }, { "start", 1, 0, D_START },
+	{ "max", 1, 0, D_MAX }, { "option", 1, 0, D_OPTION }, { "pattern", 1, 0, D_PATTERN },
+	{ "wce", 1, 0, D_WCE }, { "input", 1, 0, D_INPUT }, { "output", 1, 0, D_OUTPUT },
+	{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
+};
+
+/* One option getopt returned into @a; 0, 2 after a message. */
+static int disk_opt(const struct disk_cmd *cmd, int o, const char *val, struct disk_args *a)
 {
+	int used = cli_geo_opt(&a->g, o, val);
 	uint64_t v;
 
-	for (; i < argc; i++) {
-		const char *o = argv[i];
-		int used = cli_geo_opt(&a->g, argc, argv, i);
-
-		if (used < 0)
-			return 2;
-		if (used > 0) {
-			if (cmd->kind != DK_CREATE) {
-				fprintf(stderr, "zonelab disk %s: %s: geometry options only apply to create "
-					"(the image records its geometry)\n", cmd->name, o);
-				return 2;
-			}
-			i += used - 1;
-			continue;
-		}
-		if (!strcmp(o, "--force")) {
-			a->force = true;
-		} else if (!strcmp(o, "--json")) {
-			a->json = true;
-		} else if (!strcmp(o, "--stats")) {
-			a->stats = true;
-		} else if (!strcmp(o, "--fua")) {
-			a->fua = true;
-		} else if (!strcmp(o, "--all")) {
-			a->all = true;
-		} else if (!strcmp(o, "--start")) {
-			if (cli_need_value(argc, argv, i) || cli_parse_u64(o, argv[++i], &a->start))
-				return 2;
-		} else if (!strcmp(o, "--max")) {
-			if (cli_need_value(argc, argv, i) || cli_parse_u64(o, argv[++i], &a->max))
-				return 2;
-		} else if (!strcmp(o, "--option")) {
-			if (cli_need_value(argc, argv, i))
-				return 2;
-			if (zl_report_opt_parse(argv[++i], &a->opt)) {
-				fprintf(stderr, "zonelab: --option: unknown reporting option '%s' "
-					"(see zonelab disk --help)\n", argv[i]);
-				return 2;
-			}
-		} else if (!strcmp(o, "--pattern")) {
-			if (cli_need_value(argc, argv, i) || cli_parse_u64_max(o, argv[++i], 255, &v))
-				return 2;
-			a->pattern = (int)v;
-		} else if (!strcmp(o, "--wce")) {
-			if (cli_need_value(argc, argv, i) || cli_parse_u64_max(o, argv[++i], 1, &v))
-				return 2;
-			a->wce = (int)v;
-		} else if (!strcmp(o, "--input")) {
-			if (cli_need_value(argc, argv, i))
-				return 2;
-			a->input = argv[++i];
-		} else if (!strcmp(o, "--output")) {
-			if (cli_need_value(argc, argv, i))
-				return 2;
-			a->output = argv[++i];
-		} else {
-			fprintf(stderr, "zonelab disk %s: unknown option '%s' (see zonelab disk --help)\n",
-				cmd->name, o);
+	if (used < 0)
+		return 2;
+	if (used > 0) {
+		if (cmd->kind != DK_CREATE) {
+			fprintf(stderr, "zonelab disk %s: %s: geometry options only apply to create "
+				"(the image records its geometry)\n", cmd->name, cli_geo_name(o));
 			return 2;
 		}
+		return 0;
+	}
+	switch (o) {
+	case D_FORCE: a->force = true; break;
+	case D_JSON: a->json = true; break;
+	case D_STATS: a->stats = true; break;
+	case D_FUA: a->fua = true; break;
+	case D_ALL: a->all = true; break;
+	case D_START: return cli_parse_u64("--start", val, &a->start) ? 2 : 0;
+	case D_MAX: return cli_parse_u64("--max", val, &a->max) ? 2 : 0;
+	case D_OPTION:
+		if (zl_report_opt_parse(val, &a->opt)) {
+			fprintf(stderr, "zonelab: --option: unknown reporting option '%s' "
+				"(see zonelab disk --help)\n", val);
+			return 2;
+		}
+		break;
+	case D_PATTERN:
+		if (cli_parse_u64_max("--pattern", val, 255, &v))
+			return 2;
+		a->pattern = (int)v;
+		break;
+	case D_WCE:
+		if (cli_parse_u64_max("--wce", val, 1, &v))
+			return 2;
+		a->wce = (int)v;
+		break;
+	case D_INPUT: a->input = val; break;
+	case D_OUTPUT: a->output = val; break;
 	}
 	return 0;
 }
 
-/* IMAGE, the positional LBA [COUNT] of read/write/zone ops, the options. */
+/*
+ * `disk CMD` with @argv[0] = CMD: the options (anywhere, getopt_long), then
+ * IMAGE and the positional LBA [COUNT] of read/write/zone ops.  0, 1 when
+ * -h/--help printed the usage, 2 after a message.
+ */
 static int disk_args(const struct disk_cmd *cmd, int argc, char **argv, struct disk_args *a)
 {
-	int nr_pos = 0, rc;
+	char name[32];
+	struct cli_opts co = { .cmd = name, .help = "disk", .longopts = disk_options,
+			       .shortopts = "h" };
+	char **pos;
+	int o, rc, nr_pos, want;
 
+	snprintf(name, sizeof(name), "disk %s", cmd->name);
 	memset(a, 0, sizeof(*a));
-	a->path = argv[2];
 	a->opt = ZL_RO_ALL;
 	a->max = UINT64_MAX;
 	a->pattern = 0xa5;
 	a->wce = 1;
 	cli_geo_init(&a->g);
-	if (cmd->kind == DK_WRITE || cmd->kind == DK_READ) {
-		if (parse_lba_count(cmd->name, argv, 3, argc, &a->lba, &a->count))
+	cli_opt_start();
+	while ((o = cli_getopt(argc, argv, &co)) != -1) {
+		if (o == '?')
 			return 2;
-		nr_pos = 2;
-	} else if (cmd->kind == DK_ZONE && argc > 3 && argv[3][0] != '-') {
-		if (cli_parse_u64("LBA", argv[3], &a->lba))
+		if (o == 'h') {
+			disk_usage(stdout);
+			return 1;
+		}
+		rc = disk_opt(cmd, o, optarg, a);
+		if (rc)
+			return rc;
+	}
+	pos = argv + optind;
+	nr_pos = argc - optind;
+	if (nr_pos < 1) {
+		fprintf(stderr, "zonelab disk %s: missing IMAGE\n", cmd->name);
+		return 2;
+	}
+	a->path = pos[0];
+	want = 1;
+	if (cmd->kind == DK_WRITE || cmd->kind == DK_READ) {
+		if (nr_pos < 3) {
+			fprintf(stderr, "zonelab disk %s: expected LBA and COUNT after IMAGE\n",
+				cmd->name);
+			return 2;
+		}
+		if (cli_parse_u64("LBA", pos[1], &a->lba) || cli_parse_u64("COUNT", pos[2], &a->count))
+			return 2;
+		want = 3;
+	} else if (cmd->kind == DK_ZONE && nr_pos > 1) {
+		if (cli_parse_u64("LBA", pos[1], &a->lba))
 			return 2;
 		a->has_lba = true;
-		nr_pos = 1;
+		want = 2;
 	}
-	rc = disk_opts(cmd, argc, argv, 3 + nr_pos, a);
-	if (rc)
-		return rc;
+	if (nr_pos > want) {
+		cli_unexpected(&co, pos[want]);
+		return 2;
+	}
 	if (cmd->kind == DK_ZONE && a->has_lba == a->all) {
 		fprintf(stderr, "zonelab disk %s: give either the zone's start LBA or --all\n",
 			cmd->name);
@@ -563,16 +577,19 @@ int cmd_disk(int argc, char **argv)
 		disk_usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
+	if (argv[1][0] == '-') {
+		fprintf(stderr, "zonelab disk: unknown option '%s' (see zonelab disk --help)\n",
+			argv[1]);
+		return 2;
+	}
 	cmd = disk_cmd_find(argv[1]);
 	if (!cmd) {
 		fprintf(stderr, "zonelab disk: unknown command '%s' (see zonelab disk --help)\n",
 			argv[1]);
 		return 2;
 	}
-	if (argc < 3) {
-		fprintf(stderr, "zonelab disk %s: missing IMAGE\n", cmd->name);
-		return 2;
-	}
-	rc = disk_args(cmd, argc, argv, &a);
-	return rc ? rc : disk_run(cmd, &a);
+	rc = disk_args(cmd, argc - 1, argv + 1, &a);
+	if (rc)
+		return rc == 1 ? 0 : rc;
+	return disk_run(cmd, &a);
 }

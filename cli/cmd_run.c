@@ -3,7 +3,7 @@
  * (docs/SCENARIOS.md) as a `zonelab sim` child process (this program,
  * /proc/self/exe), N at a time, into DIR/points/<id>.json; points already
  * there with the same arguments are not run again.  Then the collect step
- * (cmd_collect.c).  Also writes a Slurm array script (--emit-slurm).  The
+ * (run_collect.c).  Also writes a Slurm array script (--emit-slurm).  The
  * scenario keys are the simulator's options (cmd_sim_options()), so
  * nothing here lists them; each point is checked by the simulator itself
  * (`sim --check-config`, in process) before anything runs.
@@ -22,7 +22,6 @@
 #include "run.h"
 #include "zl_json.h"
 
-const char *const run_reserved_keys[] = { "csv", "zone-csv", "check-config", NULL };
 
 static const char run_help[] =
 "usage: zonelab run SCENARIO.ini... [options]     (docs/SCENARIOS.md)\n"
@@ -37,62 +36,6 @@ static const char run_help[] =
 "  --list               print the points and their arguments, run nothing\n"
 "  --no-plots           skip the plots\n"
 "  -q, --quiet          no progress line, no summary\n";
-
-int run_load_scenarios(char **paths, int n, GPtrArray *scns)
-{
-	const struct option *opts = cmd_sim_options ? cmd_sim_options() : NULL;
-
-	if (!opts) {
-		fprintf(stderr, "zonelab: run: the simulator is not built\n");
-		return 2;
-	}
-	for (int i = 0; i < n; i++) {
-		struct scn *s;
-		GError *e = NULL;
-
-		if (scn_load(paths[i], opts, run_reserved_keys, &s, &e)) {
-			fprintf(stderr, "zonelab: %s\n", e->message);
-			g_error_free(e);
-			return 2;
-		}
-		for (guint k = 0; k < scns->len; k++)
-			if (!strcmp(((struct scn *)scns->pdata[k])->name, s->name)) {
-				fprintf(stderr, "zonelab: %s: scenario name '%s' is also %s's: names "
-					"the result files, must differ\n", paths[i], s->name,
-					((struct scn *)scns->pdata[k])->path);
-				scn_destroy(s);
-				return 2;
-			}
-		g_ptr_array_add(scns, s);
-	}
-	return 0;
-}
-
-int run_load_dir(const char *dir, GPtrArray *scns)
-{
-	char *list = g_build_filename(dir, "scenarios", "list", NULL), *text = NULL;
-	char **names;
-	GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
-	int r;
-
-	if (!g_file_get_contents(list, &text, NULL, NULL)) {
-		fprintf(stderr, "zonelab: %s: not a result directory of `zonelab run` (no "
-			"scenarios/list)\n", dir);
-		g_free(list);
-		g_ptr_array_free(paths, TRUE);
-		return 2;
-	}
-	names = g_strsplit(text, "\n", -1);
-	for (char **p = names; *p; p++)
-		if (**p)
-			g_ptr_array_add(paths, g_build_filename(dir, "scenarios", *p, NULL));
-	r = run_load_scenarios((char **)paths->pdata, (int)paths->len, scns);
-	g_strfreev(names);
-	g_free(text);
-	g_free(list);
-	g_ptr_array_free(paths, TRUE);
-	return r;
-}
 
 /* One point, ready to run. */
 struct job {
@@ -152,16 +95,8 @@ static int job_check(struct job *j, char **msg)
 		g_ptr_array_add(v, j->argv->pdata[k]);
 	g_ptr_array_add(v, (gpointer)"--check-config");
 	g_ptr_array_add(v, NULL);
-	/* cmd_sim() restarts getopt with optind = 1, which keeps glibc's
-	 * pointer into the previous argument vector (freed by now): a dummy
-	 * call with optind = 0 clears it */
-	{
-		static const struct option none[] = { { 0, 0, 0, 0 } };
-		char *dummy[] = { (char *)"zonelab", NULL };
-
-		optind = 0;
-		getopt_long(1, dummy, "", none, NULL);
-	}
+	/* cmd_sim() restarts getopt (cli_opt_start()), so the previous
+	 * argument vector, freed by now, is forgotten */
 	mem = open_memstream(&buf, &len);
 	if (mem)
 		stderr = mem;
@@ -546,6 +481,8 @@ static const struct option run_opts[] = {
  */
 int cmd_run(int argc, char **argv)
 {
+	static const struct cli_opts cli = { .cmd = "run", .help = "run", .shortopts = "o:j:qh",
+					     .longopts = run_opts };
 	struct run_collect_opts co = { 0 };
 	const char *dir = "zonelab-results", *slurm = NULL;
 	uint64_t jobs_n = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN), first = 0, count = 0, chunk = 8;
@@ -556,8 +493,8 @@ int cmd_run(int argc, char **argv)
 	char *pdir = NULL;
 	int o, r = 2;
 
-	optind = 1;
-	while ((o = getopt_long(argc, argv, "o:j:qh", run_opts, NULL)) != -1) {
+	cli_opt_start();
+	while ((o = cli_getopt(argc, argv, &cli)) != -1) {
 		switch (o) {
 		case 'o': dir = optarg; break;
 		case 'j':
@@ -590,7 +527,6 @@ int cmd_run(int argc, char **argv)
 			r = 0;
 			goto out;
 		default:
-			fputs(run_help, stderr);
 			goto out;
 		}
 	}

@@ -264,6 +264,8 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
  */
 int cmd_sim(int argc, char **argv)
 {
+	static const struct cli_opts co = { .cmd = "sim", .help = "sim", .shortopts = "h",
+					    .longopts = opts };
 	static struct sim_result res;
 	struct trc_file_input trace;
 	struct trc_reader_cfg rc;
@@ -277,8 +279,8 @@ int cmd_sim(int argc, char **argv)
 	trc_reader_cfg_init(&rc);
 	cfg.zone_bytes = 1 << 20;
 	cfg.nr_zones = 256;
-	optind = 1;
-	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	cli_opt_start();
+	while ((o = cli_getopt(argc, argv, &co)) != -1) {
 		if (o == 'h' || o == O_HELP) {
 			fputs(sim_help, stdout);
 			return 0;
@@ -306,7 +308,9 @@ int cmd_sim(int argc, char **argv)
 			}
 			continue;
 		}
-		if (o == '?' || sim_opt(&cfg, o, optarg, &csv_path)) {
+		if (o == '?')
+			return 2;
+		if (sim_opt(&cfg, o, optarg, &csv_path)) {
 			fputs(sim_help, stderr);
 			return 2;
 		}
@@ -327,7 +331,7 @@ int cmd_sim(int argc, char **argv)
 	if (cfg.trace && cfg.timing == SIM_TIMING_TIMED && !qd_given)
 		cfg.qd = 0;        /* the trace's own concurrency */
 	if (optind < argc) {
-		fprintf(stderr, "zonelab: sim: unexpected argument '%s'\n", argv[optind]);
+		cli_unexpected(&co, argv[optind]);
 		return 2;
 	}
 	/* sim_run() checks again (its callers need not); here first, so that

@@ -9,6 +9,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -125,85 +126,105 @@ static bool is_out_fmt(const char *s)
 	return !strcmp(s, "native") || !strcmp(s, "iolog3") || !strcmp(s, "blkparse");
 }
 
-/* Parse options after the command word; -1 after a message. */
+enum {
+	T_JSON = 256, T_LENIENT, T_VERIFY, T_FORMAT, T_EVENT, T_FROM, T_TO, T_OP, T_DEVICE,
+};
+
+static const struct option trace_options[] = {
+	{ "json", 0, 0, T_JSON }, { "lenient", 0, 0, T_LENIENT }, { "verify", 0, 0, T_VERIFY },
+	{ "format", 1, 0, T_FORMAT }, { "event", 1, 0, T_EVENT }, { "from", 1, 0, T_FROM },
+	{ "to", 1, 0, T_TO }, { "op", 1, 0, T_OP }, { "device", 1, 0, T_DEVICE },
+	{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
+};
+
+/* One option getopt returned into @o; -1 after a message. */
+static int trace_opt(const char *cmd, int opt, const char *v, struct topts *o)
+{
+	switch (opt) {
+	case T_JSON: o->json = true; break;
+	case T_LENIENT: o->rc.lenient = true; break;
+	case T_VERIFY: o->verify = true; break;
+	case T_FORMAT:
+		if (strcmp(v, "auto") && !trc_format_find(v)) {
+			fprintf(stderr, "zonelab: --format: unknown format '%s' (auto native ztrace "
+				"blktrace iolog blkparse msr alibaba tencent spc)\n", v);
+			return -1;
+		}
+		o->rc.format = v;
+		break;
+	case T_EVENT:
+		if (!strcmp(v, "dispatch") || !strcmp(v, "D"))
+			o->rc.event = TRC_EV_DISPATCH;
+		else if (!strcmp(v, "queue") || !strcmp(v, "Q"))
+			o->rc.event = TRC_EV_QUEUE;
+		else if (!strcmp(v, "complete") || !strcmp(v, "C"))
+			o->rc.event = TRC_EV_COMPLETE;
+		else {
+			fprintf(stderr, "zonelab: --event: '%s' is not queue, dispatch or complete\n", v);
+			return -1;
+		}
+		break;
+	case T_FROM:
+		if (parse_secs("--from", v, &o->rc.from_ns))
+			return -1;
+		break;
+	case T_TO:
+		o->to_arg = v;
+		if (!strcmp(cmd, "replay")) {
+			o->target = v;
+		} else if (!strcmp(cmd, "convert") && is_out_fmt(v)) {
+			o->out_fmt = v;
+		} else {
+			if (parse_secs("--to", v, &o->rc.to_ns))
+				return -1;
+			if (!o->rc.to_ns) {
+				fprintf(stderr, "zonelab: --to: the window end must be above 0\n");
+				return -1;
+			}
+		}
+		break;
+	case T_OP:
+		if (parse_ops(v, &o->rc.op_mask))
+			return -1;
+		break;
+	case T_DEVICE:
+		if (parse_dev(v, &o->rc.dev))
+			return -1;
+		o->rc.dev_filter = true;
+		break;
+	}
+	return 0;
+}
+
+/* `trace CMD` with @argv[0] = CMD: options anywhere, the rest are files.
+ * 0, 1 when -h/--help printed the usage, -1 after a message. */
 static int parse_opts(const char *cmd, int argc, char **argv, struct topts *o)
 {
+	char name[32];
+	struct cli_opts co = { .cmd = name, .help = "trace", .shortopts = "h",
+			       .longopts = trace_options };
+	int opt;
+
+	snprintf(name, sizeof(name), "trace %s", cmd);
 	memset(o, 0, sizeof(*o));
 	trc_reader_cfg_init(&o->rc);
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (a[0] != '-' || !strcmp(a, "-")) {
-			if (o->nr_files == (int)(sizeof(o->files) / sizeof(o->files[0]))) {
-				fprintf(stderr, "zonelab: trace %s: too many files\n", cmd);
-				return -1;
-			}
-			o->files[o->nr_files++] = a;
-			continue;
-		}
-		if (!strcmp(a, "--json")) {
-			o->json = true;
-		} else if (!strcmp(a, "--lenient")) {
-			o->rc.lenient = true;
-		} else if (!strcmp(a, "--verify")) {
-			o->verify = true;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+	cli_opt_start();
+	while ((opt = cli_getopt(argc, argv, &co)) != -1) {
+		if (opt == '?')
+			return -1;
+		if (opt == 'h') {
 			trace_usage(stdout);
-			exit(0);
-		} else {
-			const char *v;
-
-			if (cli_need_value(argc, argv, i))
-				return -1;
-			v = argv[++i];
-			if (!strcmp(a, "--format")) {
-				if (strcmp(v, "auto") && !trc_format_find(v)) {
-					fprintf(stderr, "zonelab: --format: unknown format '%s' (auto native ztrace "
-						"blktrace iolog blkparse msr alibaba tencent spc)\n", v);
-					return -1;
-				}
-				o->rc.format = v;
-			} else if (!strcmp(a, "--event")) {
-				if (!strcmp(v, "dispatch") || !strcmp(v, "D"))
-					o->rc.event = TRC_EV_DISPATCH;
-				else if (!strcmp(v, "queue") || !strcmp(v, "Q"))
-					o->rc.event = TRC_EV_QUEUE;
-				else if (!strcmp(v, "complete") || !strcmp(v, "C"))
-					o->rc.event = TRC_EV_COMPLETE;
-				else {
-					fprintf(stderr, "zonelab: --event: '%s' is not queue, dispatch or complete\n", v);
-					return -1;
-				}
-			} else if (!strcmp(a, "--from")) {
-				if (parse_secs("--from", v, &o->rc.from_ns))
-					return -1;
-			} else if (!strcmp(a, "--to")) {
-				o->to_arg = v;
-				if (!strcmp(cmd, "replay")) {
-					o->target = v;
-				} else if (!strcmp(cmd, "convert") && is_out_fmt(v)) {
-					o->out_fmt = v;
-				} else {
-					if (parse_secs("--to", v, &o->rc.to_ns))
-						return -1;
-					if (!o->rc.to_ns) {
-						fprintf(stderr, "zonelab: --to: the window end must be above 0\n");
-						return -1;
-					}
-				}
-			} else if (!strcmp(a, "--op")) {
-				if (parse_ops(v, &o->rc.op_mask))
-					return -1;
-			} else if (!strcmp(a, "--device")) {
-				if (parse_dev(v, &o->rc.dev))
-					return -1;
-				o->rc.dev_filter = true;
-			} else {
-				fprintf(stderr, "zonelab: trace %s: unknown option '%s' (zonelab trace --help)\n",
-					cmd, a);
-				return -1;
-			}
+			return 1;
 		}
+		if (trace_opt(cmd, opt, optarg, o))
+			return -1;
+	}
+	for (int i = optind; i < argc; i++) {
+		if (o->nr_files == (int)(sizeof(o->files) / sizeof(o->files[0]))) {
+			fprintf(stderr, "zonelab: trace %s: too many files\n", cmd);
+			return -1;
+		}
+		o->files[o->nr_files++] = argv[i];
 	}
 	if (o->rc.to_ns && o->rc.to_ns <= o->rc.from_ns) {
 		fprintf(stderr, "zonelab: --to must be after --from\n");
@@ -492,12 +513,19 @@ int cmd_trace(int argc, char **argv)
 		return argc < 2 ? 2 : 0;
 	}
 	cmd = argv[1];
+	if (cmd[0] == '-') {
+		fprintf(stderr, "zonelab trace: unknown option '%s' (see zonelab trace --help)\n", cmd);
+		return 2;
+	}
 	if (strcmp(cmd, "stat") && strcmp(cmd, "cat") && strcmp(cmd, "convert") && strcmp(cmd, "replay")) {
 		fprintf(stderr, "zonelab: trace: unknown command '%s' (stat, cat, convert, replay)\n", cmd);
 		return 2;
 	}
-	if (parse_opts(cmd, argc - 2, argv + 2, &o))
-		return 2;
+	switch (parse_opts(cmd, argc - 1, argv + 1, &o)) {
+	case 0: break;
+	case 1: return 0;
+	default: return 2;
+	}
 	if (!strcmp(cmd, "stat"))
 		return do_stat(&o);
 	if (!strcmp(cmd, "cat")) {

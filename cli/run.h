@@ -1,8 +1,9 @@
 /*
- * run.h — what `zonelab run`, `collect`, `compare` and `plot` share: the
- * scenarios of a result directory (DIR/scenarios/list names the copies
- * `run` keeps, in order) and the collect step (tables, expectations, JUnit,
- * report, plots).  Private to cli/.
+ * run.h — what `zonelab run`, `collect` and `plot` share, below their
+ * cmd_*.c files: the scenarios of a result directory (run_scn.c;
+ * DIR/scenarios/list names the copies `run` keeps, in order) and the
+ * collect step (run_collect.c: tables, expectations, JUnit, report,
+ * plots).  Private to cli/.
  */
 #ifndef ZL_CLI_RUN_H
 #define ZL_CLI_RUN_H
@@ -30,5 +31,14 @@ struct run_collect_opts {
 
 /* results.csv, summary.csv, report.md, plots/; 0, 1 (--check failed), 2 (error). */
 int run_collect(const char *dir, GPtrArray *scns, const struct run_collect_opts *o);
+
+struct ana_set;
+/*
+ * The plots of @set into DIR/plots (names of those made appended to @made,
+ * notes to @notes, and printed on stderr unless @quiet).  0, 1 when
+ * gnuplot is missing (data and scripts written), -1 after a message.
+ */
+int run_draw(const char *dir, const struct ana_set *set, GPtrArray *made, GString *notes,
+	     bool quiet);
 
 #endif

@@ -8,3 +8,7 @@ LIB_SRCS += common/zl_json_read.c
 UNIT_TESTS += tests/unit/test_zl_json_read.c
 UNIT_TESTS += tests/unit/test_zbitmap.c tests/unit/test_zl_json.c tests/unit/test_zl_err.c \
 	tests/unit/test_zl_crc.c tests/unit/test_zl_codec.c
+# zl_parse: the one number and size parser (the CLI's options and the
+# handler's cfgstring read sizes the same way).
+LIB_SRCS += common/zl_parse.c
+UNIT_TESTS += tests/unit/test_zl_parse.c

@@ -1,7 +1,7 @@
 #!/bin/bash
 # dist/mkcompletion.sh ZONELAB - write the bash completion for zonelab to
 # stdout, its tables read from the program's own --help texts: the commands
-# `ZONELAB --help` lists as built; per command its options (every --word of
+# `ZONELAB --help` lists; per command its options (every --word of
 # `ZONELAB CMD --help`), which options take an argument (an UPPERCASE word or
 # a|b|c list follows them), the value lists, and the command's own
 # subcommands (the indented first words under its "commands:" heading) with
@@ -12,7 +12,7 @@ set -euo pipefail
 zl=$1
 
 cmds=$("$zl" --help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit }
-	on && /^  [a-z]/ && !/\(not built\)$/ { print $1 }' | tr '\n' ' ')
+	on && /^  [a-z]/ { print $1 }' | tr '\n' ' ')
 cmds=${cmds% }
 [ -n "$cmds" ] || { echo "mkcompletion.sh: '$zl --help' lists no commands" >&2; exit 1; }
 
@@ -98,7 +98,7 @@ _zonelab() {
 	local cmd argopts vals subs pos i n w
 	COMPREPLY=()
 	if [ "$COMP_CWORD" -eq 1 ]; then
-		COMPREPLY=($(compgen -W "$(_zonelab_table cmds:) --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "$(_zonelab_table cmds:) --help --version" -- "$cur"))
 		return 0
 	fi
 	cmd=${COMP_WORDS[1]}

@@ -2,9 +2,10 @@
 # dist/mkman.sh ZONELAB TEMPLATE [KEY=VALUE...] - write the zonelab(1) man
 # page to stdout:
 # TEMPLATE (dist/zonelab.1.in, the hand-written parts) with its @COMMANDS@
-# line replaced by one section per subcommand that `ZONELAB --help` lists as
-# built, holding that subcommand's `ZONELAB CMD --help` text verbatim, and
-# @SUMMARY@ by the command list itself; @KEY@ by VALUE (installed paths).  A new subcommand is picked up
+# line replaced by one section per subcommand that `ZONELAB --help` lists,
+# holding that subcommand's `ZONELAB CMD --help` text verbatim, and
+# @SUMMARY@ by the command list itself; @VERSION@ by the version
+# `ZONELAB --version` prints; @KEY@ by VALUE (installed paths).  A new subcommand is picked up
 # without editing anything here; tests/scripts/072-install.sh checks the
 # result against the binary's --help texts.
 #
@@ -15,17 +16,21 @@
 set -euo pipefail
 zl=$1; tpl=$2; shift 2
 subst=("$@")
+# "zonelab 0.1.0 (git REV)": the version, not the revision (the page does
+# not change with every commit)
+version=$("$zl" --version | awk 'NR == 1 { print $2 }')
+[ -n "$version" ] || { echo "mkman.sh: '$zl --version' prints no version" >&2; exit 1; }
+subst+=("VERSION=$version")
 
 # esc - troff-escape plain text read on stdin (one no-fill line per line).
 esc() { sed -e 's/\\/\\e/g' -e "s/^\\([.']\\)/\\\\\\&\\1/" -e 's/-/\\-/g'; }
 
-# commands - "NAME<TAB>one-line description" for every built command.
+# commands - "NAME<TAB>one-line description" for every command.
 commands() {
 	"$zl" --help | awk '
 		/^commands:/ { on = 1; next }
 		on && /^$/ { exit }
 		on && /^  [a-z]/ {
-			if ($0 ~ /\(not built\)$/) next
 			name = $1; $1 = ""; sub(/^ +/, ""); print name "\t" $0 }'
 }
 

@@ -15,47 +15,10 @@
 
 #include "zfault.h"
 #include "zl_err.h"
+#include "zl_parse.h"
 
 /* A rejection: the reason into @msg (zl_msgf), -EINVAL. */
 #define cerr(msg, len, ...) (zl_msgf(msg, len, __VA_ARGS__), -EINVAL)
-
-int zl_cfgstr_parse_size(const char *s, uint64_t *bytes)
-{
-	uint64_t v = 0, mul = 1;
-	const char *p = s;
-
-	if (*p < '0' || *p > '9')
-		return -EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
-			return -EINVAL;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
-	switch (*p) {
-	case '\0':
-		break;
-	case 'k': case 'K':
-		mul = 1ull << 10;
-		break;
-	case 'm': case 'M':
-		mul = 1ull << 20;
-		break;
-	case 'g': case 'G':
-		mul = 1ull << 30;
-		break;
-	case 't': case 'T':
-		mul = 1ull << 40;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (*p && p[1])
-		return -EINVAL;
-	if (v > UINT64_MAX / mul)
-		return -EINVAL;
-	*bytes = v * mul;
-	return 0;
-}
 
 static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
@@ -93,10 +56,13 @@ _Static_assert(sizeof(((struct zl_cfgstr *)0)->trace_path) >= ITEM_MAX, "trace= 
 typedef int (*key_fn)(struct zl_cfgstr *c, const char *val, char *why, size_t why_len);
 
 /* The value types shared by several keys; @what names the quantity. */
+/* Sizes are common/zl_parse's, with its reasons (the CLI gives the same). */
 static int k_bytes(uint64_t *out, const char *what, const char *v, char *why, size_t n)
 {
-	if (zl_cfgstr_parse_size(v, out) || !*out)
-		return cerr(why, n, "expected %s in bytes > 0 with an optional K/M/G/T suffix", what);
+	if (zl_parse_size(v, out, why, n))
+		return -EINVAL;
+	if (!*out)
+		return cerr(why, n, "expected %s in bytes > 0", what);
 	return 0;
 }
 

@@ -63,7 +63,4 @@ int zl_cfgstr_geometry(struct zl_cfgstr *c, uint64_t dev_size_bytes, uint32_t hw
 /* The keys, "size, zsize, ...", into @buf (truncated to @len); returns @buf. */
 const char *zl_cfgstr_keys(char *buf, size_t len);
 
-/* Parse "256M", "4k", "1G", "4096" (bytes; K/M/G/T binary).  0 or -EINVAL. */
-int zl_cfgstr_parse_size(const char *s, uint64_t *bytes);
-
 #endif /* ZL_CFGSTR_H */

@@ -3,7 +3,8 @@
 # report with options, write/read, zone management, persistence across
 # invocations, check; and the error paths (bad geometry, foreign file,
 # unaligned write, out-of-range, unknown options) fail with a message and a
-# non-zero exit, never silently.
+# non-zero exit, never silently; the option convention (--opt=value, --,
+# -h/--help on every disk command, refusals naming the option and the help).
 set -u
 ZL=${O:-build}/zonelab
 [ -x "$ZL" ] || { echo "SKIP: $ZL not built"; exit 77; }
@@ -93,6 +94,47 @@ printf '\xff' | dd of="$dir/corrupt.img" bs=1 seek=100 conv=notrunc status=none
 bad "checksum" $ZL disk info "$dir/corrupt.img"
 ok  $ZL disk demo "$dir/demo.img"
 has '"unaligned":1'
+
+# one option convention (getopt_long): --opt=value is --opt value, --size
+# 64MiB is 64M, options may follow IMAGE, -- ends them (a path starting
+# with '-'), -h/--help on every disk command, refusals name the option
+info_of() { $ZL disk info --json "$@" | sed 's/"path":"[^"]*",//'; }
+ok  $ZL disk create "$dir/eq1.img" --size 64M --zone-size 4M --conv 2 --model ha
+ok  $ZL disk create "$dir/eq2.img" --size=64M --zone-size=4M --conv=2 --model=ha
+ok  $ZL disk create --size 64MiB --zone-size 4KiB "$dir/eq3.img" --zone-size=4M --conv 2 --model ha
+[ "$(info_of "$dir/eq1.img")" = "$(info_of "$dir/eq2.img")" ] && [ -n "$(info_of "$dir/eq1.img")" ] ||
+	{ echo "FAIL: --size=64M and --size 64M give different disks"; fails=$((fails+1)); }
+[ "$(info_of "$dir/eq1.img")" = "$(info_of "$dir/eq3.img")" ] ||
+	{ echo "FAIL: --size 64MiB (options before IMAGE) gives another disk"; fails=$((fails+1)); }
+zla=$(realpath "$ZL")
+(cd "$dir" && $zla disk create --size 64M --zone-size 4M --conv 2 --model ha -- -dash.img >/dev/null) ||
+	{ echo "FAIL: disk create -- -dash.img"; fails=$((fails+1)); }
+[ -f "$dir/-dash.img" ] || { echo "FAIL: -- did not end the options (no file -dash.img)"; fails=$((fails+1)); }
+[ "$(cd "$dir" && ZL=$zla info_of -- -dash.img)" = "$(info_of "$dir/eq1.img")" ] ||
+	{ echo "FAIL: disk info -- -dash.img"; fails=$((fails+1)); }
+ok  $ZL disk write "$dir/eq1.img" 16384 8 --pattern=0x42
+has "wrote 8 LBAs"
+ok  $ZL disk report "$dir/eq1.img" --start=16384 --max=1 --option=closed
+has "1 zone(s) reported"
+for c in create info report write read open close finish reset check demo; do
+	for h in -h --help; do
+		ok  $ZL disk $c $h
+		has "usage: zonelab disk <command> IMAGE"
+	done
+done
+bad "zonelab disk create: unknown option '--frobnicate' (see zonelab disk --help)" $ZL disk create "$dir/x.img" --size 64M --frobnicate
+bad "zonelab disk info: unknown option '-z' (see zonelab disk --help)" $ZL disk info "$img" -z
+bad "zonelab disk: unknown option '--json' (see zonelab disk --help)" $ZL disk --json info "$img"
+bad "zonelab disk info: option --json takes no value (see zonelab disk --help)" $ZL disk info "$img" --json=1
+bad "zonelab disk report: option --max needs a value (see zonelab disk --help)" $ZL disk report "$img" --max
+bad "zonelab disk info: unexpected argument 'more' (see zonelab disk --help)" $ZL disk info "$img" more
+bad "zonelab disk info: unexpected argument '--json' (see zonelab disk --help)" $ZL disk info -- "$img" --json
+bad "zonelab: --size: '64MB': stray characters after the size suffix" $ZL disk create "$dir/y.img" --size 64MB
+bad "zonelab: --size: '-64M': negative, a size is 0 or more" $ZL disk create "$dir/y.img" --size=-64M
+for o in --frobnicate --json=1 --max; do
+	$ZL disk report "$img" $o >/dev/null 2>&1; rc=$?
+	[ $rc = 2 ] || { echo "FAIL: disk report $o: exit $rc, want 2"; fails=$((fails+1)); }
+done
 
 if [ $fails -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
 echo "all cli checks passed"

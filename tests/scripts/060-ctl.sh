@@ -61,7 +61,14 @@ expect "help lists commands" 0 '"power-cycle"' -- "$sock" help
 expect "stats has geometry" 0 '"nr_zones": 16' -- "$sock" stats
 expect "stats --json is one raw line" 0 '^{"ok":true,"stats":{' -- --json "$sock" stats
 expect "missing command is a usage error" 2 "expected SOCKET and COMMAND" -- "$sock"
-expect "--timeout without a value is a usage error" 2 "--timeout needs a number" -- --timeout
+expect "--timeout without a value is a usage error" 2 "option --timeout needs a value (see zonelab ctl --help)" -- --timeout
+# the option convention: -h, --opt=value, options only before SOCKET (the
+# words after it are the command's, sent as they are), -- ends the options
+expect "ctl -h" 0 "usage: zonelab ctl" -- -h
+expect "--timeout=5 --json" 0 '^{"ok":true,"stats":{' -- --timeout=5 --json "$sock" stats
+expect "an option after SOCKET goes to the server" 1 "unexpected argument '--json' after 'stats'" -- "$sock" stats --json
+expect "-- ends the options" 3 "zonelab ctl: -nosock: No such file" -- -- -nosock stats
+expect "unknown option names the help" 2 "zonelab ctl: unknown option '--frob' (see zonelab ctl --help)" -- --frob "$sock" stats
 expect "unknown command fails with the reason" 1 "unknown command 'frobnicate'" -- "$sock" frobnicate
 expect "no server: exit 3" 3 "No such file" -- "$d/none.ctl" stats
 

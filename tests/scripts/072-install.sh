@@ -60,10 +60,10 @@ grep -q "^\.I $hdir/handler_zonelab.so" "$man" || fail "man page does not name $
 grep -q '^\.I /usr/local/share/doc/zonelab/' "$man" || fail "man page does not name the installed doc directory"
 grep -q '@[A-Z_]*@' "$man" && fail "man page has an unreplaced @KEY@"
 
-# built_cmds ZONELAB - the commands its --help lists as built.
+# built_cmds ZONELAB - the commands its --help lists (every one is built).
 built_cmds() {
 	"$1" --help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit }
-		on && /^  [a-z]/ && !/\(not built\)$/ { print $1 }'
+		on && /^  [a-z]/ { print $1 }'
 }
 # man_check ZONELAB MANPAGE - every built command's --help text is in the page
 # verbatim (read back from its marked no-fill block), and the page has no
@@ -88,6 +88,11 @@ ncmd=$(built_cmds "$izl" | wc -l)
 [ "$ncmd" -ge 3 ] || fail "only $ncmd commands listed by zonelab --help"
 [ "$(grep -c '^\.\\" zonelab-help-begin ' "$man")" = "$ncmd" ] || fail "man page has not one help block per command"
 groff -man -Tutf8 -rLL=100n "$man" 2>/dev/null | sed "s/\x08.//g" | grep -q 'zonelab disk <command> IMAGE' || fail "rendered man page lacks the disk usage line"
+# the version: --version and -V print "zonelab VERSION (git REV)", the page's header names it
+ver=$("$izl" --version) || fail "installed zonelab --version"
+[[ $ver =~ ^zonelab\ ([0-9][0-9.]*)\ \(git\ [^\ ]+\)$ ]] || fail "zonelab --version printed '$ver', not 'zonelab VERSION (git REV)'"
+[ "$("$izl" -V)" = "$ver" ] || fail "zonelab -V differs from --version"
+grep -q "^\.TH ZONELAB 1 \"\" \"zonelab ${BASH_REMATCH[1]}\"" "$man" || fail "man page .TH does not name version ${BASH_REMATCH[1]}"
 
 # --- bash completion ---
 # comp WORDS... - the completions bash offers for the last word.
@@ -98,7 +103,8 @@ comp() {
 expect() { local want=$1; shift; local got; got=$(comp "$@"); [ "$got" = "$want" ] || fail "completing '$*': got '$got', want '$want'"; }
 bash --norc --noprofile -c ". '$comp'; complete -p zonelab" > "$dir/complete" 2>&1
 grep -qx 'complete -o default -F _zonelab zonelab' "$dir/complete" || { cat "$dir/complete"; fail "complete -p zonelab"; }
-expect "$(built_cmds "$izl" | sed 's/$/ /' | { cat; echo '--help '; } | LC_ALL=C sort | tr -d '\n')" zonelab ''
+expect "$(built_cmds "$izl" | sed 's/$/ /' | { cat; echo '--help '; echo '--version '; } | LC_ALL=C sort | tr -d '\n')" zonelab ''
+expect "--version " zonelab --v
 expect "create " zonelab disk cr
 expect "check close create " zonelab disk c
 expect "" zonelab disk create img.img            # image name: files (-o default)

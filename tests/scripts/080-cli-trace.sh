@@ -3,7 +3,8 @@
 # stat (table and JSON), cat, convert round trips, exit 2 with file:line on
 # malformed input, --lenient's count, a refused unknown file, replay of a
 # command trace onto a fresh image with --verify (0 divergences) and of the
-# same trace with one changed record (exit 1, the record named).
+# same trace with one changed record (exit 1, the record named); the option
+# convention (--opt=value, --, -h/--help, refusals naming the option).
 set -u
 O=${O:-build}
 Z=$O/zonelab
@@ -68,4 +69,27 @@ printf '\x02\x05\x21\x04' | dd of="$w/changed.ztrace" bs=1 seek=$((64 + 4 * 48 +
 [ $rc = 1 ] || fail "changed record: exit $rc"
 grep -q "first divergence: record 4: WRITE(10) lba 512 n 2: expected CHECK CONDITION 5/21h/04h, got GOOD" "$w/out" ||
 	fail "divergence message: $(cat "$w/out")"
+# one option convention: --opt=value is --opt value, options before the
+# files, -- ends them (a file named -x), -h/--help on every trace command,
+# refusals name the option and the help pointer (exit 2)
+"$Z" trace stat --json --format=msr "$D/msr.csv" >"$w/eq1" && "$Z" trace stat "$D/msr.csv" --format msr --json >"$w/eq2" &&
+	cmp -s "$w/eq1" "$w/eq2" || fail "stat --format=msr differs from --format msr"
+cp "$D/msr.csv" "$w/-dash.csv"
+za=$(realpath "$Z")
+(cd "$w" && "$za" trace cat -- -dash.csv) >"$w/b" && cmp -s "$w/a" "$w/b" || fail "trace cat -- -dash.csv"
+for c in stat cat convert replay; do
+	for h in -h --help; do
+		"$Z" trace $c $h >"$w/out" 2>&1 || fail "trace $c $h: exit $?"
+		grep -q "^usage: zonelab trace <command>" "$w/out" || fail "trace $c $h: no usage"
+	done
+done
+"$Z" trace stat "$D/msr.csv" --frobnicate >"$w/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -qx "zonelab trace stat: unknown option '--frobnicate' (see zonelab trace --help)" "$w/out" ||
+	fail "unknown option: exit $rc, $(cat "$w/out")"
+"$Z" trace cat "$D/msr.csv" --format >"$w/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -qx "zonelab trace cat: option --format needs a value (see zonelab trace --help)" "$w/out" ||
+	fail "missing value: exit $rc, $(cat "$w/out")"
+"$Z" trace cat "$D/msr.csv" --lenient=1 >"$w/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -qx "zonelab trace cat: option --lenient takes no value (see zonelab trace --help)" "$w/out" ||
+	fail "flag with a value: exit $rc, $(cat "$w/out")"
 echo "ok"

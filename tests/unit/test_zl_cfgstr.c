@@ -74,22 +74,43 @@ static void test_cfgstr_every_key_is_applied(void **state)
 	assert_int_equal(c.disk.geo.zone_cap_lba, (48ull << 20) / 4096);
 }
 
+/* size= through the whole parser: common/zl_parse's forms and reasons. */
+static uint64_t size_of(const char *v)
+{
+	char s[128];
+
+	snprintf(s, sizeof(s), "/d?size=%s", v);
+	if (zl_cfgstr_parse(s, &c, msg, sizeof(msg)))
+		fail_msg("'%s': %s", s, msg);
+	return c.size_bytes;
+}
+
+static int size_refused(const char *v)
+{
+	char s[128];
+
+	snprintf(s, sizeof(s), "/d?size=%s", v);
+	return zl_cfgstr_parse(s, &c, msg, sizeof(msg));
+}
+
 static void test_cfgstr_size_suffixes_are_binary(void **state)
 {
-	uint64_t b;
-
-	assert_int_equal(zl_cfgstr_parse_size("4k", &b), 0);
-	assert_int_equal(b, 4096);
-	assert_int_equal(zl_cfgstr_parse_size("3M", &b), 0);
-	assert_int_equal(b, 3ull << 20);
-	assert_int_equal(zl_cfgstr_parse_size("1T", &b), 0);
-	assert_int_equal(b, 1ull << 40);
-	assert_int_equal(zl_cfgstr_parse_size("512", &b), 0);
-	assert_int_equal(b, 512);
-	assert_int_equal(zl_cfgstr_parse_size("1MB", &b), -EINVAL);
-	assert_int_equal(zl_cfgstr_parse_size("M", &b), -EINVAL);
-	assert_int_equal(zl_cfgstr_parse_size("99999999999999999999", &b), -EINVAL);
-	assert_int_equal(zl_cfgstr_parse_size("17179869184G", &b), -EINVAL);
+	assert_int_equal(size_of("4k"), 4096);
+	assert_int_equal(size_of("3M"), 3ull << 20);
+	assert_int_equal(size_of("1T"), 1ull << 40);
+	assert_int_equal(size_of("512"), 512);
+	assert_int_equal(size_of("64MiB"), 64ull << 20);   /* the CLI's forms too */
+	assert_int_equal(size_of("0x1000"), 4096);
+	assert_int_equal(size_refused("1MB"), -EINVAL);
+	assert_non_null(strstr(msg, "key 'size' value '1MB': stray characters after the size suffix"));
+	assert_int_equal(size_refused("M"), -EINVAL);
+	assert_non_null(strstr(msg, "key 'size' value 'M': not a size (e.g. 4096, 64K, 256M, 2G)"));
+	assert_int_equal(size_refused("99999999999999999999"), -EINVAL);
+	assert_non_null(strstr(msg, ": overflows 64 bits"));
+	assert_int_equal(size_refused("17179869184G"), -EINVAL);
+	assert_non_null(strstr(msg, "key 'size' value '17179869184G': overflows 64 bits"));
+	assert_int_equal(size_refused("-1"), -EINVAL);
+	assert_non_null(strstr(msg, "negative"));
 }
 
 #define REJECT(s, needle)							\
@@ -102,6 +123,7 @@ static void test_cfgstr_size_suffixes_are_binary(void **state)
 static void test_cfgstr_rejections_name_key_value_and_reason(void **state)
 {
 	REJECT("/d?zsize=12Q", "key 'zsize' value '12Q'");
+	assert_non_null(strstr(msg, "'12Q': unknown size suffix (K, M, G or T)"));
 	REJECT("/d?colour=red", "unknown key 'colour' (keys: size, zsize, ");
 	assert_non_null(strstr(msg, ", trace, geo)"));   /* the whole list */
 	REJECT("/d?wce=1&wce=0", "key 'wce' given twice");
