@@ -12,7 +12,7 @@
 
 #include <sys/mman.h>
 
-#include "fsc_int.h"
+#include "fsc_clean_int.h"
 
 void fsc_cfg_init(struct fsc_cfg *cfg)
 {

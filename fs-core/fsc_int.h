@@ -136,7 +136,11 @@ _Static_assert(__builtin_offsetof(struct fsc_bg, profile) <= 128,
 	       "struct fsc_bg: the hot fields fit the first two cache lines");
 
 /*
- * An indexed binary heap of block groups (fsc_clean.c), ordered by a
+ * What the core keeps of the configured cleaning policy (the policies and
+ * the machinery they share are in clean/, fsc_clean_int.h).  The heap's
+ * type is here because struct fsc_clean holds three.
+ *
+ * An indexed binary heap of block groups (clean/fsc_clean_heap.c), ordered by a
  * two-word key @key computes (the top has the least, compared k[0] then
  * k[1]).  The key is kept in the entry, so sifting compares entries without
  * reading the block groups (at 100,000 of them each read would be a cache
@@ -162,32 +166,10 @@ struct fsc_heap {
 	uint32_t nr_free_ids, cap_free_ids;
 };
 
-int fsc_heap_push(struct fsc_heap *h, struct fsc_bg *bg);
-void fsc_heap_del(struct fsc_heap *h, struct fsc_bg *bg);
-void fsc_heap_fix(struct fsc_heap *h, struct fsc_bg *bg);  /* its key changed */
-static inline struct fsc_bg *fsc_heap_top(const struct fsc_heap *h)
-{
-	return h->nr ? h->v[0].bg : NULL;
-}
-void fsc_heap_fini(struct fsc_heap *h);
-/* Start loading @bg's entry and the two above it (what a re-key reads). */
-static inline void fsc_heap_prefetch(const struct fsc_heap *h, const struct fsc_bg *bg)
-{
-	uint32_t id = bg->clean_idx[h->slot], i, k;
-
-	if (id >= h->nr_ids)
-		return;
-	for (i = h->pos[id], k = 0; k < 3 && i < h->nr; k++, i = (i - 1) / 2) {
-		__builtin_prefetch(&h->v[i], 1);
-		if (!i)
-			break;
-	}
-}
-
 struct fsc_clean;
 
 /*
- * A victim-selection policy: one file each, one row in fsc_clean.c's table.
+ * A victim-selection policy: one file each, one row in clean/fsc_clean.c's table.
  * fs-core tells it which block groups are candidates (add: one became a
  * candidate, sealed and idle; remove: it stopped being one, or was
  * relocated, or removed; update: a candidate's live bytes changed, the
@@ -224,57 +206,6 @@ struct fsc_clean {
 	bool broken;              /* an add failed: picks scan */
 };
 
-extern const struct fsc_clean_ops fsc_clean_fifo_ops, fsc_clean_greedy_ops,
-	fsc_clean_cost_benefit_ops, fsc_clean_cat_ops, fsc_clean_dchoices_ops,
-	fsc_clean_windowed_ops, fsc_clean_btrfs_ops;
-
-/* Orders shared by several policies: (seq), (used, seq). */
-bool fsc_clean_older(const struct fsc_bg *a, const struct fsc_bg *b);
-bool fsc_clean_emptier(const struct fsc_bg *a, const struct fsc_bg *b);
-/* The same orders as heap keys: (seq) and (live bytes, seq). */
-void fsc_clean_key_older(const struct fsc_bg *bg, uint64_t k[2]);
-void fsc_clean_key_emptier(const struct fsc_bg *bg, uint64_t k[2]);
-/* Among a scan's candidates: the least by @less, or NULL. */
-struct fsc_bg *fsc_clean_scan_min(struct fsc_bg *const *bgs, uint32_t nr,
-				  bool (*less)(const struct fsc_bg *, const struct fsc_bg *));
-
-/*
- * Score policies (cost-benefit, CAT): score = f(class) * age, age = now -
- * done_clock.  Candidates are grouped in classes of equal f (@key: e.g. live
- * bytes and length); inside a class the best is the oldest (a heap on
- * done_clock, seq), so a pick compares one head per non-empty class: at most
- * min(n, distinct keys) (live bytes take at most Np + 1 values), and picks
- * happen once per block group freed: amortised O(1) per write.
- */
-struct fsc_score_ops {
-	void (*key)(const struct fsc_bg *bg, uint64_t key[2]);
-	/* higher = better; from the class key and the age alone, so a pick
-	 * reads no block group */
-	double (*score)(const uint64_t key[2], uint64_t age);
-	bool by_seq;              /* a class's heap by seq alone (greedy), else sealed clock, seq */
-};
-int fsc_score_init(struct fsc_clean *c, const struct fsc_score_ops *ops);
-void fsc_score_fini(struct fsc_clean *c);
-int fsc_score_add(struct fsc_clean *c, struct fsc_bg *bg);
-void fsc_score_remove(struct fsc_clean *c, struct fsc_bg *bg);
-void fsc_score_update(struct fsc_clean *c, struct fsc_bg *bg, uint64_t old_used);
-void fsc_score_prefetch(const struct fsc_clean *c, const struct fsc_bg *bg);
-/* The members every policy built on the score machinery shares. */
-#define FSC_SCORE_CLEAN_OPS						\
-	.fini = fsc_score_fini, .add = fsc_score_add, .remove = fsc_score_remove, \
-	.update = fsc_score_update, .prefetch = fsc_score_prefetch
-/* Greedy as a score policy (fewest live bytes, ties oldest): greedy, btrfs. */
-extern const struct fsc_score_ops fsc_score_greedy_ops;
-struct fsc_bg *fsc_score_pick(struct fsc_clean *c, uint64_t now_ns);
-struct fsc_bg *fsc_score_pick_scan(struct fsc_clean *c, struct fsc_bg *const *bgs, uint32_t nr,
-				   uint64_t now_ns);
-/* Age: user bytes written since @bg was sealed (@now = fs->st.user_bytes):
- * a logical clock, the same whatever the device timing. */
-static inline uint64_t fsc_bg_age(const struct fsc_bg *bg, uint64_t now)
-{
-	return now > bg->done_clock ? now - bg->done_clock : 0;
-}
-
 /* A block group is a cleaning candidate (docs/POLICIES.md). */
 static inline bool fsc_bg_is_cleanable(const struct fsc_bg *bg)
 {
@@ -284,9 +215,7 @@ static inline bool fsc_bg_is_cleanable(const struct fsc_bg *bg)
 	       bg->used_bytes < bg->alloc_offset;
 }
 
-/* fsc_clean.c */
-int fsc_clean_init(struct fsc *fs);
-void fsc_clean_fini(struct fsc *fs);
+/* clean/fsc_clean.c (init / fini: fsc_clean_int.h) */
 /* fsc_clean_sync() - @bg's state changed: tell the policy (add / update / remove). */
 void fsc_clean_sync(struct fsc *fs, struct fsc_bg *bg);
 /* fsc_clean_forget() - @bg goes away. */

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fsc_clean_int.h"
 #include "fsc_test_util.h"
 #include "zl_test.h"
 
