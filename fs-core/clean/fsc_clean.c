@@ -5,8 +5,8 @@
  * configured policy to a file system (fsc_clean_init(), from fs-core's
  * entry fsc.c) and the pick the caller asks for.  It is not the machinery
  * the policies share (fsc_clean_heap.c, fsc_clean_score.c) nor the core's
- * bookkeeping of which block groups are candidates (fsc_clean_sync(),
- * here until the core's block group file takes it).  It
+ * bookkeeping of which block groups are candidates (fsc_clean_sync() in
+ * fs-core/fsc_bg.c, which reaches the policy only through its ops).  It
  * does not decide when to clean: the caller (the simulator) does.
  * docs/POLICIES.md describes the interface and how to add a policy.
  */
@@ -238,38 +238,6 @@ void fsc_clean_fini(struct fsc *fs)
 	free(c->arr);
 	c->arr = NULL;
 	c->ops = NULL;
-}
-
-void fsc_clean_sync(struct fsc *fs, struct fsc_bg *bg)
-{
-	struct fsc_clean *c = &fs->clean;
-	bool want = fsc_bg_is_cleanable(bg);
-
-	if (!c->ops)
-		return;
-	if (bg->clean_member && !want) {
-		c->ops->remove(c, bg);
-		bg->clean_member = false;
-	} else if (!bg->clean_member && want) {
-		bg->clean_used = bg->used_bytes;
-		if (c->ops->add(c, bg))
-			c->broken = true;  /* out of memory: picks scan from now on */
-		else
-			bg->clean_member = true;
-	} else if (bg->clean_member && bg->clean_used != bg->used_bytes) {
-		uint64_t old = bg->clean_used;
-
-		bg->clean_used = bg->used_bytes;
-		if (c->ops->update)
-			c->ops->update(c, bg, old);
-	}
-}
-
-void fsc_clean_forget(struct fsc *fs, struct fsc_bg *bg)
-{
-	if (bg->clean_member && fs->clean.ops)
-		fs->clean.ops->remove(&fs->clean, bg);
-	bg->clean_member = false;
 }
 
 struct fsc_bg *fsc_clean_pick_scan(struct fsc *fs)
