@@ -79,9 +79,10 @@ static inline void *fsc_grow(void *arr, uint32_t *cap, uint32_t nr, size_t size)
 }
 
 /*
- * fsc_alloc_big() - memory for a large array read at random (the file map):
- * in 2 MiB huge pages where the kernel offers them (madvise), so a random
- * access costs a cache miss and not also a page walk.  free() releases it.
+ * fsc_alloc_big() (fsc_slab.c) - memory for a large array read at random
+ * (the file map): in 2 MiB huge pages where the kernel offers them
+ * (madvise), so a random access costs a cache miss and not also a page
+ * walk.  free() releases it.
  */
 void *fsc_alloc_big(size_t bytes);
 
