@@ -68,7 +68,7 @@ CFLAGS ?= $(OPT) -g
 # handler_init).
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
 	-fPIC -fno-semantic-interposition -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(SANFLAGS) \
-	-Icommon -Iemulator -Ifs-core -Ianalysis -Itraces -Isim -Iscenarios -Icli -Itests $(PKG_CFLAGS)
+	-Icommon -Iemulator -Ifs-core -Ifs-core/zblk -Ifs-core/clean -Ianalysis -Itraces -Isim -Iscenarios -Icli -Itests $(PKG_CFLAGS)
 LDFLAGS += $(SANFLAGS)
 
 # Link-time optimization of the plugin (GCC, not in sanitizer builds): the

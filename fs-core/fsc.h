@@ -85,9 +85,9 @@ enum fsc_bio_kind {
 };
 
 /*
- * Victim-selection (cleaning) policies, one file each (fs-core/fsc_clean_*.c),
- * registered in one table (fsc_clean.c); docs/POLICIES.md.  Values index
- * fsc_clean_names[].
+ * Victim-selection (cleaning) policies, one file each
+ * (fs-core/clean/fsc_clean_*.c), registered in one table
+ * (clean/fsc_clean.c); docs/POLICIES.md.  Values index fsc_clean_names[].
  */
 enum fsc_clean_policy {
 	FSC_CLEAN_FIFO = 0,     /* oldest block group */

@@ -10,6 +10,9 @@
  * (finish_waste_bytes).  The superblock log, when used, holds one active
  * zone per device.  Not here: max open zones (the device closes an
  * implicitly open zone itself, ZBC) and explicit opens (fs-core makes none).
+ * This file counts and chooses; it changes no block group's life: the
+ * finish itself is fsc_bg_finish() (fsc_bg.c, which calls down here), and
+ * the loop "choose, finish, again" before a creation is fsc_alloc.c's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -81,68 +84,45 @@ static bool finishable(const struct fsc_bg *bg)
 	       !bg->expired;
 }
 
-static int finish(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
-{
-	uint32_t i, t, data = bg->nr_stripes / (bg->sub_stripes ? bg->sub_stripes : 1);
-	uint64_t left = bg->len_bytes - bg->alloc_offset;
-	int ret;
-
-	for (i = 0; i < bg->nr_stripes; i++) {
-		struct fsc_dev *dev = &fs->devs[bg->stripes[i].dev];
-
-		ret = zblk_zone_mgmt(dev->blk, ZL_ZOP_FINISH, bg->stripes[i].phys);
-		if (ret) {
-			fs->st.nr_dev_errors++;
-			fs->st.last_dev_error = ret;
-			return ret;
-		}
-	}
-	fs->st.nr_zone_finishes += bg->nr_stripes;
-	fs->st.finish_waste_bytes += left * bg->nr_stripes / (data ? data : 1);
-	for (t = 0; t < 3 + FSC_MAX_STREAMS; t++)
-		if (fs->cur[t] == bg)
-			fs->cur[t] = NULL;
-	if (!bg->alloc_done) {
-		bg->alloc_done = true;
-		bg->done_clock = fs->st.user_bytes;
-	}
-	fsc_active_drop(fs, bg);
-	fsc_bg_put(fs, bg, now_ns);  /* a candidate now, or removed when empty */
-	return 0;
-}
-
-int fsc_active_make_room(struct fsc *fs, uint32_t type, uint64_t now_ns)
+/**
+ * fsc_active_victim() - before a block group of @type is created: *@out =
+ * NULL when every device keeps under cfg.max_active_zones with it, else
+ * the active block group to finish first (the least capacity left, ties:
+ * the oldest, among the finishable).  Returns 0, or -EBUSY when none can be
+ * finished yet (one is fully allocated with writes on their way: its zones
+ * become full by themselves, no waste; or none is finishable).  It decides;
+ * finishing is fsc_bg_finish(), and the loop over the two fsc_alloc.c's.
+ */
+int fsc_active_victim(struct fsc *fs, uint32_t type, struct fsc_bg **out)
 {
 	uint32_t need = fsc_profile_of(fs, type) == FSC_DUP ? 2 : 1, d, i;
 	uint32_t max = fs->cfg.max_active_zones;
+	struct fsc_bg *best = NULL;
+	bool full = false;
 
+	*out = NULL;
 	if (!max)
 		return 0;
-	for (;;) {
-		struct fsc_bg *best = NULL;
-		bool full = false;
+	for (d = 0; d < fs->nr_devs; d++)
+		if (fs->devs[d].zone_bytes && fs->devs[d].nr_active + need > max)
+			full = true;
+	if (!full)
+		return 0;
+	for (i = 0; i < fs->nr_active_bgs; i++) {
+		struct fsc_bg *bg = fs->active[i];
 
-		for (d = 0; d < fs->nr_devs; d++)
-			if (fs->devs[d].zone_bytes && fs->devs[d].nr_active + need > max)
-				full = true;
-		if (!full)
-			return 0;
-		for (i = 0; i < fs->nr_active_bgs; i++) {
-			struct fsc_bg *bg = fs->active[i];
-
-			/* fully allocated, writes still on their way: its zones
-			 * become full by themselves; wait for that, no waste */
-			if (bg->alloc_offset == bg->len_bytes && !bg->expired)
-				return -EBUSY;
-			if (!finishable(bg))
-				continue;
-			if (!best || bg->alloc_offset > best->alloc_offset ||
-			    (bg->alloc_offset == best->alloc_offset && bg->seq < best->seq))
-				best = bg;
-		}
-		if (!best)
+		/* fully allocated, writes still on their way: its zones
+		 * become full by themselves; wait for that, no waste */
+		if (bg->alloc_offset == bg->len_bytes && !bg->expired)
 			return -EBUSY;
-		if (finish(fs, best, now_ns))
-			return fs->st.last_dev_error;
+		if (!finishable(bg))
+			continue;
+		if (!best || bg->alloc_offset > best->alloc_offset ||
+		    (bg->alloc_offset == best->alloc_offset && bg->seq < best->seq))
+			best = bg;
 	}
+	if (!best)
+		return -EBUSY;
+	*out = best;
+	return 0;
 }

@@ -3,7 +3,7 @@
  * HMZONED mode checks (003), superblock placement in conventional zones only
  * (004) and, beyond the RFC, the superblock log on two sequential zones used
  * as a ring for devices without conventional zones; plus fsc_strerror().
- * It allocates no block groups (fsc_chunk.c does).
+ * It allocates no block groups (fsc_bg.c does, on chunks from fsc_chunk.c).
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -79,9 +79,10 @@ static inline void *fsc_grow(void *arr, uint32_t *cap, uint32_t nr, size_t size)
 }
 
 /*
- * fsc_alloc_big() - memory for a large array read at random (the file map):
- * in 2 MiB huge pages where the kernel offers them (madvise), so a random
- * access costs a cache miss and not also a page walk.  free() releases it.
+ * fsc_alloc_big() (fsc_slab.c) - memory for a large array read at random
+ * (the file map): in 2 MiB huge pages where the kernel offers them
+ * (madvise), so a random access costs a cache miss and not also a page
+ * walk.  free() releases it.
  */
 void *fsc_alloc_big(size_t bytes);
 
@@ -109,7 +110,7 @@ struct fsc_bg {
 	bool relocating;
 	bool busy;                /* serialization: a bio holds the per-BG lock */
 	bool active;              /* its zones count as active (fsc_active_*) */
-	/* cleaning policy bookkeeping (fsc_clean.c) */
+	/* cleaning policy bookkeeping (fsc_clean_sync(), clean/) */
 	bool clean_member;        /* in the policy's structures (a candidate) */
 	uint8_t clean_where;      /* policy's use (windowed: in the window) */
 	uint32_t clean_idx[2];    /* the policy's handles: heap ids, score id and class, array index */
@@ -136,7 +137,12 @@ _Static_assert(__builtin_offsetof(struct fsc_bg, profile) <= 128,
 	       "struct fsc_bg: the hot fields fit the first two cache lines");
 
 /*
- * An indexed binary heap of block groups (fsc_clean.c), ordered by a
+ * What the core keeps of the configured cleaning policy (the policies and
+ * the machinery they share are in clean/, fsc_clean_int.h): the core calls
+ * a policy only through these ops (fsc_clean_sync() in fsc_bg.c), never by
+ * name.  The heap's type is here because struct fsc_clean holds three.
+ *
+ * An indexed binary heap of block groups (clean/fsc_clean_heap.c), ordered by a
  * two-word key @key computes (the top has the least, compared k[0] then
  * k[1]).  The key is kept in the entry, so sifting compares entries without
  * reading the block groups (at 100,000 of them each read would be a cache
@@ -162,32 +168,10 @@ struct fsc_heap {
 	uint32_t nr_free_ids, cap_free_ids;
 };
 
-int fsc_heap_push(struct fsc_heap *h, struct fsc_bg *bg);
-void fsc_heap_del(struct fsc_heap *h, struct fsc_bg *bg);
-void fsc_heap_fix(struct fsc_heap *h, struct fsc_bg *bg);  /* its key changed */
-static inline struct fsc_bg *fsc_heap_top(const struct fsc_heap *h)
-{
-	return h->nr ? h->v[0].bg : NULL;
-}
-void fsc_heap_fini(struct fsc_heap *h);
-/* Start loading @bg's entry and the two above it (what a re-key reads). */
-static inline void fsc_heap_prefetch(const struct fsc_heap *h, const struct fsc_bg *bg)
-{
-	uint32_t id = bg->clean_idx[h->slot], i, k;
-
-	if (id >= h->nr_ids)
-		return;
-	for (i = h->pos[id], k = 0; k < 3 && i < h->nr; k++, i = (i - 1) / 2) {
-		__builtin_prefetch(&h->v[i], 1);
-		if (!i)
-			break;
-	}
-}
-
 struct fsc_clean;
 
 /*
- * A victim-selection policy: one file each, one row in fsc_clean.c's table.
+ * A victim-selection policy: one file each, one row in clean/fsc_clean.c's table.
  * fs-core tells it which block groups are candidates (add: one became a
  * candidate, sealed and idle; remove: it stopped being one, or was
  * relocated, or removed; update: a candidate's live bytes changed, the
@@ -224,57 +208,6 @@ struct fsc_clean {
 	bool broken;              /* an add failed: picks scan */
 };
 
-extern const struct fsc_clean_ops fsc_clean_fifo_ops, fsc_clean_greedy_ops,
-	fsc_clean_cost_benefit_ops, fsc_clean_cat_ops, fsc_clean_dchoices_ops,
-	fsc_clean_windowed_ops, fsc_clean_btrfs_ops;
-
-/* Orders shared by several policies: (seq), (used, seq). */
-bool fsc_clean_older(const struct fsc_bg *a, const struct fsc_bg *b);
-bool fsc_clean_emptier(const struct fsc_bg *a, const struct fsc_bg *b);
-/* The same orders as heap keys: (seq) and (live bytes, seq). */
-void fsc_clean_key_older(const struct fsc_bg *bg, uint64_t k[2]);
-void fsc_clean_key_emptier(const struct fsc_bg *bg, uint64_t k[2]);
-/* Among a scan's candidates: the least by @less, or NULL. */
-struct fsc_bg *fsc_clean_scan_min(struct fsc_bg *const *bgs, uint32_t nr,
-				  bool (*less)(const struct fsc_bg *, const struct fsc_bg *));
-
-/*
- * Score policies (cost-benefit, CAT): score = f(class) * age, age = now -
- * done_clock.  Candidates are grouped in classes of equal f (@key: e.g. live
- * bytes and length); inside a class the best is the oldest (a heap on
- * done_clock, seq), so a pick compares one head per non-empty class: at most
- * min(n, distinct keys) (live bytes take at most Np + 1 values), and picks
- * happen once per block group freed: amortised O(1) per write.
- */
-struct fsc_score_ops {
-	void (*key)(const struct fsc_bg *bg, uint64_t key[2]);
-	/* higher = better; from the class key and the age alone, so a pick
-	 * reads no block group */
-	double (*score)(const uint64_t key[2], uint64_t age);
-	bool by_seq;              /* a class's heap by seq alone (greedy), else sealed clock, seq */
-};
-int fsc_score_init(struct fsc_clean *c, const struct fsc_score_ops *ops);
-void fsc_score_fini(struct fsc_clean *c);
-int fsc_score_add(struct fsc_clean *c, struct fsc_bg *bg);
-void fsc_score_remove(struct fsc_clean *c, struct fsc_bg *bg);
-void fsc_score_update(struct fsc_clean *c, struct fsc_bg *bg, uint64_t old_used);
-void fsc_score_prefetch(const struct fsc_clean *c, const struct fsc_bg *bg);
-/* The members every policy built on the score machinery shares. */
-#define FSC_SCORE_CLEAN_OPS						\
-	.fini = fsc_score_fini, .add = fsc_score_add, .remove = fsc_score_remove, \
-	.update = fsc_score_update, .prefetch = fsc_score_prefetch
-/* Greedy as a score policy (fewest live bytes, ties oldest): greedy, btrfs. */
-extern const struct fsc_score_ops fsc_score_greedy_ops;
-struct fsc_bg *fsc_score_pick(struct fsc_clean *c, uint64_t now_ns);
-struct fsc_bg *fsc_score_pick_scan(struct fsc_clean *c, struct fsc_bg *const *bgs, uint32_t nr,
-				   uint64_t now_ns);
-/* Age: user bytes written since @bg was sealed (@now = fs->st.user_bytes):
- * a logical clock, the same whatever the device timing. */
-static inline uint64_t fsc_bg_age(const struct fsc_bg *bg, uint64_t now)
-{
-	return now > bg->done_clock ? now - bg->done_clock : 0;
-}
-
 /* A block group is a cleaning candidate (docs/POLICIES.md). */
 static inline bool fsc_bg_is_cleanable(const struct fsc_bg *bg)
 {
@@ -283,14 +216,6 @@ static inline bool fsc_bg_is_cleanable(const struct fsc_bg *bg)
 	       !bg->pinned_bytes &&  /* could not be reset before the commit */
 	       bg->used_bytes < bg->alloc_offset;
 }
-
-/* fsc_clean.c */
-int fsc_clean_init(struct fsc *fs);
-void fsc_clean_fini(struct fsc *fs);
-/* fsc_clean_sync() - @bg's state changed: tell the policy (add / update / remove). */
-void fsc_clean_sync(struct fsc *fs, struct fsc_bg *bg);
-/* fsc_clean_forget() - @bg goes away. */
-void fsc_clean_forget(struct fsc *fs, struct fsc_bg *bg);
 
 /* A tree node of the B-tree model. */
 struct fsc_node {
@@ -317,7 +242,7 @@ struct fsc {
 	uint64_t *bg_starts;      /* start of each slot's block group (kept for NULL ones) */
 	uint32_t nr_slots;        /* slots in use, NULL ones included */
 	uint32_t nr_bgs, bgs_cap; /* block groups (non-NULL slots); capacity of both arrays */
-	/* direct lookup (fsc_chunk.c): zone-sized slot of the logical space ->
+	/* direct lookup (fsc_bgtab.c): zone-sized slot of the logical space ->
 	 * block group; off = some block group is not on the grid: binary search */
 	struct {
 		struct fsc_bgmap_ent {
@@ -329,7 +254,7 @@ struct fsc {
 	} bgmap;
 	uint64_t next_logical;
 	uint64_t bg_seq;
-	struct fsc_slab {         /* block group memory (fsc_chunk.c) */
+	struct fsc_slab {         /* block group memory (fsc_slab.c) */
 		char **chunks;
 		uint32_t nr_chunks, cap_chunks;
 		size_t elem, chunk_bytes;  /* elem 0: not set up, or off */
@@ -368,7 +293,12 @@ struct fsc {
 	struct fsc_stats st;
 };
 
-/* fsc_dev.c */
+/*
+ * The core's modules, lowest first: each calls only those listed before it
+ * (and zblk/); fs-core's entry fsc.c and clean/ sit above them all.
+ */
+
+/* fsc_dev.c: zone info, mode checks, superblock */
 int fsc_dev_zone_info(struct fsc_dev *dev, struct zblk *blk);
 void fsc_dev_fini(struct fsc_dev *dev);
 int fsc_check_mode(struct fsc *fs);
@@ -378,7 +308,34 @@ int fsc_sb_write(struct fsc *fs);
 int fsc_sb_log_locate(const struct zblk_zone *z0, const struct zblk_zone *z1,
 		      uint64_t *pos_bytes, uint64_t *alt_pos_bytes);
 
-/* fsc_chunk.c */
+/* fsc_place.c: which data log a write goes to */
+/* The data log of a user write of @lbn with @hint, or of a relocation out of @src. */
+uint32_t fsc_place_user(struct fsc *fs, uint64_t lbn, uint32_t hint);
+uint32_t fsc_place_reloc(const struct fsc *fs, const struct fsc_bg *src);
+int fsc_place_init(struct fsc *fs);
+
+/* fsc_slab.c: block group memory */
+/* fsc_bg_alloc() - a zeroed block group of @type and @len bytes with its
+ * owner array, its creation seq taken; NULL when out of memory. */
+struct fsc_bg *fsc_bg_alloc(struct fsc *fs, uint32_t type, uint64_t len);
+/* fsc_bg_free() - its memory (and submit buffer array) back; NULL is a no-op. */
+void fsc_bg_free(struct fsc *fs, struct fsc_bg *bg);
+void fsc_slab_fini(struct fsc *fs);
+
+/* fsc_chunk.c: free zones, device extents, stripes */
+enum fsc_profile fsc_profile_of(const struct fsc *fs, uint32_t type);
+/* Zone @z of @dev goes into a device extent (out of the free pool if it was in). */
+void fsc_zone_take(struct fsc_dev *dev, uint32_t z);
+/* Zone @z of @dev, empty (reset or never written), returns to the free pool. */
+void fsc_zone_put(struct fsc_dev *dev, uint32_t z);
+int fsc_dev_extent_find(struct fsc *fs, uint32_t dev, uint32_t nr_zones, uint64_t *phys);
+int fsc_chunk_alloc(struct fsc *fs, uint32_t type, struct fsc_stripe *st, uint32_t *nr_out,
+		    uint32_t *data_out);
+void fsc_chunk_release(struct fsc *fs, const struct fsc_stripe *st, uint32_t nr);
+int fsc_map_stripe(const struct fsc_bg *bg, uint64_t off, uint64_t len, uint32_t *idx,
+		   uint64_t *phys, uint64_t *run);
+
+/* fsc_bgtab.c: the table of block groups and lookup (fsc_bg_lookup() in fsc.h) */
 /* fsc_bgmap_get() - the block group whose zone-sized slot holds @logical
  * (true, *@bg possibly NULL), or false when the map is off. */
 bool fsc_bgmap_get(const struct fsc *fs, uint64_t logical, struct fsc_bg **bg);
@@ -388,58 +345,58 @@ void fsc_bgmap_prefetch(const struct fsc *fs, uint64_t logical);
 /* fsc_bg_lookup_search() - fsc_bg_lookup() by binary search (the general
  * path, and the reference the map is tested against). */
 struct fsc_bg *fsc_bg_lookup_search(const struct fsc *fs, uint64_t logical);
-int fsc_dev_extent_find(struct fsc *fs, uint32_t dev, uint32_t nr_zones, uint64_t *phys);
+/* fsc_bg_insert() - @bg into the table (0 or -ENOMEM); fsc_bg_unlink() - out. */
+int fsc_bg_insert(struct fsc *fs, struct fsc_bg *bg);
+void fsc_bg_unlink(struct fsc *fs, struct fsc_bg *bg);
+
+/* fsc_recover.c: allocation offset from the write pointers (008) */
+int fsc_bg_recover_offset(struct fsc *fs, struct fsc_bg *bg);
+
+/* fsc_active.c: the max-active-zones limit, counted and chosen */
+void fsc_active_init(struct fsc *fs);
+int fsc_active_add(struct fsc *fs, struct fsc_bg *bg);
+void fsc_active_drop(struct fsc *fs, struct fsc_bg *bg);
+/* @bytes of @bg went to the devices: its zones become full at len_bytes. */
+void fsc_active_dispatched(struct fsc *fs, struct fsc_bg *bg, uint64_t bytes);
+int fsc_active_victim(struct fsc *fs, uint32_t type, struct fsc_bg **out);
+
+/* fsc_bg.c: a block group's life */
 int fsc_bg_create(struct fsc *fs, uint32_t type, uint64_t now_ns, struct fsc_bg **out);
 int fsc_bg_load(struct fsc *fs, const struct fsc_chunk *c, struct fsc_bg **out);
-int fsc_bg_recover_offset(struct fsc *fs, struct fsc_bg *bg);
-void fsc_bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns);
-int fsc_bg_insert(struct fsc *fs, struct fsc_bg *bg);
-void fsc_bg_free(struct fsc *fs, struct fsc_bg *bg);
-void fsc_slab_fini(struct fsc *fs);
-int fsc_map_stripe(const struct fsc_bg *bg, uint64_t off, uint64_t len, uint32_t *idx,
-		   uint64_t *phys, uint64_t *run);
-enum fsc_profile fsc_profile_of(const struct fsc *fs, uint32_t type);
+int fsc_bg_finish(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns);
+void fsc_bg_put(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns);
+void fsc_bg_relocating(struct fsc *fs, struct fsc_bg *bg, bool on);
+/* fsc_clean_sync() - @bg's state changed: tell the policy (add / update /
+ * remove), through fs->clean.ops. */
+void fsc_clean_sync(struct fsc *fs, struct fsc_bg *bg);
+/* fsc_clean_forget() - @bg goes away. */
+void fsc_clean_forget(struct fsc *fs, struct fsc_bg *bg);
 
-/* fsc_alloc.c */
+/* fsc_alloc.c: sequential allocation, freeing, the bio pool */
+int fsc_alloc_make_room(struct fsc *fs, uint32_t type, uint64_t now_ns);
 int fsc_alloc(struct fsc *fs, uint32_t type, uint64_t len, uint32_t owner, uint64_t now_ns,
 	      struct fsc_bg **bgp, uint64_t *logical);
 /* fsc_alloc_stream() - fsc_alloc() of data into log @stream. */
 int fsc_alloc_stream(struct fsc *fs, uint32_t type, uint32_t stream, uint64_t len,
 		     uint32_t owner, uint64_t now_ns, struct fsc_bg **bgp, uint64_t *logical);
-
-/* fsc_active.c: the max-active-zones limit */
-/* Room for a new block group of @type, finishing one if needed: 0, -EBUSY
- * (none finishable yet) or -ENOMEM. */
-int fsc_active_make_room(struct fsc *fs, uint32_t type, uint64_t now_ns);
-int fsc_active_add(struct fsc *fs, struct fsc_bg *bg);
-void fsc_active_drop(struct fsc *fs, struct fsc_bg *bg);
-/* @bytes of @bg went to the devices: its zones become full at len_bytes. */
-void fsc_active_dispatched(struct fsc *fs, struct fsc_bg *bg, uint64_t bytes);
-void fsc_active_init(struct fsc *fs);
-
-/* fsc_place.c */
-/* The data log of a user write of @lbn with @hint, or of a relocation out of @src. */
-uint32_t fsc_place_user(struct fsc *fs, uint64_t lbn, uint32_t hint);
-uint32_t fsc_place_reloc(const struct fsc *fs, const struct fsc_bg *src);
-int fsc_place_init(struct fsc *fs);
 void fsc_free_extent(struct fsc *fs, uint64_t logical, uint64_t len, uint64_t now_ns);
-void fsc_bg_put(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns);
 struct fsc_bio *fsc_bio_get(struct fsc *fs);
 void fsc_bio_put(struct fsc *fs, struct fsc_bio *bio);
 
+/* fsc_trans.c: the transaction and the B-tree model */
+int fsc_tree_init(struct fsc *fs);
+void fsc_tree_fini(struct fsc *fs);
+int fsc_tree_dirty(struct fsc *fs, uint64_t lbn, uint64_t now_ns);
+int fsc_tree_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns);
+
+/* fsc_reloc.c: fsc_relocate() (fsc.h).  fsc_file.c: fsc_file_locate() ... (fsc.h). */
+
+/* fsc_submit.c: the write path after allocation */
 /* Data goes by zone append in FSC_ORDER_APPEND (user writes and relocation). */
 static inline bool fsc_bio_is_append(const struct fsc *fs, const struct fsc_bio *bio)
 {
 	return fs->cfg.order == FSC_ORDER_APPEND && bio->bg->type == FSC_BG_DATA;
 }
-
-/* fsc_submit.c */
 void fsc_bio_finish(struct fsc *fs, struct fsc_bio *bio, uint64_t now_ns);
-
-/* fsc_trans.c */
-int fsc_tree_init(struct fsc *fs);
-void fsc_tree_fini(struct fsc *fs);
-int fsc_tree_dirty(struct fsc *fs, uint64_t lbn, uint64_t now_ns);
-int fsc_tree_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns);
 
 #endif /* FSC_INT_H */

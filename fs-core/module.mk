@@ -1,9 +1,14 @@
-# fs-core/ — zblk (the block interface) and the HMZONED allocation core
-# (fsc_*) with its cleaning policies.  Fragment of ./Makefile.
-LIB_SRCS += fs-core/zblk.c fs-core/zblk_zdev.c fs-core/zblk_zdisk.c fs-core/zblk_linux.c fs-core/fsc_dev.c fs-core/fsc_chunk.c \
-	fs-core/fsc_alloc.c fs-core/fsc_submit.c fs-core/fsc_trans.c fs-core/fsc_file.c \
-	fs-core/fsc_clean.c fs-core/fsc_clean_score.c fs-core/fsc_clean_fifo.c fs-core/fsc_clean_greedy.c \
-	fs-core/fsc_clean_cost_benefit.c fs-core/fsc_clean_cat.c fs-core/fsc_clean_dchoices.c \
-	fs-core/fsc_clean_windowed.c fs-core/fsc_clean_btrfs.c fs-core/fsc_place.c fs-core/fsc_active.c
-UNIT_TESTS += tests/unit/test_fsc_zblk.c tests/unit/test_fsc_dev.c tests/unit/test_fsc_bg.c tests/unit/test_fsc_submit.c \
-	tests/unit/test_fsc_clean.c
+# fs-core/ — the HMZONED allocation core (fsc_*), with two sub-rooms: zblk/
+# below it (the block interface to devices) and clean/ above it (the
+# cleaning policies; the core reaches them only through their ops).
+# fsc.c, the entry (create / mount / destroy), binds the two.  Fragment of
+# ./Makefile.
+include fs-core/zblk/module.mk
+# The core, lowest module first (each calls only those before it).
+LIB_SRCS += fs-core/fsc_dev.c fs-core/fsc_place.c fs-core/fsc_slab.c fs-core/fsc_chunk.c \
+	fs-core/fsc_bgtab.c fs-core/fsc_recover.c fs-core/fsc_active.c fs-core/fsc_bg.c \
+	fs-core/fsc_alloc.c fs-core/fsc_trans.c fs-core/fsc_reloc.c fs-core/fsc_file.c \
+	fs-core/fsc_submit.c
+UNIT_TESTS += tests/unit/test_fsc_dev.c tests/unit/test_fsc_bg.c tests/unit/test_fsc_submit.c
+include fs-core/clean/module.mk
+LIB_SRCS += fs-core/fsc.c

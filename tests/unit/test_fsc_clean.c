@@ -18,6 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fsc_clean_int.h"
 #include "fsc_test_util.h"
 #include "zl_test.h"
 
@@ -498,7 +499,7 @@ static void test_fsc_active_limit_finishes_the_least_wasteful_zone(void **state)
 	/* the cold block group is not sealed: no candidate yet; a relocation
 	 * log needs a third zone: finish cold (56 blocks left) not hot (246) */
 	assert_null(fsc_clean_pick(fs));
-	assert_int_equal(fsc_active_make_room(fs, FSC_BG_DATA, 2), 0);
+	assert_int_equal(fsc_alloc_make_room(fs, FSC_BG_DATA, 2), 0);
 	assert_int_equal(fsc_stats(fs)->nr_zone_finishes, 1);
 	assert_int_equal(fsc_stats(fs)->finish_waste_bytes, 56 * 4096);
 	assert_true(cold->alloc_done);

@@ -9,7 +9,7 @@
  */
 #include <math.h>
 
-#include "fsc_int.h"
+#include "fsc_clean_int.h"
 
 static void cat_key(const struct fsc_bg *bg, uint64_t key[2])
 {

@@ -1,8 +1,9 @@
 /*
- * fsc_clean_score.c — the machinery of the score policies (cost-benefit,
- * CAT; fsc_int.h: struct fsc_score_ops): candidates in classes of equal
- * score factor (an open-addressing hash from the class key), each class a
- * heap oldest-first, a list of the non-empty classes for the pick.  Not a
+ * fsc_clean_score.c — the machinery of the score policies (greedy, btrfs,
+ * cost-benefit, CAT; fsc_clean_int.h: struct fsc_score_ops): candidates in
+ * classes of equal score factor (an open-addressing hash from the class
+ * key), each class a heap oldest-first, a list of the non-empty classes for
+ * the pick; and greedy's score ops, which greedy and btrfs share.  Not a
  * policy itself.
  *
  * The heaps delete lazily.  Every overwrite moves a candidate to the class
@@ -19,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fsc_int.h"
+#include "fsc_clean_int.h"
 
 /* A heap entry: the order (sealed clock, then seq) and whether it is still
  * its candidate's entry (gen = the id's generation). */
@@ -464,3 +465,19 @@ struct fsc_bg *fsc_score_pick_scan(struct fsc_clean *c, struct fsc_bg *const *bg
 	}
 	return best;
 }
+
+/* ---- greedy as a score policy (greedy, btrfs) ---- */
+
+static void greedy_key(const struct fsc_bg *bg, uint64_t key[2])
+{
+	key[0] = bg->used_bytes;
+	key[1] = bg->len_bytes;
+}
+
+static double greedy_score(const uint64_t key[2], uint64_t age)
+{
+	(void)age;
+	return -(double)key[0];  /* exact below 2^53 bytes */
+}
+
+const struct fsc_score_ops fsc_score_greedy_ops = { greedy_key, greedy_score, true };

@@ -1,10 +1,13 @@
 /*
- * fsc_clean.c — the victim-selection framework: the policy table (one row
- * per policy, one file per policy: fsc_clean_<name>.c), parsing of
- * "NAME[:params]", the indexed heap the policies share, and the bookkeeping
- * that tells the configured policy which block groups are candidates
- * (fsc_clean_sync(), called wherever a block group's candidacy can change).
- * It does not decide when to clean: the caller (the simulator) does.
+ * fsc_clean.c — the cleaning room's registry: the policy table (one row per
+ * policy, one file per policy: fsc_clean_<name>.c), the names and
+ * parameters and the parsing of "NAME[:params]", the binding of the
+ * configured policy to a file system (fsc_clean_init(), from fs-core's
+ * entry fsc.c) and the pick the caller asks for.  It is not the machinery
+ * the policies share (fsc_clean_heap.c, fsc_clean_score.c) nor the core's
+ * bookkeeping of which block groups are candidates (fsc_clean_sync() in
+ * fs-core/fsc_bg.c, which reaches the policy only through its ops).  It
+ * does not decide when to clean: the caller (the simulator) does.
  * docs/POLICIES.md describes the interface and how to add a policy.
  */
 #include <errno.h>
@@ -12,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fsc_int.h"
+#include "fsc_clean_int.h"
 #include "zl_err.h"
 
 /* One row per policy, indexed by enum fsc_clean_policy. */
@@ -202,178 +205,7 @@ void fsc_clean_spec(enum fsc_clean_policy policy, const struct fsc_clean_params 
 	}
 }
 
-/* ---- the indexed heap ---- */
-
-static inline bool ent_less(const struct fsc_heap_ent *a, const struct fsc_heap_ent *b)
-{
-	return a->k[0] < b->k[0] || (a->k[0] == b->k[0] && a->k[1] < b->k[1]);
-}
-
-static inline void heap_set(struct fsc_heap *h, uint32_t i, const struct fsc_heap_ent *e)
-{
-	h->v[i] = *e;
-	h->pos[e->id] = i;
-}
-
-static void sift_up(struct fsc_heap *h, uint32_t i)
-{
-	struct fsc_heap_ent e = h->v[i];
-
-	while (i) {
-		uint32_t parent = (i - 1) / 2;
-
-		if (!ent_less(&e, &h->v[parent]))
-			break;
-		heap_set(h, i, &h->v[parent]);
-		i = parent;
-	}
-	heap_set(h, i, &e);
-}
-
-static void sift_down(struct fsc_heap *h, uint32_t i)
-{
-	struct fsc_heap_ent e = h->v[i];
-
-	for (;;) {
-		uint32_t l = 2 * i + 1, best = l;
-
-		if (l >= h->nr)
-			break;
-		if (l + 1 < h->nr && ent_less(&h->v[l + 1], &h->v[l]))
-			best = l + 1;
-		if (!ent_less(&h->v[best], &e))
-			break;
-		heap_set(h, i, &h->v[best]);
-		i = best;
-	}
-	heap_set(h, i, &e);
-}
-
-/* @bg's index in the heap, or UINT32_MAX when it is not a member (its
- * clean_idx[slot] may hold another heap's id). */
-static uint32_t heap_index(const struct fsc_heap *h, const struct fsc_bg *bg)
-{
-	uint32_t id = bg->clean_idx[h->slot], i;
-
-	if (id >= h->nr_ids)
-		return UINT32_MAX;
-	i = h->pos[id];
-	return i < h->nr && h->v[i].bg == bg ? i : UINT32_MAX;
-}
-
-int fsc_heap_push(struct fsc_heap *h, struct fsc_bg *bg)
-{
-	struct fsc_heap_ent *v = fsc_grow(h->v, &h->cap, h->nr, sizeof(*h->v)), e = { .bg = bg };
-	uint32_t *f;
-
-	if (!v)
-		return -ENOMEM;
-	h->v = v;
-	/* room for the id's return to the free list, taken now: del cannot fail */
-	f = fsc_grow(h->free_ids, &h->cap_free_ids, h->nr_ids, sizeof(*h->free_ids));
-	if (!f)
-		return -ENOMEM;
-	h->free_ids = f;
-	if (h->nr_free_ids) {
-		e.id = h->free_ids[--h->nr_free_ids];
-	} else {
-		uint32_t *p = fsc_grow(h->pos, &h->cap_ids, h->nr_ids, sizeof(*h->pos));
-
-		if (!p)
-			return -ENOMEM;
-		h->pos = p;
-		e.id = h->nr_ids++;
-	}
-	bg->clean_idx[h->slot] = e.id;
-	h->key(bg, e.k);
-	heap_set(h, h->nr++, &e);
-	sift_up(h, h->nr - 1);
-	return 0;
-}
-
-void fsc_heap_del(struct fsc_heap *h, struct fsc_bg *bg)
-{
-	uint32_t i = heap_index(h, bg);
-
-	if (i == UINT32_MAX)
-		return;
-	h->pos[h->v[i].id] = UINT32_MAX;
-	h->free_ids[h->nr_free_ids++] = h->v[i].id;
-	if (i == --h->nr)
-		return;
-	heap_set(h, i, &h->v[h->nr]);
-	if (i && ent_less(&h->v[i], &h->v[(i - 1) / 2]))
-		sift_up(h, i);
-	else
-		sift_down(h, i);
-}
-
-void fsc_heap_fix(struct fsc_heap *h, struct fsc_bg *bg)
-{
-	uint32_t i = heap_index(h, bg);
-	struct fsc_heap_ent old;
-
-	if (i == UINT32_MAX)
-		return;
-	old = h->v[i];
-	h->key(bg, h->v[i].k);
-	/* only the way the key moved: a smaller key never goes down, so its
-	 * children (two more misses deep in the heap) are not read */
-	if (ent_less(&h->v[i], &old)) {
-		if (i && ent_less(&h->v[i], &h->v[(i - 1) / 2]))
-			sift_up(h, i);
-	} else if (ent_less(&old, &h->v[i])) {
-		sift_down(h, i);
-	}
-}
-
-void fsc_heap_fini(struct fsc_heap *h)
-{
-	free(h->v);
-	free(h->pos);
-	free(h->free_ids);
-	h->v = NULL;
-	h->pos = h->free_ids = NULL;
-	h->nr = h->cap = h->nr_ids = h->cap_ids = h->nr_free_ids = h->cap_free_ids = 0;
-}
-
-/* ---- orders shared by the policies ---- */
-
-bool fsc_clean_older(const struct fsc_bg *a, const struct fsc_bg *b)
-{
-	return a->seq < b->seq;
-}
-
-bool fsc_clean_emptier(const struct fsc_bg *a, const struct fsc_bg *b)
-{
-	return a->used_bytes < b->used_bytes || (a->used_bytes == b->used_bytes && a->seq < b->seq);
-}
-
-void fsc_clean_key_older(const struct fsc_bg *bg, uint64_t k[2])
-{
-	k[0] = bg->seq;
-	k[1] = 0;
-}
-
-void fsc_clean_key_emptier(const struct fsc_bg *bg, uint64_t k[2])
-{
-	k[0] = bg->used_bytes;
-	k[1] = bg->seq;
-}
-
-struct fsc_bg *fsc_clean_scan_min(struct fsc_bg *const *bgs, uint32_t nr,
-				  bool (*less)(const struct fsc_bg *, const struct fsc_bg *))
-{
-	struct fsc_bg *best = NULL;
-	uint32_t i;
-
-	for (i = 0; i < nr; i++)
-		if (!best || less(bgs[i], best))
-			best = bgs[i];
-	return best;
-}
-
-/* ---- fs-core's side ---- */
+/* ---- binding to a file system, and the pick ---- */
 
 int fsc_clean_init(struct fsc *fs)
 {
@@ -406,38 +238,6 @@ void fsc_clean_fini(struct fsc *fs)
 	free(c->arr);
 	c->arr = NULL;
 	c->ops = NULL;
-}
-
-void fsc_clean_sync(struct fsc *fs, struct fsc_bg *bg)
-{
-	struct fsc_clean *c = &fs->clean;
-	bool want = fsc_bg_is_cleanable(bg);
-
-	if (!c->ops)
-		return;
-	if (bg->clean_member && !want) {
-		c->ops->remove(c, bg);
-		bg->clean_member = false;
-	} else if (!bg->clean_member && want) {
-		bg->clean_used = bg->used_bytes;
-		if (c->ops->add(c, bg))
-			c->broken = true;  /* out of memory: picks scan from now on */
-		else
-			bg->clean_member = true;
-	} else if (bg->clean_member && bg->clean_used != bg->used_bytes) {
-		uint64_t old = bg->clean_used;
-
-		bg->clean_used = bg->used_bytes;
-		if (c->ops->update)
-			c->ops->update(c, bg, old);
-	}
-}
-
-void fsc_clean_forget(struct fsc *fs, struct fsc_bg *bg)
-{
-	if (bg->clean_member && fs->clean.ops)
-		fs->clean.ops->remove(&fs->clean, bg);
-	bg->clean_member = false;
 }
 
 struct fsc_bg *fsc_clean_pick_scan(struct fsc *fs)

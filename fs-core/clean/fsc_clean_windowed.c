@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fsc_int.h"
+#include "fsc_clean_int.h"
 
 enum { W_GREEDY = 0, W_YOUNG, REST };
 

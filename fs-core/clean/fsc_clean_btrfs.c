@@ -8,7 +8,7 @@
  * runs low") is the caller's trigger, as for every policy.  Greedy's
  * structure (fsc_clean_greedy.c), the threshold checked on its pick.
  */
-#include "fsc_int.h"
+#include "fsc_clean_int.h"
 
 static int btrfs_init(struct fsc_clean *c)
 {

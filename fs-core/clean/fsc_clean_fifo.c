@@ -3,7 +3,7 @@
  * order, the block group's seq).  A min-heap on seq: O(log n) per change.
  * Same choice as the scan of every block group before the policy table.
  */
-#include "fsc_int.h"
+#include "fsc_clean_int.h"
 
 static int fifo_init(struct fsc_clean *c)
 {

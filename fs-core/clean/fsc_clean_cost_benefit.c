@@ -6,7 +6,7 @@
  * oldest.  Scores move with time, so candidates are kept in classes of
  * equal u (fsc_clean_score.c): amortised O(1) per write.
  */
-#include "fsc_int.h"
+#include "fsc_clean_int.h"
 
 static void cb_key(const struct fsc_bg *bg, uint64_t key[2])
 {

@@ -6,7 +6,7 @@
  * (swap-remove), so a sample is O(d), a change O(1).  The generator is
  * fs-core's own stream from the run's seed (cfg.seed): deterministic.
  */
-#include "fsc_int.h"
+#include "fsc_clean_int.h"
 
 static int dc_add(struct fsc_clean *c, struct fsc_bg *bg)
 {

@@ -1,0 +1,201 @@
+/*
+ * fsc.c — fs-core's entry: the configuration's defaults, create (mkfs +
+ * mount), mount from a chunk table, the chunk table's export, destroy, and
+ * the mode-effective options.  It assembles a file system from the core's
+ * modules and binds the configured cleaning policy, chosen by name in the
+ * registry (clean/fsc_clean.c: fsc_clean_init()), so it is the one file of
+ * fs-core above clean/: the core below reaches the policy only through its
+ * ops.  It allocates, submits and cleans nothing itself.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsc_clean_int.h"
+
+void fsc_cfg_init(struct fsc_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->hmzoned = true;
+	cfg->data_profile = FSC_SINGLE;
+	cfg->meta_profile = FSC_SINGLE;
+	cfg->space_cache = true;
+	cfg->tree_log = true;
+	cfg->sector_bytes = 4096;
+	cfg->node_bytes = 16384;
+	cfg->expire_ns = 90ULL * 1000000000ULL;
+	cfg->tree_fanout = 121;   /* ~16 KiB node / 33-byte key pointer */
+	cfg->leaf_items = 128;
+	cfg->clean = FSC_CLEAN_GREEDY;
+	fsc_clean_params_init(&cfg->clean_params);
+	cfg->place = FSC_PLACE_ONE_LOG;
+	fsc_place_params_init(&cfg->place_params);
+}
+
+static int fsc_setup(const struct fsc_cfg *cfg, struct fsc **out)
+{
+	struct fsc *fs;
+	uint32_t i, z;
+	int ret;
+
+	if (!cfg->nr_devs || cfg->nr_devs > FSC_MAX_DEVS || !cfg->sector_bytes ||
+	    !cfg->node_bytes || cfg->node_bytes % cfg->sector_bytes)
+		return -EINVAL;
+	fs = calloc(1, sizeof(*fs));
+	if (!fs)
+		return -ENOMEM;
+	fs->cfg = *cfg;
+	fs->nr_devs = cfg->nr_devs;
+	for (i = 0; i < fs->nr_devs; i++) {
+		ret = fsc_dev_zone_info(&fs->devs[i], cfg->devs[i]);
+		if (ret)
+			goto out_destroy;
+	}
+	ret = fsc_check_mode(fs);
+	if (ret)
+		goto out_destroy;
+	ret = fsc_sb_place(fs);
+	if (ret)
+		goto out_destroy;
+	for (i = 0; i < fs->nr_devs; i++) {
+		struct fsc_dev *dev = &fs->devs[i];
+
+		if (!dev->zone_bytes)
+			continue;
+		fsc_bit_set(dev->used_bits, 0);  /* 007: first zone skipped */
+		for (z = 1; z < dev->nr_zones; z++)
+			if (fsc_zone_is_free(dev, z)) {
+				dev->nr_free++;
+				zbitmap_set(&dev->free_map, z);
+			}
+	}
+	fs->next_logical = 1ULL << 20;  /* like btrfs: the first chunk is not at 0 */
+	ret = fsc_clean_init(fs);
+	if (ret)
+		goto out_destroy;
+	ret = fsc_tree_init(fs);
+	if (ret)
+		goto out_destroy;
+	ret = fsc_place_init(fs);  /* after the tree model: needs the file's size */
+	if (ret)
+		goto out_destroy;
+	fsc_active_init(fs);
+	*out = fs;
+	return 0;
+out_destroy:
+	fsc_destroy(fs);
+	return ret;
+}
+
+int fsc_create(const struct fsc_cfg *cfg, struct fsc **out)
+{
+	return fsc_setup(cfg, out);
+}
+
+int fsc_mount(const struct fsc_cfg *cfg, const struct fsc_chunk *chunks, uint32_t nr,
+	      struct fsc **out)
+{
+	struct fsc *fs;
+	struct fsc_bg *bg;
+	uint32_t i;
+	int ret = fsc_setup(cfg, &fs);
+
+	if (ret)
+		return ret;
+	for (i = 0; i < nr; i++) {
+		ret = fsc_bg_load(fs, &chunks[i], &bg);
+		if (ret) {
+			fsc_destroy(fs);
+			return ret;
+		}
+	}
+	*out = fs;
+	return 0;
+}
+
+uint32_t fsc_chunks(const struct fsc *fs, struct fsc_chunk *out, uint32_t max)
+{
+	uint32_t i, s;
+
+	uint32_t slot;
+
+	for (i = 0, slot = 0; slot < fs->nr_slots && i < max; slot++) {
+		const struct fsc_bg *bg = fs->bgs[slot];
+
+		if (!bg)
+			continue;
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].start = bg->start;
+		out[i].len_bytes = bg->len_bytes;
+		out[i].type = bg->type;
+		out[i].profile = bg->profile;
+		out[i].nr_stripes = bg->nr_stripes;
+		out[i].sub_stripes = bg->sub_stripes;
+		for (s = 0; s < bg->nr_stripes; s++) {
+			out[i].stripes[s].dev = bg->stripes[s].dev;
+			out[i].stripes[s].phys = bg->stripes[s].phys;
+		}
+		i++;
+	}
+	return i;
+}
+
+void fsc_destroy(struct fsc *fs)
+{
+	struct fsc_bio *b;
+	uint32_t i;
+
+	if (!fs)
+		return;
+	for (i = 0; i < fs->nr_slots; i++) {
+		if (!fs->bgs[i])
+			continue;
+		/* bios still held in a submit buffer are ours */
+		while (fs->bgs[i]->nr_held)
+			free(fs->bgs[i]->held[--fs->bgs[i]->nr_held]);
+		fsc_bg_free(fs, fs->bgs[i]);
+	}
+	fsc_slab_fini(fs);
+	free(fs->bgs);
+	free(fs->bg_starts);
+	free(fs->bgmap.ent);
+	free(fs->active);
+	free(fs->last_write);
+	fsc_clean_fini(fs);
+	for (i = 0; i < fs->nr_devs; i++)
+		fsc_dev_fini(&fs->devs[i]);
+	fsc_tree_fini(fs);
+	while ((b = fs->bio_free)) {
+		fs->bio_free = b->next;
+		free(b);
+	}
+	free(fs);
+}
+
+void fsc_set_owner(struct fsc *fs, const struct fsc_owner_ops *ops, void *arg)
+{
+	if (ops)
+		fs->ops = *ops;
+	else
+		memset(&fs->ops, 0, sizeof(fs->ops));
+	fs->ops_arg = arg;
+}
+
+bool fsc_space_cache_on(const struct fsc *fs) { return fs->space_cache; }
+bool fsc_tree_log_on(const struct fsc *fs) { return fs->tree_log; }
+uint64_t fsc_zone_bytes(const struct fsc *fs) { return fs->zone_bytes; }
+const struct fsc_stats *fsc_stats(const struct fsc *fs) { return &fs->st; }
+
+int fsc_fallocate(struct fsc *fs, uint64_t off_bytes, uint64_t len_bytes)
+{
+	/* 005: preallocated space cannot be written later in place */
+	return fs->cfg.hmzoned ? -EOPNOTSUPP : 0;
+}
+
+int fsc_dev_replace(struct fsc *fs, uint32_t src_dev, struct zblk *tgt)
+{
+	/* 006: the copy would not follow the write pointers */
+	if (fs->cfg.hmzoned)
+		return -EOPNOTSUPP;
+	return src_dev < fs->nr_devs && tgt ? 0 : -EINVAL;
+}

@@ -1,0 +1,103 @@
+/*
+ * fsc_reloc.c — relocation, what a cleaner does with its victim: copy the
+ * live blocks of a block group elsewhere so it can be reset.  Data moves
+ * as RELOC bios into the log placement gives it (fsc_place_reloc()), the
+ * owners' file map entries following; tree blocks move by CoW in the
+ * running transaction (fsc_tree_cow_node()).  The victim is reset when its
+ * last copy completes (fsc_bg_put() from completion).  Not here: choosing
+ * the victim (clean/, fsc_clean_pick()) or when to clean (the caller); the
+ * block group's state changes are fsc_bg.c's (fsc_bg_relocating()).
+ */
+#include <errno.h>
+
+#include "fsc_int.h"
+
+/**
+ * fsc_relocate() - move @bg's live units into the current block group of
+ * its type, one RELOC bio per unit (linked in *@list, ->src_bg = @bg), and
+ * update the owners' maps.  @bg is reset when the last copy completes.
+ * Returns the number of bios, or -ENOSPC when not even one unit could be
+ * placed (the block group is left as it was).
+ */
+int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_bio **list)
+{
+	uint64_t u, nr_units = bg->alloc_offset / bg->unit_bytes, logical;
+	struct fsc_bio *head = NULL, **tail = &head, *b;
+	struct fsc_bg *dst;
+	bool append = fs->cfg.order == FSC_ORDER_APPEND;  /* data by zone append */
+	int n = 0, ret = 0;
+
+	fsc_bg_relocating(fs, bg, true);  /* no longer a candidate */
+	if (bg->type != FSC_BG_DATA) {
+		/* tree blocks move by CoW in the running transaction: the new
+		 * copies are written at commit, the old ones unpinned then */
+		for (u = 0; u < nr_units && !ret; u++)
+			if (bg->owner[u]) {
+				ret = fsc_tree_cow_node(fs, bg->owner[u] - 1, now_ns);
+				n += !ret;
+			}
+		*list = NULL;
+		if (n)
+			fs->st.nr_relocations++;
+		if (n && !ret) {
+			fs->st.nr_relocating++;
+			fs->st.nr_relocating_meta++;
+		}
+		if (ret)
+			fsc_bg_relocating(fs, bg, false);
+		return !n && ret ? ret : 0;
+	}
+	/* the owners' file map entries are scattered over the file: ask for
+	 * all of them first, so their misses overlap instead of queueing */
+	for (u = 0; u < nr_units; u++)
+		if (bg->owner[u] && bg->owner[u] <= fs->nr_file_blocks)
+			__builtin_prefetch(&fs->file_map[bg->owner[u] - 1], 1);
+	for (u = 0; u < nr_units; u++) {
+		uint32_t owner = bg->owner[u];
+
+		if (!owner)
+			continue;
+		ret = fsc_alloc_stream(fs, bg->type, fsc_place_reloc(fs, bg), bg->unit_bytes,
+				       append ? FSC_NO_OWNER : owner - 1, now_ns, &dst, &logical);
+		if (ret)
+			break;
+		b = fsc_bio_get(fs);
+		if (!b) {
+			ret = -ENOMEM;
+			break;
+		}
+		b->logical = logical;
+		b->len_bytes = bg->unit_bytes;
+		b->bg = dst;
+		b->src_bg = bg;
+		b->src_logical = bg->start + u * bg->unit_bytes;
+		b->kind = FSC_KIND_RELOC;
+		b->owner = owner - 1;
+		b->t_alloc_ns = now_ns;
+		b->trans_id = fs->trans_id;
+		bg->nr_inflight++;
+		if (append)  /* the address is known at completion */
+			b->token = FSC_TOKEN_BIT | ++fs->bio_seq;
+		fs->file_map[owner - 1] = append ? b->token : logical;
+		bg->owner[u] = 0;
+		bg->used_bytes -= bg->unit_bytes;
+		*tail = b;
+		tail = &b->next;
+		n++;
+	}
+	*tail = NULL;
+	*list = head;
+	if (!n) {
+		fsc_bg_relocating(fs, bg, false);
+		if (ret)
+			return ret;
+		fsc_bg_put(fs, bg, now_ns);  /* nothing was live */
+		return 0;
+	}
+	fs->st.nr_relocations++;
+	if (ret)
+		fsc_bg_relocating(fs, bg, false);  /* partly moved: may be picked again */
+	else
+		fs->st.nr_relocating++;
+	return n;
+}
