@@ -36,7 +36,9 @@ import subprocess
 import sys
 
 # Lowest first.  A room is a folder; a file belongs to the longest room that
-# is a prefix of its path.  Sub-rooms sit where they are used from.
+# is a prefix of its path.  Sub-rooms sit where they are used from, and a
+# room may be one file: fs-core's front door sits above the policies it
+# binds by name, while the rest of fs-core reaches them only through hooks.
 ROOMS = [
     ("common", "the pieces every room uses: error codes and their strerror, CRC-32C, "
                "JSON escaping and reading, byte order, the seeded generator, sizes, bitmaps"),
@@ -48,6 +50,8 @@ ROOMS = [
     ("fs-core", "the btrfs HMZONED allocation core: devices, chunks, block groups and "
                 "their life, submit buffer, transactions, placement"),
     ("fs-core/clean", "the cleaning policies, their registry and shared machinery"),
+    ("fs-core/fsc.c", "fs-core's front door: create, mount, destroy; binds the cleaning "
+                      "policy the configuration names"),
     ("analysis", "the metrics library (histograms, oracles) and the plots and "
                  "comparisons of result files"),
     ("traces", "trace records, readers (one file a format), writers, descriptors, "
@@ -156,7 +160,7 @@ def analyse(top, objdir):
             rg = room_of(g)
             if RANK[rg] > RANK[rf]:
                 names = ", ".join(sorted(edges[f][g])[:4])
-                problems.append(f"{f} uses {names} from {g}: {rf}/ may not use {rg}/, "
+                problems.append(f"{f} uses {names} from {g}: {label(rf)} may not use {label(rg)}, "
                                 f"which is above it (call down, or take a hook from above)")
 
     # includes
@@ -187,7 +191,7 @@ def analyse(top, objdir):
                     continue
                 inc_edges[rf].add(rg)
                 if RANK[rg] > RANK[rf]:
-                    problems.append(f"{f}:{n}: includes {cand[0]}: {rf}/ may not use {rg}/, "
+                    problems.append(f"{f}:{n}: includes {cand[0]}: {label(rf)} may not use {label(rg)}, "
                                     f"which is above it")
 
     # circles between files (strongly connected components of the use graph)
@@ -240,6 +244,10 @@ def analyse(top, objdir):
     return problems, room_edges, nfiles
 
 
+def label(r):
+    return r if r.endswith(".c") else r + "/"
+
+
 def picture(room_edges, nfiles):
     ids = {r: "r%d" % i for i, r in enumerate(ROOM_NAMES)}
     lines = [BEGIN, "",
@@ -249,7 +257,8 @@ def picture(room_edges, nfiles):
              "```mermaid", "flowchart TD"]
     for r in reversed(ROOM_NAMES):
         if nfiles.get(r):
-            lines.append(f'  {ids[r]}["{r}/ ({nfiles[r]} files)"]')
+            n = nfiles[r]
+            lines.append(f'  {ids[r]}["{label(r)} ({n} file{"s" if n > 1 else ""})"]')
     for a in reversed(ROOM_NAMES):
         for b in sorted(room_edges.get(a, {}), key=lambda x: -RANK[x]):
             arrow = "-.->" if room_edges[a][b] == 0 else "-->"
@@ -259,9 +268,9 @@ def picture(room_edges, nfiles):
     for r, job in reversed(ROOMS):
         if not nfiles.get(r):
             continue
-        u = ", ".join(f"{b} ({room_edges[r][b] or 'types'})"
+        u = ", ".join(f"{label(b)} ({room_edges[r][b] or 'types'})"
                       for b in sorted(room_edges.get(r, {}), key=lambda x: -RANK[x])) or "—"
-        lines.append(f"| `{r}/` | {nfiles[r]} | {u} | {job} |")
+        lines.append(f"| `{label(r)}` | {nfiles[r]} | {u} | {job} |")
     lines += ["", END]
     return "\n".join(lines) + "\n"
 
