@@ -1,7 +1,7 @@
 # emulator/zscsi.mk — SCSI/ZBC translation (zscsi) and its tests.  Fragment of ./Makefile.
 # The conformance table and runner (tests/conformance/) are shared with the
 # tcmu stand-in, which runs the same cases against a loaded handler .so.
-LIB_SRCS += emulator/zscsi.c emulator/zscsi_sense.c emulator/zscsi_inquiry.c \
+LIB_SRCS += emulator/zscsi_dispatch.c emulator/zscsi_sense.c emulator/zscsi_inquiry.c \
 	emulator/zscsi_mode.c emulator/zscsi_rw.c emulator/zscsi_sbc.c emulator/zscsi_zbc.c
 UNIT_TESTS += tests/unit/test_zscsi.c tests/unit/test_zscsi_conformance.c
 TEST_HELPERS += tests/conformance/zbc_cases.c tests/conformance/zbc_runner.c \
