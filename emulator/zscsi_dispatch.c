@@ -1,22 +1,40 @@
 /*
- * zscsi.c — the zscsi front: create/destroy, the opcode table, command
- * dispatch (CDB length, control byte, unit attention), the data-buffer
- * helpers over the caller's iovec, and the small commands (TEST UNIT READY,
- * REQUEST SENSE, START STOP UNIT).
+ * zscsi_dispatch.c — the opcode table and command dispatch: every command
+ * the target executes, in one table that both dispatch and REPORT SUPPORTED
+ * OPERATION CODES read (so the target never advertises a command it does
+ * not execute); the checks every command passes before its handler (CDB
+ * length, control byte, unit attention); and the small commands that need
+ * nothing but the device state (TEST UNIT READY, REQUEST SENSE, START STOP
+ * UNIT, REPORT SUPPORTED OPERATION CODES).
  *
- * It is not a transport: no tcmu types, no threads of its own.  Command
- * families live beside it: zscsi_inquiry.c (identification, capacity,
- * REPORT SUPPORTED OPERATION CODES), zscsi_mode.c (mode pages), zscsi_rw.c
- * (READ/WRITE/SYNCHRONIZE CACHE), zscsi_sbc.c (VERIFY, WRITE AND VERIFY,
- * WRITE SAME, COMPARE AND WRITE), zscsi_zbc.c (ZBC IN/OUT) and
- * zscsi_sense.c (the error-to-sense table).
+ * Layering: zscsi.c (the entries) calls this file; this file calls the
+ * command handlers (zscsi_inquiry.c, zscsi_mode.c, zscsi_rw.c, zscsi_sbc.c,
+ * zscsi_zbc.c), and everything calls the helpers below them (zscsi_cmd.c:
+ * buffers and the end of a command; zscsi_sense.c: sense data).  No handler
+ * calls back up here.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "zscsi_int.h"
+
+typedef uint8_t (*zscsi_handler_fn)(struct zscsi_cmd *c);
+
+/* Opcode table entry flags. */
+enum {
+	ZSCSI_F_SA = 1u << 0,            /* the service action (CDB byte 1, bits 4:0) selects the entry */
+	ZSCSI_F_NO_UA = 1u << 1,         /* not blocked by a pending unit attention (SAM-5 5.14) */
+	ZSCSI_F_DATA_IN = 1u << 2,       /* transfers data to the initiator */
+};
+
+struct zscsi_op {
+	uint8_t opcode;
+	uint8_t sa;
+	uint8_t flags;
+	uint8_t cdb_len;
+	const char *name;
+	zscsi_handler_fn fn;
+	uint8_t usage[16];               /* REPORT SUPPORTED OPERATION CODES CDB USAGE DATA */
+};
 
 static uint8_t zscsi_tur(struct zscsi_cmd *c)
 {
@@ -35,7 +53,7 @@ static uint8_t zscsi_start_stop(struct zscsi_cmd *c)
  * Every command the target executes.  Order: by opcode, then service action
  * (REPORT SUPPORTED OPERATION CODES lists them in this order).
  */
-const struct zscsi_op zscsi_ops[] = {
+static const struct zscsi_op zscsi_ops[] = {
 	{ 0x00, 0, 0, 6, "TEST UNIT READY", zscsi_tur, { 0x00, 0, 0, 0, 0, CTL } },
 	{ 0x03, 0, ZSCSI_F_NO_UA | ZSCSI_F_DATA_IN, 6, "REQUEST SENSE", zscsi_request_sense,
 	  { 0x03, 0x01, 0, 0, 0xff, CTL } },
@@ -105,32 +123,10 @@ const struct zscsi_op zscsi_ops[] = {
 	  { 0xaa, 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x1f, CTL } },
 };
 
-const size_t zscsi_nr_ops = sizeof(zscsi_ops) / sizeof(zscsi_ops[0]);
-
-void zscsi_cfg_init(struct zscsi_cfg *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->profile = ZSCSI_PROFILE_ZBC2;
-	cfg->naa_id = 0x5000000000000001ull;
-}
-
-static void copy_id(char *dst, size_t size, const char *src, const char *def)
-{
-	size_t i, n;
-
-	if (!src)
-		src = def;
-	n = strlen(src);
-	if (n > size - 1)
-		n = size - 1;
-	/* printable ASCII only: these strings go on the wire as-is */
-	for (i = 0; i < n; i++)
-		dst[i] = (src[i] >= 0x20 && src[i] < 0x7f) ? src[i] : '_';
-	dst[n] = '\0';
-}
+static const size_t zscsi_nr_ops = sizeof(zscsi_ops) / sizeof(zscsi_ops[0]);
 
 /* First table entry of each opcode (-1: unknown), built once, by the
- * first zscsi_create(). */
+ * first zscsi_create() (zscsi_dispatch_init()). */
 static int16_t op_first[256];
 static pthread_once_t op_first_once = PTHREAD_ONCE_INIT;
 
@@ -142,149 +138,9 @@ static void build_op_index(void)
 		op_first[zscsi_ops[i].opcode] = (int16_t)i;
 }
 
-int zscsi_create(struct zdisk *disk, const struct zscsi_cfg *cfg, struct zscsi **out)
+void zscsi_dispatch_init(void)
 {
-	const struct zdev_cfg *geo;
-	struct zscsi_cfg def;
-	struct zscsi *s;
-	uint32_t ratio;
-
-	if (!disk || !out)
-		return -EINVAL;
 	pthread_once(&op_first_once, build_op_index);
-	if (!cfg) {
-		zscsi_cfg_init(&def);
-		cfg = &def;
-	}
-	if (cfg->profile != ZSCSI_PROFILE_ZBC2 && cfg->profile != ZSCSI_PROFILE_DHSMR)
-		return -EINVAL;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	if (pthread_mutex_init(&s->lock, NULL)) {
-		free(s);
-		return -ENOMEM;
-	}
-	if (pthread_mutex_init(&s->caw_lock, NULL)) {
-		pthread_mutex_destroy(&s->lock);
-		free(s);
-		return -ENOMEM;
-	}
-	s->disk = disk;
-	s->profile = cfg->profile;
-	copy_id(s->vendor, sizeof(s->vendor), cfg->vendor, "ZONELAB");
-	copy_id(s->product, sizeof(s->product), cfg->product, "ZONED DISK");
-	s->naa_id = cfg->naa_id;
-	if ((s->naa_id >> 60) != 5 && (s->naa_id >> 60) != 6)
-		s->naa_id = (s->naa_id & 0x0fffffffffffffffull) | (5ull << 60);
-	if (cfg->serial) {
-		copy_id(s->serial, sizeof(s->serial), cfg->serial, "");
-	} else {
-		snprintf(s->serial, sizeof(s->serial), "ZL%016llX",
-			 (unsigned long long)s->naa_id);
-	}
-
-	geo = zdisk_geo(disk);
-	s->lba_size = geo->lba_size;
-	ratio = geo->pblock_size > geo->lba_size ? geo->pblock_size / geo->lba_size : 1;
-	while ((1u << s->pblock_exp) < ratio && s->pblock_exp < 15)
-		s->pblock_exp++;
-	s->capacity_lba = geo->capacity_lba;
-	s->zone_size_lba = geo->zone_size_lba;
-	s->has_gaps = geo->gap_zones && geo->zone_cap_lba && geo->zone_cap_lba < geo->zone_size_lba;
-
-	/* Power cycles before we existed are not ours to report. */
-	s->seen_power_cycles = zdisk_power_cycles(disk);
-	*out = s;
-	return 0;
-}
-
-void zscsi_destroy(struct zscsi *s)
-{
-	if (!s)
-		return;
-	pthread_mutex_destroy(&s->caw_lock);
-	pthread_mutex_destroy(&s->lock);
-	free(s);
-}
-
-/* --- data buffers ------------------------------------------------------ */
-
-void zscsi_data_in(struct zscsi_cmd *c, const void *src, size_t len)
-{
-	const uint8_t *p = src;
-	size_t done = 0, n;
-	int i;
-
-	if (len > c->buf_len)
-		len = c->buf_len;
-	for (i = 0; i < c->iov_cnt && done < len; i++) {
-		n = c->iov[i].iov_len;
-		if (n > len - done)
-			n = len - done;
-		if (n)
-			memcpy(c->iov[i].iov_base, p + done, n);
-		done += n;
-	}
-	c->data_len = done;
-}
-
-size_t zscsi_data_out(struct zscsi_cmd *c, void *dst, size_t len)
-{
-	uint8_t *p = dst;
-	size_t done = 0, n;
-	int i;
-
-	for (i = 0; i < c->iov_cnt && done < len; i++) {
-		n = c->iov[i].iov_len;
-		if (n > len - done)
-			n = len - done;
-		if (n)
-			memcpy(p + done, c->iov[i].iov_base, n);
-		done += n;
-	}
-	return done;
-}
-
-/*
- * Zero the command's buffer from byte c->data_len to its end: what a
- * data-in command did not fill.  Under tcmu-runner the buffer is the TCMU
- * data area that every command shares, so without this the initiator
- * would get whatever an earlier command (of any initiator) left there.
- */
-static void zero_tail(struct zscsi_cmd *c)
-{
-	size_t skip = c->data_len, n;
-	int i;
-
-	for (i = 0; i < c->iov_cnt; i++) {
-		n = c->iov[i].iov_len;
-		if (skip >= n) {
-			skip -= n;
-			continue;
-		}
-		memset((uint8_t *)c->iov[i].iov_base + skip, 0, n - skip);
-		skip = 0;
-	}
-}
-
-void *zscsi_flat_buf(struct zscsi_cmd *c, size_t len)
-{
-	uint8_t *base;
-	size_t run;
-	int i;
-
-	if (c->iov_cnt < 1 || !c->iov[0].iov_base)
-		return NULL;
-	/* Entries that follow each other in memory form one flat buffer. */
-	base = c->iov[0].iov_base;
-	run = c->iov[0].iov_len;
-	for (i = 1; i < c->iov_cnt && run < len; i++) {
-		if ((uint8_t *)c->iov[i].iov_base != base + run)
-			break;
-		run += c->iov[i].iov_len;
-	}
-	return run >= len ? base : NULL;
 }
 
 /* --- REQUEST SENSE ------------------------------------------------------ */
@@ -313,6 +169,83 @@ uint8_t zscsi_request_sense(struct zscsi_cmd *c)
 	}
 	pthread_mutex_unlock(&s->lock);
 	zscsi_data_in(c, buf, alloc < sizeof(buf) ? alloc : sizeof(buf));
+	return ZSCSI_GOOD;
+}
+
+/* --- REPORT SUPPORTED OPERATION CODES --------------------------------------- */
+
+/*
+ * REPORT SUPPORTED OPERATION CODES (SPC-5 6.35).  Reporting options:
+ * 000b all commands; 001b one opcode (no service action); 010b opcode +
+ * service action; 011b opcode with or without service action.  RCTD adds
+ * a command timeouts descriptor (times not specified: zero).
+ */
+uint8_t zscsi_report_opcodes(struct zscsi_cmd *c)
+{
+	uint8_t ropt = c->cdb[2] & 0x07;
+	bool rctd = c->cdb[2] & 0x80;
+	uint8_t opcode = c->cdb[3];
+	uint16_t sa = zl_get_be16(c->cdb + 4);
+	uint32_t alloc = zl_get_be32(c->cdb + 6);
+	uint8_t b[4 + 40 * 20];
+	const struct zscsi_op *op = NULL;
+	bool has_sa = false;
+	size_t i, n = 0, dlen;
+
+	memset(b, 0, sizeof(b));
+	if (ropt == 0) {
+		dlen = rctd ? 20 : 8;
+		n = 4;
+		for (i = 0; i < zscsi_nr_ops && n + dlen <= sizeof(b); i++) {
+			uint8_t *d = b + n;
+
+			d[0] = zscsi_ops[i].opcode;
+			if (zscsi_ops[i].flags & ZSCSI_F_SA) {
+				zl_put_be16(d + 2, zscsi_ops[i].sa);
+				d[5] |= 0x01;           /* SERVACTV */
+			}
+			if (rctd) {
+				d[5] |= 0x02;           /* CTDP */
+				zl_put_be16(d + 8, 0x0a);
+			}
+			zl_put_be16(d + 6, zscsi_ops[i].cdb_len);
+			n += dlen;
+		}
+		zl_put_be32(b, (uint32_t)(n - 4));
+	} else if (ropt <= 3) {
+		/* without a match every entry of the opcode was seen, so has_sa is exact */
+		for (i = 0; i < zscsi_nr_ops; i++) {
+			if (zscsi_ops[i].opcode != opcode)
+				continue;
+			if (zscsi_ops[i].flags & ZSCSI_F_SA)
+				has_sa = true;
+			if (!(zscsi_ops[i].flags & ZSCSI_F_SA) || zscsi_ops[i].sa == sa) {
+				op = &zscsi_ops[i];
+				break;
+			}
+		}
+		if (ropt == 1 && has_sa)        /* opcode has service actions */
+			return zscsi_fail_cdb(c, 2, 2);
+		if (ropt == 2 && !has_sa && op)
+			return zscsi_fail_cdb(c, 2, 2);
+		if (op) {
+			b[1] = 0x03;                    /* SUPPORT: as the standard says */
+			zl_put_be16(b + 2, op->cdb_len);
+			memcpy(b + 4, op->usage, op->cdb_len);
+			n = 4 + op->cdb_len;
+			if (rctd) {
+				b[1] |= 0x80;           /* CTDP */
+				zl_put_be16(b + n, 0x0a);
+				n += 12;
+			}
+		} else {
+			b[1] = 0x01;                    /* SUPPORT: not supported */
+			n = 4;
+		}
+	} else {
+		return zscsi_fail_cdb(c, 2, 2);
+	}
+	zscsi_data_in(c, b, n < alloc ? n : alloc);
 	return ZSCSI_GOOD;
 }
 
@@ -350,41 +283,6 @@ static bool take_unit_attention(struct zscsi *s)
 	}
 	pthread_mutex_unlock(&s->lock);
 	return ua;
-}
-
-uint8_t zscsi_finish(struct zscsi_cmd *c, uint8_t status, bool ran, uint8_t *sense,
-		     size_t *data_len)
-{
-	struct zscsi *s = c->s;
-
-	if (c->data_len > c->buf_len)
-		c->data_len = c->buf_len;
-	if (c->data_in && c->data_len < c->buf_len)
-		zero_tail(c);
-	if (ran && status == ZSCSI_CHECK_CONDITION && (c->sense[2] & 0x0f) == ZSK_UNIT_ATTENTION &&
-	    c->sense[12] == 0x29) {
-		/* The command itself met the power loss: that was the report. */
-		pthread_mutex_lock(&s->lock);
-		__atomic_store_n(&s->seen_power_cycles, zdisk_power_cycles(s->disk), __ATOMIC_RELAXED);
-		pthread_mutex_unlock(&s->lock);
-	}
-	if (status == ZSCSI_CHECK_CONDITION) {
-		if (sense)
-			memcpy(sense, c->sense, ZSCSI_SENSE_LEN);
-		pthread_mutex_lock(&s->lock);
-		memcpy(s->last_sense, c->sense, ZSCSI_SENSE_LEN);
-		__atomic_store_n(&s->have_sense, true, __ATOMIC_RELAXED);
-		pthread_mutex_unlock(&s->lock);
-	} else if (c->cdb && c->cdb_len && c->cdb[0] != 0x03 &&
-		   __atomic_load_n(&s->have_sense, __ATOMIC_RELAXED)) {
-		/* REQUEST SENSE reports on the most recent command only. */
-		pthread_mutex_lock(&s->lock);
-		__atomic_store_n(&s->have_sense, false, __ATOMIC_RELAXED);
-		pthread_mutex_unlock(&s->lock);
-	}
-	if (data_len)
-		*data_len = c->data_len;
-	return status;
 }
 
 uint8_t zscsi_execute_table(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
@@ -425,17 +323,4 @@ uint8_t zscsi_execute_table(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 	return zscsi_finish(&c, op->fn(&c), true, sense, data_len);
 refused:
 	return zscsi_finish(&c, status, false, sense, data_len);
-}
-
-uint8_t zscsi_execute(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
-		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len)
-{
-	/*
-	 * READ and WRITE (10/16) go to zscsi_rw_fast(), which hands every
-	 * command it does not simply carry out back to the table (a tail call).
-	 * Its READs try zdisk_read_try() first, as zscsi_read_fast() does.
-	 */
-	if (cdb && cdb_len >= 10 && ((cdb[0] | 0x02) == 0x2a || (cdb[0] | 0x02) == 0x8a))
-		return zscsi_rw_fast(s, cdb, cdb_len, iov, iov_cnt, sense, data_len);
-	return zscsi_execute_table(s, cdb, cdb_len, iov, iov_cnt, sense, data_len);
 }
