@@ -97,6 +97,8 @@ int zdisk_flush_locked(struct zdisk *z)
 	return zstore_sync_table(z->store);
 }
 
+/* ---- power loss ---------------------------------------------------------- */
+
 /* Reload every zone from the store's table: what survives a power loss. */
 int zdisk_power_cycle_locked(struct zdisk *z)
 {
