@@ -1,6 +1,6 @@
 # emulator/zctl.mk — run-time control (control socket, `zonelab ctl`) and the
 # command trace.  Fragment of ./Makefile, included by emulator/module.mk.
-LIB_SRCS += emulator/zctl.c emulator/zctl_cmd.c emulator/ztrace.c emulator/zscsi_cdbinfo.c
+LIB_SRCS += emulator/zctl.c emulator/zctl_cmd.c emulator/zctl_parse.c emulator/ztrace.c emulator/zscsi_cdbinfo.c
 UNIT_TESTS += tests/unit/test_zctl.c tests/unit/test_ztrace.c
 CHECK_SCRIPTS += tests/scripts/060-ctl.sh
 

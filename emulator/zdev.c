@@ -1,7 +1,9 @@
 /*
- * zdev.c — the ZBC-2 zone state machine: geometry validation, conditions,
- * write pointers, open/active accounting, and the checks every read, write
- * and zone operation passes.  Report iteration lives in zdev_report.c.
+ * zdev.c — the ZBC-2 zone state machine: conditions, write pointers,
+ * open/active accounting, and the checks every read, write and zone
+ * operation passes.  Beside it: geometry validation (zdev_geo.c), report
+ * iteration (zdev_report.c) and the persistence word (zdev_pack.c); they
+ * call into this file, never the other way but for zdev_cfg_check().
  *
  * This file does no I/O and knows nothing of SCSI: every refusal returns a
  * ZL_E_* reason that zscsi maps to sense data.  It is not thread-safe; zdisk
@@ -52,109 +54,8 @@
 #include "zl_hot.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- geometry ---------------------------------------------------------- */
-
-void zdev_cfg_init(struct zdev_cfg *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->lba_size = 512;
-	cfg->pblock_size = 0;
-	cfg->zone_size_lba = (256ull << 20) / 512;
-	cfg->model = ZL_MODEL_HM;
-	cfg->urswrz = true;
-}
-
-/* A rejected geometry: the reason into @msg (zl_msgf), ZL_E_GEOMETRY. */
-#define geo_err(msg, len, ...) (zl_msgf(msg, len, __VA_ARGS__), ZL_E_GEOMETRY)
-
-static bool is_conv_slot(const struct zdev_cfg *c, uint32_t idx)
-{
-	if (idx < c->nr_conv_start)
-		return true;
-	for (uint32_t i = 0; i < c->nr_conv_ranges; i++)
-		if (idx >= c->conv_ranges[i].first &&
-		    idx - c->conv_ranges[i].first < c->conv_ranges[i].count)
-			return true;
-	return false;
-}
-
-int zdev_cfg_check(const struct zdev_cfg *c, char *msg, size_t len)
-{
-	uint32_t pbs = c->pblock_size ? c->pblock_size : c->lba_size;
-	uint64_t pbl, nr_zones;
-
-	if (c->lba_size != 512 && c->lba_size != 4096)
-		return geo_err(msg, len, "logical block size %u: must be 512 or 4096 bytes",
-			       c->lba_size);
-	if (pbs != 512 && pbs != 4096)
-		return geo_err(msg, len, "physical block size %u: must be 512 or 4096 bytes", pbs);
-	if (pbs < c->lba_size)
-		return geo_err(msg, len,
-			       "physical block size %u is smaller than the logical block size %u",
-			       pbs, c->lba_size);
-	pbl = pbs / c->lba_size;
-	if (c->capacity_lba == 0)
-		return geo_err(msg, len, "capacity is 0 LBAs: give the device a size");
-	if (c->capacity_lba % pbl)
-		return geo_err(msg, len,
-			       "capacity %" PRIu64 " LBAs is not a multiple of the physical block (%" PRIu64 " LBAs)",
-			       c->capacity_lba, pbl);
-	if (c->capacity_lba > (UINT64_MAX / 4096))
-		return geo_err(msg, len,
-			       "capacity %" PRIu64 " LBAs overflows a 64-bit byte offset (at most %" PRIu64 " LBAs)",
-			       c->capacity_lba, UINT64_MAX / 4096);
-	if (c->zone_size_lba == 0)
-		return geo_err(msg, len, "zone size is 0 LBAs");
-	if (c->zone_size_lba % pbl)
-		return geo_err(msg, len,
-			       "zone size %" PRIu64 " LBAs is not a multiple of the physical block (%" PRIu64 " LBAs)",
-			       c->zone_size_lba, pbl);
-	if (c->zone_size_lba > UINT32_MAX)
-		return geo_err(msg, len,
-			       "zone size %" PRIu64 " LBAs is above the model's limit of %u LBAs per zone",
-			       c->zone_size_lba, UINT32_MAX);
-	if (c->zone_cap_lba > c->zone_size_lba)
-		return geo_err(msg, len,
-			       "zone capacity %" PRIu64 " LBAs exceeds the zone size %" PRIu64 " LBAs",
-			       c->zone_cap_lba, c->zone_size_lba);
-	if (c->zone_cap_lba % pbl)
-		return geo_err(msg, len,
-			       "zone capacity %" PRIu64 " LBAs is not a multiple of the physical block (%" PRIu64 " LBAs)",
-			       c->zone_cap_lba, pbl);
-	nr_zones = (c->capacity_lba + c->zone_size_lba - 1) / c->zone_size_lba;
-	if (nr_zones > UINT32_MAX - 1)
-		return geo_err(msg, len, "%" PRIu64 " zones: at most %u zones are supported",
-			       nr_zones, UINT32_MAX - 1);
-	if (c->nr_conv_start > nr_zones)
-		return geo_err(msg, len,
-			       "%u conventional zones at the start, but the device has only %" PRIu64 " zones",
-			       c->nr_conv_start, nr_zones);
-	if (c->nr_conv_ranges > ZDEV_MAX_CONV_RANGES)
-		return geo_err(msg, len, "%u conventional zone ranges: at most %d",
-			       c->nr_conv_ranges, ZDEV_MAX_CONV_RANGES);
-	for (uint32_t i = 0; i < c->nr_conv_ranges; i++) {
-		const struct zdev_range *r = &c->conv_ranges[i];
-
-		if (r->count == 0)
-			return geo_err(msg, len, "conventional zone range %u (zone %u) is empty",
-				       i, r->first);
-		if ((uint64_t)r->first + r->count > nr_zones)
-			return geo_err(msg, len,
-				       "conventional zone range %u-%u ends past the last zone (%" PRIu64 ")",
-				       r->first, r->first + r->count - 1, nr_zones - 1);
-	}
-	if (c->model != ZL_MODEL_HM && c->model != ZL_MODEL_HA)
-		return geo_err(msg, len, "unknown zone model %d (host-managed or host-aware)",
-			       (int)c->model);
-	if (c->max_active && c->max_open > c->max_active)
-		return geo_err(msg, len, "max open zones %u exceeds max active zones %u",
-			       c->max_open, c->max_active);
-	return 0;
-}
 
 /* ---- bookkeeping --------------------------------------------------------- */
 
@@ -268,6 +169,17 @@ static int get_open_resource(struct zdev *d, uint32_t idx)
 }
 
 /* ---- creation ------------------------------------------------------------ */
+
+static bool is_conv_slot(const struct zdev_cfg *c, uint32_t idx)
+{
+	if (idx < c->nr_conv_start)
+		return true;
+	for (uint32_t i = 0; i < c->nr_conv_ranges; i++)
+		if (idx >= c->conv_ranges[i].first &&
+		    idx - c->conv_ranges[i].first < c->conv_ranges[i].count)
+			return true;
+	return false;
+}
 
 static uint8_t seq_type(const struct zdev_cfg *c)
 {
@@ -886,97 +798,11 @@ int zdev_zone_set_reset_rec(struct zdev *d, uint32_t idx, bool on)
 	return 0;
 }
 
-/* ---- persistence words --------------------------------------------------- */
+/* ---- restore (zdev_pack.c) ------------------------------------------------ */
 
-#define ZW_WP_BITS 40
-#define ZW_WP_MASK ((1ull << ZW_WP_BITS) - 1)
-#define ZW_COND_SHIFT 40
-#define ZW_NON_SEQ (1ull << 44)
-#define ZW_RESET_REC (1ull << 45)
-#define ZW_TYPE_SHIFT 46
-#define ZW_LOW_MASK ((1ull << 48) - 1)
-
-static uint16_t zw_check(uint32_t idx, uint64_t low)
+void zdev_zone_restore(struct zdev *d, uint32_t idx, uint32_t wp_off, uint8_t flags, uint8_t cond)
 {
-	uint64_t x = (low & ZW_LOW_MASK) ^ ((uint64_t)idx << 48) ^ ((uint64_t)idx >> 16);
-
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	x ^= x >> 31;
-	return (uint16_t)(x ^ (x >> 16) ^ (x >> 32) ^ (x >> 48));
-}
-
-uint64_t zdev_zone_pack(const struct zdev *d, uint32_t idx)
-{
-	const struct zdev_zone *z = &d->zones[idx];
-	uint64_t w = (uint64_t)z->wp_off & ZW_WP_MASK;
-
-	w |= (uint64_t)(z->cond & 0xf) << ZW_COND_SHIFT;
-	if (z->flags & ZDEV_ZF_NON_SEQ)
-		w |= ZW_NON_SEQ;
-	if (z->flags & ZDEV_ZF_RESET_REC)
-		w |= ZW_RESET_REC;
-	w |= (uint64_t)(z->type == ZL_ZONE_TYPE_CONV ? 1 : 0) << ZW_TYPE_SHIFT;
-	return w | ((uint64_t)zw_check(idx, w) << 48);
-}
-
-int zdev_zone_unpack(struct zdev *d, uint32_t idx, uint64_t word)
-{
-	struct zdev_zone *z;
-	uint64_t low = word & ZW_LOW_MASK, wp;
-	uint8_t cond, flags = 0;
-	bool conv;
-
-	if (idx >= d->nr_zones)
-		return -EINVAL;
-	z = &d->zones[idx];
-	if (low == 0 || (uint16_t)(word >> 48) != zw_check(idx, low))
-		return ZL_E_CORRUPT;
-	wp = low & ZW_WP_MASK;
-	cond = (low >> ZW_COND_SHIFT) & 0xf;
-	conv = ((low >> ZW_TYPE_SHIFT) & 3) == 1;
-	if (((low >> ZW_TYPE_SHIFT) & 3) > 1 || conv != (z->type == ZL_ZONE_TYPE_CONV))
-		return ZL_E_CORRUPT;
-	if (low & ZW_NON_SEQ)
-		flags |= ZDEV_ZF_NON_SEQ;
-	if (low & ZW_RESET_REC)
-		flags |= ZDEV_ZF_RESET_REC;
-	if (conv) {
-		if (wp || flags || (cond != ZL_COND_NOT_WP && cond != ZL_COND_READ_ONLY &&
-				    cond != ZL_COND_OFFLINE))
-			return ZL_E_CORRUPT;
-	} else {
-		uint64_t cap = zdev_zone_cap(d, idx);
-
-		if (wp > cap)
-			return ZL_E_CORRUPT;
-		switch (cond) {
-		case ZL_COND_EMPTY:
-			if (wp)
-				return ZL_E_CORRUPT;
-			break;
-		case ZL_COND_IMP_OPEN:
-		case ZL_COND_EXP_OPEN:
-		case ZL_COND_CLOSED:
-			/* Open zones come back closed, as after a power cycle. */
-			if (wp >= cap)
-				return ZL_E_CORRUPT;
-			cond = wp ? ZL_COND_CLOSED : ZL_COND_EMPTY;
-			break;
-		case ZL_COND_FULL:
-			if (wp != cap)
-				return ZL_E_CORRUPT;
-			break;
-		case ZL_COND_READ_ONLY:
-		case ZL_COND_OFFLINE:
-			break;
-		default:
-			return ZL_E_CORRUPT;
-		}
-	}
-	z->wp_off = (uint32_t)wp;
+	d->zones[idx].wp_off = wp_off;
 	set_flags(d, idx, flags);
 	set_cond(d, idx, cond);
-	return 0;
 }

@@ -1,6 +1,7 @@
 /*
  * zdev_int.h — the zone model's private structures, shared by zdev.c (state
- * machine) and zdev_report.c (report iteration).  Not for other modules.
+ * machine), zdev_report.c (report iteration), zdev_pack.c (persistence
+ * words) and zdev_geo.c (geometry checks).  Not for other modules.
  */
 #ifndef ZDEV_INT_H
 #define ZDEV_INT_H
@@ -88,5 +89,12 @@ static inline bool zdev_zone_is_seq(const struct zdev *d, uint32_t idx)
 {
 	return d->zones[idx].type != ZL_ZONE_TYPE_CONV;
 }
+
+/*
+ * Put zone @idx in the given state, keeping the condition bitmaps and
+ * counters (zdev.c); no notification.  For zdev_zone_unpack(), which has
+ * checked that the state is one the model can be in.
+ */
+void zdev_zone_restore(struct zdev *d, uint32_t idx, uint32_t wp_off, uint8_t flags, uint8_t cond);
 
 #endif /* ZDEV_INT_H */

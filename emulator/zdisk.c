@@ -6,7 +6,7 @@
  * Write path:  lock, per-zone write lock, faults, zdev_write_check (may open
  * the zone), unlock; store the bytes (and fdatasync when WCE is off or FUA);
  * lock, zdev_write_commit over what was stored, unlock.  zdev reports every
- * changed zone to on_zone_changed(), which counts transitions and either
+ * changed zone to zdisk_on_zone_changed(), which counts transitions and either
  * stores the zone's word in the store's table at once (WCE off, or the data
  * already synced) or marks it dirty until the next flush (WCE on).  Zone
  * management follows the same rule: durable on completion with WCE off, at
@@ -14,103 +14,24 @@
  * rolled back by a power cycle (the medium has it; documented in
  * docs/ZONE-MODEL.md).
  *
- * Not in this file: zone rules (zdev.c), bytes and formats (zstore*.c),
- * fault rules (zfault*.c), SCSI (zscsi*.c).
+ * This file is the I/O path (read, write, flush, zone operations, reports,
+ * with fault verdicts carried out) and what it needs below it: the zone
+ * change hook, flush and the power-cycle reload.  Open and close are in
+ * zdisk_open.c, run-time settings, control and the image check in
+ * zdisk_control.c; both call this file, never the other way.  Not in
+ * zdisk at all: zone rules (zdev*.c), bytes and formats (zstore*.c), fault
+ * rules (zfault*.c), SCSI (zscsi*.c).
  */
-#include "zdisk.h"
+#include "zdisk_int.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdint.h>
-#include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "zbitmap.h"
 #include "zl_hot.h"
 #include "zl_iov.h"
-
-enum zdisk_ctx {
-	CTX_NONE,
-	CTX_OPEN,
-	CTX_CLOSE,
-	CTX_FINISH,
-	CTX_RESET,
-};
-
-struct zdisk {
-	pthread_mutex_t lock;
-	/*
-	 * Sequence count of the lock's critical sections: odd while a thread
-	 * holds the lock (and may be changing zones or fault rules), bumped
-	 * again before it lets go.  A read takes a snapshot without the lock
-	 * and keeps it only if the count was even and did not move
-	 * (zdisk_read_try()).  Written only with the lock held.
-	 */
-	unsigned seq;
-	pthread_cond_t zone_cv;       /* per-zone write locks and stalls */
-	struct zdev *dev;
-	uint32_t lba_size;            /* the geometry's, copied at open (it never changes) */
-	struct zstore *store;
-	int data_fd;                  /* FILE/BLOCK store: its descriptor (zstore_data_fd), else -1 */
-	uint64_t data_off;            /* byte offset of LBA 0 in data_fd */
-	struct zfault *faults;
-	struct zl_stats stats;
-	uint8_t *busy;                /* per zone: a write between check and commit */
-	uint32_t nr_busy;
-	uint32_t nr_waiters;          /* threads waiting on zone_cv for a zone */
-	struct zbitmap dirty;         /* WCE on: zones whose word is not in the table yet */
-	bool any_dirty;
-	bool data_dirty;              /* data written since the last fdatasync */
-	bool wce;
-	bool realtime;
-	int store_mode;               /* for the change hook: -1 follow wce, 0 mark dirty, 1 store now */
-	enum zdisk_ctx ctx;
-	char path[256];
-};
-
-/* Enter and leave the lock's critical section (the sequence count with it). */
-static inline void seq_begin(struct zdisk *z)
-{
-	__atomic_store_n(&z->seq, z->seq + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);   /* odd before any change */
-}
-
-static inline void seq_end(struct zdisk *z)
-{
-	__atomic_store_n(&z->seq, z->seq + 1, __ATOMIC_RELEASE);   /* changes before even */
-}
-
-static inline void lock(struct zdisk *z)
-{
-	pthread_mutex_lock(&z->lock);
-	seq_begin(z);
-}
-
-static inline void unlock(struct zdisk *z)
-{
-	seq_end(z);
-	pthread_mutex_unlock(&z->lock);
-}
-
-/* pthread_cond_wait() on zone_cv: the lock is let go meanwhile, so is the section. */
-static inline void wait_cv(struct zdisk *z)
-{
-	seq_end(z);
-	pthread_cond_wait(&z->zone_cv, &z->lock);
-	seq_begin(z);
-}
-
-void zdisk_cfg_init(struct zdisk_cfg *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	zdev_cfg_init(&cfg->geo);
-	cfg->store.kind = ZSTORE_MEM;
-	cfg->wce = true;
-	cfg->seed = 1;
-}
 
 /* ---- zone change hook ---------------------------------------------------- */
 
@@ -138,7 +59,7 @@ static void count_transition(struct zdisk *z, uint8_t old, uint8_t new)
 		s->finishes++;
 }
 
-static void on_zone_changed(void *arg, uint32_t idx, uint8_t old)
+void zdisk_on_zone_changed(void *arg, uint32_t idx, uint8_t old)
 {
 	struct zdisk *z = arg;
 	uint8_t cond = zdev_zone_cond(z->dev, idx);
@@ -153,7 +74,7 @@ static void on_zone_changed(void *arg, uint32_t idx, uint8_t old)
 }
 
 /* Make completed writes and dirty zone words durable.  Caller holds the lock. */
-static int flush_locked(struct zdisk *z)
+int zdisk_flush_locked(struct zdisk *z)
 {
 	int ret = 0;
 
@@ -176,130 +97,28 @@ static int flush_locked(struct zdisk *z)
 	return zstore_sync_table(z->store);
 }
 
-/* ---- open / close -------------------------------------------------------- */
+/* ---- power loss ---------------------------------------------------------- */
 
-static int load_zones(struct zdisk *z, char *msg, size_t msg_len)
+/* Reload every zone from the store's table: what survives a power loss. */
+int zdisk_power_cycle_locked(struct zdisk *z)
 {
 	uint32_t n = zdev_nr_zones(z->dev);
+	int ret = 0;
 
-	if (zstore_is_fresh(z->store)) {
-		for (uint32_t i = 0; i < n; i++)
-			zstore_zone_word_set(z->store, i, zdev_zone_pack(z->dev, i));
-		return zstore_sync_table(z->store);
+	for (uint32_t i = 0; i < n && !ret; i++) {
+		ret = zdev_zone_unpack(z->dev, i, zstore_zone_word_get(z->store, i));
+		zbitmap_clear(&z->dirty, i);
 	}
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t w = zstore_zone_word_get(z->store, i);
-		int ret = zdev_zone_unpack(z->dev, i, w);
-
-		if (ret) {
-			if (msg)
-				snprintf(msg, msg_len,
-					 "%s: zone %u: corrupt zone record 0x%016" PRIx64
-					 " (refusing to guess its state; check the image or reformat with force)",
-					 z->path, i, w);
-			return ret;
-		}
-	}
-	return 0;
-}
-
-int zdisk_open(const struct zdisk_cfg *cfg, struct zdisk **out, char *msg, size_t msg_len)
-{
-	const struct zdev_cfg *geo;
-	struct zdisk *z;
-	uint32_t n;
-	int ret;
-
-	if (msg && msg_len)
-		msg[0] = 0;
-	if (!cfg->use_image_geo) {
-		ret = zdev_cfg_check(&cfg->geo, msg, msg_len);
-		if (ret)
-			return ret;
-	}
-	z = calloc(1, sizeof(*z));
-	if (!z)
-		return -ENOMEM;
-	pthread_mutex_init(&z->lock, NULL);
-	pthread_cond_init(&z->zone_cv, NULL);
-	z->wce = cfg->wce;
-	z->realtime = cfg->realtime;
-	z->store_mode = -1;
-	snprintf(z->path, sizeof(z->path), "%s",
-		 cfg->store.path ? cfg->store.path : zstore_kind_name(cfg->store.kind));
-
-	ret = zstore_open(&cfg->store, cfg->use_image_geo ? NULL : &cfg->geo, &z->store,
-			  msg, msg_len);
-	if (ret)
-		goto out_free;
-	geo = zstore_geometry(z->store);
-	ret = zdev_create(geo, &z->dev);
-	if (ret) {
-		if (msg)
-			zdev_cfg_check(geo, msg, msg_len);
-		goto out_close_store;
-	}
-	z->lba_size = zdev_cfg(z->dev)->lba_size;
-	z->data_fd = zstore_data_fd(z->store, &z->data_off);
-	n = zdev_nr_zones(z->dev);
-	z->busy = calloc(n, 1);
-	if (!z->busy || zbitmap_init(&z->dirty, n)) {
-		ret = -ENOMEM;
-		goto out_destroy_dev;
-	}
-	ret = load_zones(z, msg, msg_len);
-	if (ret)
-		goto out_destroy_dev;
-	zdev_set_changed_cb(z->dev, on_zone_changed, z);
-
-	ret = zfault_create(cfg->seed, &z->faults);
-	if (ret)
-		goto out_destroy_dev;
-	if (cfg->faults && *cfg->faults) {
-		ret = zfault_add_text(z->faults, cfg->faults, msg, msg_len);
-		if (ret)
-			goto out_destroy_faults;
-	}
-	*out = z;
-	return 0;
-
-out_destroy_faults:
-	zfault_destroy(z->faults);
-out_destroy_dev:
-	zbitmap_fini(&z->dirty);
-	free(z->busy);
-	zdev_destroy(z->dev);
-out_close_store:
-	zstore_close(z->store);
-out_free:
-	pthread_cond_destroy(&z->zone_cv);
-	pthread_mutex_destroy(&z->lock);
-	free(z);
+	z->any_dirty = false;
+	z->data_dirty = false;
+	__atomic_add_fetch(&z->stats.power_cycles, 1, __ATOMIC_RELEASE);
 	return ret;
 }
 
-void zdisk_close(struct zdisk *z)
+uint64_t zdisk_power_cycles(const struct zdisk *z)
 {
-	if (!z)
-		return;
-	lock(z);
-	flush_locked(z);
-	unlock(z);
-	zfault_destroy(z->faults);
-	zbitmap_fini(&z->dirty);
-	free(z->busy);
-	zdev_destroy(z->dev);
-	zstore_close(z->store);
-	pthread_cond_destroy(&z->zone_cv);
-	pthread_mutex_destroy(&z->lock);
-	free(z);
+	return __atomic_load_n(&z->stats.power_cycles, __ATOMIC_ACQUIRE);
 }
-
-struct zdev *zdisk_zdev(struct zdisk *z) { return z->dev; }
-const struct zdev_cfg *zdisk_geo(const struct zdisk *z) { return zdev_cfg(z->dev); }
-struct zfault *zdisk_faults(struct zdisk *z) { return z->faults; }
-void zdisk_lock(struct zdisk *z) { lock(z); }
-void zdisk_unlock(struct zdisk *z) { unlock(z); }
 
 /* ---- faults -------------------------------------------------------------- */
 
@@ -310,8 +129,6 @@ static void sleep_ns(uint64_t ns)
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
 }
-
-static int power_cycle_locked(struct zdisk *z);
 
 /* apply_faults() when there are rules: out of the I/O path's way. */
 static __attribute__((noinline)) int eval_faults(struct zdisk *z, enum zfault_op op,
@@ -338,7 +155,7 @@ static __attribute__((noinline)) int eval_faults(struct zdisk *z, enum zfault_op
 	if (v->set_cond && v->set_zone < zdev_nr_zones(z->dev))
 		zdev_zone_set_cond(z->dev, v->set_zone, v->set_cond);
 	if (v->err == ZL_E_POWER_LOSS) {
-		power_cycle_locked(z);
+		zdisk_power_cycle_locked(z);
 		return ZL_E_POWER_LOSS;
 	}
 	if (v->delay_ns) {
@@ -346,9 +163,9 @@ static __attribute__((noinline)) int eval_faults(struct zdisk *z, enum zfault_op
 		if (io)
 			io->delay_ns += v->delay_ns;
 		if (z->realtime) {
-			unlock(z);
+			zdisk_leave(z);
 			sleep_ns(v->delay_ns);
-			lock(z);
+			zdisk_enter(z);
 		}
 	}
 	if (v->stall) {
@@ -358,7 +175,7 @@ static __attribute__((noinline)) int eval_faults(struct zdisk *z, enum zfault_op
 			uint64_t gen = zfault_release_gen(z->faults);
 
 			while (zfault_release_gen(z->faults) == gen)
-				wait_cv(z);
+				zdisk_wait_cv(z);
 		}
 	}
 	/*
@@ -480,9 +297,9 @@ static inline int read_runs(struct zdisk *z, uint64_t lba, uint64_t nr_lba, uint
 		if (done >= nr_lba)
 			return 0;
 		/* The read spans data and unwritten runs (or zones): next run. */
-		lock(z);
+		zdisk_enter(z);
 		run = zdev_read_run(z->dev, lba + done, nr_lba - done, &has_data);
-		unlock(z);
+		zdisk_leave(z);
 	}
 }
 
@@ -504,9 +321,9 @@ static __attribute__((noinline)) int read_medium_prefix(struct zdisk *z, uint64_
 
 	ret = zdev_read_prep(z->dev, lba, nr_lba, &run, &has_data);
 	if (!ret) {
-		unlock(z);
+		zdisk_leave(z);
 		ret = read_runs(z, lba, nr_ok, run < nr_ok ? run : nr_ok, has_data, iov, iov_cnt);
-		lock(z);
+		zdisk_enter(z);
 	}
 	if (!ret) {
 		if (io)
@@ -514,16 +331,16 @@ static __attribute__((noinline)) int read_medium_prefix(struct zdisk *z, uint64_
 		ret = ZL_E_MEDIUM_READ;
 	}
 	fail(z, ret);
-	unlock(z);
+	zdisk_leave(z);
 	return ret;
 }
 
 /* A read whose transfer failed: count the error. */
 static __attribute__((noinline)) int read_error(struct zdisk *z, int err)
 {
-	lock(z);
+	zdisk_enter(z);
 	fail(z, err);
-	unlock(z);
+	zdisk_leave(z);
 	return err;
 }
 
@@ -593,7 +410,7 @@ static __attribute__((noinline)) int readv_locked(struct zdisk *z, uint64_t lba,
 	bool has_data;
 	int ret;
 
-	lock(z);
+	zdisk_enter(z);
 	ret = apply_faults(z, ZFAULT_OP_READ, lba, nr_lba, &v, io);
 	if (!ret)
 		ret = zdev_read_prep(z->dev, lba, nr_lba, &run, &has_data);
@@ -602,13 +419,13 @@ static __attribute__((noinline)) int readv_locked(struct zdisk *z, uint64_t lba,
 		if (ret == ZL_E_MEDIUM_READ && v.err_lba > lba && v.err_lba - lba < nr_lba)
 			return read_medium_prefix(z, lba, nr_lba, v.err_lba - lba, iov, iov_cnt, io);
 		fail(z, ret);
-		unlock(z);
+		zdisk_leave(z);
 		return ret;
 	}
 	/* Counted as done now; a store failure below takes it back. */
 	__atomic_fetch_add(&z->stats.reads, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&z->stats.read_lbas, nr_lba, __ATOMIC_RELAXED);
-	unlock(z);
+	zdisk_leave(z);
 	ret = read_runs(z, lba, nr_lba, run, has_data, iov, iov_cnt);
 	if (ret)
 		return read_failed(z, nr_lba, ret);
@@ -656,19 +473,11 @@ static bool write_zones(struct zdisk *z, uint64_t lba, uint64_t nr_lba, uint32_t
 	return true;
 }
 
-/* Wait on zone_cv (caller holds the lock). */
-static void wait_zones(struct zdisk *z)
-{
-	z->nr_waiters++;
-	wait_cv(z);
-	z->nr_waiters--;
-}
-
 static void lock_zones(struct zdisk *z, uint32_t first, uint32_t last)
 {
 	for (uint32_t i = first; i <= last; i++) {
 		while (z->busy[i])
-			wait_zones(z);
+			zdisk_wait_zones(z);
 	}
 	for (uint32_t i = first; i <= last; i++)
 		z->busy[i] = 1;
@@ -704,7 +513,7 @@ int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct io
 	ret = io_start(z, nr_lba, iov, iov_cnt, io);
 	if (ret)
 		return ret;
-	lock(z);
+	zdisk_enter(z);
 	/* This write is durable on completion if the cache is off or FUA. */
 	durable_now = !z->wce || fua;
 	locked_zones = write_zones(z, lba, nr_lba, &zf, &zl);
@@ -717,20 +526,20 @@ int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct io
 		if (locked_zones)
 			unlock_zones(z, zf, zl);
 		fail(z, ret);
-		unlock(z);
+		zdisk_leave(z);
 		return ret;
 	}
 	/* A torn write, or a medium error past the first LBA: store what precedes it. */
 	if (v.err)
 		keep = v.err_lba - lba < nr_lba ? v.err_lba - lba : nr_lba;
-	unlock(z);
+	zdisk_leave(z);
 
 	if (keep)
 		sret = store_io(z, true, false, lba, keep, iov, iov_cnt, 0);
 	if (!sret && keep && durable_now)
 		sret = zstore_sync_data(z->store);
 
-	lock(z);
+	zdisk_enter(z);
 	if (!sret) {
 		/* Store the zone words now only if the data is durable. */
 		z->store_mode = durable_now ? 1 : 0;
@@ -740,7 +549,7 @@ int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct io
 			z->data_dirty = true;
 		/* The cache was turned off while this write ran: nobody will flush. */
 		if (!z->wce && (z->any_dirty || z->data_dirty))
-			sret = flush_locked(z);
+			sret = zdisk_flush_locked(z);
 	}
 	if (locked_zones)
 		unlock_zones(z, zf, zl);
@@ -752,7 +561,7 @@ int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct io
 		z->stats.writes++;
 		z->stats.write_lbas += nr_lba;
 	}
-	unlock(z);
+	zdisk_leave(z);
 	/*
 	 * The words of this write's zones are in the table; make them durable
 	 * outside the lock.  Not zstore_sync_table(): its dirty range belongs
@@ -761,9 +570,9 @@ int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct io
 	if (!sret && durable_now && keep) {
 		sret = zstore_sync_words(z->store, zf, zl);
 		if (sret) {
-			lock(z);
+			zdisk_enter(z);
 			ret = fail(z, sret);
-			unlock(z);
+			zdisk_leave(z);
 		}
 	}
 	if (io)
@@ -778,17 +587,17 @@ int zdisk_flush(struct zdisk *z, struct zdisk_io *io)
 
 	if (io)
 		memset(io, 0, sizeof(*io));
-	lock(z);
+	zdisk_enter(z);
 	ret = apply_faults(z, ZFAULT_OP_FLUSH, 0, 0, &v, io);
 	if (!ret && v.err == ZL_E_TORN_WRITE)
 		ret = ZL_E_MEDIUM_WRITE;
 	if (!ret)
-		ret = flush_locked(z);
+		ret = zdisk_flush_locked(z);
 	if (ret)
 		fail(z, ret);
 	else
 		z->stats.flushes++;
-	unlock(z);
+	zdisk_leave(z);
 	return ret;
 }
 
@@ -813,15 +622,15 @@ int zdisk_zone_op(struct zdisk *z, enum zl_zone_op op, uint64_t lba, bool all,
 
 	if (io)
 		memset(io, 0, sizeof(*io));
-	lock(z);
+	zdisk_enter(z);
 	/* Wait for writes in flight on the zone (or on any zone, for ALL). */
 	if (all) {
 		while (z->nr_busy)
-			wait_zones(z);
+			zdisk_wait_zones(z);
 	} else if (lba < g->capacity_lba) {
 		idx = zdev_zone_of(z->dev, lba);
 		while (z->busy[idx])
-			wait_zones(z);
+			zdisk_wait_zones(z);
 	}
 	ret = apply_faults(z, ZFAULT_OP_ZONE, all ? 0 : lba,
 			   all ? g->capacity_lba : (lba < g->capacity_lba ?
@@ -836,7 +645,7 @@ int zdisk_zone_op(struct zdisk *z, enum zl_zone_op op, uint64_t lba, bool all,
 	}
 	/*
 	 * With the write cache off the new zone state is durable now (its
-	 * words were stored by on_zone_changed(); sync the table).  With it
+	 * words were stored by zdisk_on_zone_changed(); sync the table).  With it
 	 * on, it becomes durable at the next flush, like a write.
 	 */
 	if (!ret && !z->wce)
@@ -853,7 +662,7 @@ int zdisk_zone_op(struct zdisk *z, enum zl_zone_op op, uint64_t lba, bool all,
 		fail(z, ret);
 	else
 		z->stats.zone_ops++;
-	unlock(z);
+	zdisk_leave(z);
 	return ret;
 }
 
@@ -862,7 +671,7 @@ int zdisk_report(struct zdisk *z, uint64_t start_lba, enum zl_report_opt opt,
 {
 	int ret;
 
-	lock(z);
+	zdisk_enter(z);
 	ret = zdev_report(z->dev, start_lba, opt, out, max, next);
 	if (ret < 0) {
 		fail(z, ret);
@@ -870,7 +679,7 @@ int zdisk_report(struct zdisk *z, uint64_t start_lba, enum zl_report_opt opt,
 		z->stats.reports++;
 		z->stats.report_zones += (uint64_t)ret;
 	}
-	unlock(z);
+	zdisk_leave(z);
 	return ret;
 }
 
@@ -878,182 +687,8 @@ int64_t zdisk_report_count(struct zdisk *z, uint64_t start_lba, enum zl_report_o
 {
 	int64_t n;
 
-	lock(z);
+	zdisk_enter(z);
 	n = zdev_report_count(z->dev, start_lba, opt);
-	unlock(z);
+	zdisk_leave(z);
 	return n;
-}
-
-/* ---- settings and control ------------------------------------------------ */
-
-bool zdisk_wce(const struct zdisk *z)
-{
-	return z->wce;
-}
-
-int zdisk_set_wce(struct zdisk *z, bool on)
-{
-	int ret = 0;
-
-	lock(z);
-	if (z->wce && !on)
-		ret = flush_locked(z);
-	if (!ret)
-		z->wce = on;
-	unlock(z);
-	return ret;
-}
-
-int zdisk_fault_add(struct zdisk *z, const char *rules, char *msg, size_t msg_len)
-{
-	int ret;
-
-	lock(z);
-	ret = zfault_add_text(z->faults, rules, msg, msg_len);
-	unlock(z);
-	return ret;
-}
-
-int zdisk_fault_remove(struct zdisk *z, uint32_t id)
-{
-	int ret;
-
-	lock(z);
-	ret = zfault_remove(z->faults, id);
-	unlock(z);
-	return ret;
-}
-
-int zdisk_zone_set_cond(struct zdisk *z, uint32_t zone_idx, enum zl_zone_cond cond)
-{
-	int ret;
-
-	lock(z);
-	if (zone_idx >= zdev_nr_zones(z->dev)) {
-		unlock(z);
-		return -EINVAL;
-	}
-	while (z->busy[zone_idx])
-		wait_zones(z);
-	ret = zdev_zone_set_cond(z->dev, zone_idx, cond);
-	if (!ret)
-		ret = flush_locked(z);
-	unlock(z);
-	return ret;
-}
-
-int zdisk_zone_clear_fault(struct zdisk *z, uint32_t zone_idx)
-{
-	int ret;
-
-	lock(z);
-	if (zone_idx >= zdev_nr_zones(z->dev)) {
-		unlock(z);
-		return -EINVAL;
-	}
-	ret = zdev_zone_clear_fault(z->dev, zone_idx);
-	if (!ret)
-		ret = flush_locked(z);
-	unlock(z);
-	return ret;
-}
-
-void zdisk_release_stalls(struct zdisk *z)
-{
-	lock(z);
-	zfault_release_all(z->faults);
-	pthread_cond_broadcast(&z->zone_cv);
-	unlock(z);
-}
-
-/* Reload every zone from the store's table: what survives a power loss. */
-static int power_cycle_locked(struct zdisk *z)
-{
-	uint32_t n = zdev_nr_zones(z->dev);
-	int ret = 0;
-
-	for (uint32_t i = 0; i < n && !ret; i++) {
-		ret = zdev_zone_unpack(z->dev, i, zstore_zone_word_get(z->store, i));
-		zbitmap_clear(&z->dirty, i);
-	}
-	z->any_dirty = false;
-	z->data_dirty = false;
-	__atomic_add_fetch(&z->stats.power_cycles, 1, __ATOMIC_RELEASE);
-	return ret;
-}
-
-int zdisk_power_cycle(struct zdisk *z)
-{
-	int ret;
-
-	lock(z);
-	while (z->nr_busy)
-		wait_zones(z);
-	ret = power_cycle_locked(z);
-	unlock(z);
-	return ret;
-}
-
-uint64_t zdisk_power_cycles(const struct zdisk *z)
-{
-	return __atomic_load_n(&z->stats.power_cycles, __ATOMIC_ACQUIRE);
-}
-
-void zdisk_stats(struct zdisk *z, struct zl_stats *out)
-{
-	lock(z);
-	*out = z->stats;
-	/* (counted without the lock by zdisk_read_try()) */
-	out->reads = __atomic_load_n(&z->stats.reads, __ATOMIC_RELAXED);
-	out->read_lbas = __atomic_load_n(&z->stats.read_lbas, __ATOMIC_RELAXED);
-	unlock(z);
-}
-
-int zdisk_check(struct zdisk *z, char *msg, size_t msg_len)
-{
-	const struct zdev_cfg *g;
-	struct zdev *scratch;
-	uint32_t n;
-	int ret;
-
-	lock(z);
-	ret = flush_locked(z);
-	if (ret) {
-		snprintf(msg, msg_len, "flush failed: %s", zl_strerror(ret));
-		goto out_unlock;
-	}
-	g = zdev_cfg(z->dev);
-	ret = zdev_create(g, &scratch);
-	if (ret) {
-		snprintf(msg, msg_len, "geometry: %s", zl_strerror(ret));
-		goto out_unlock;
-	}
-	n = zdev_nr_zones(z->dev);
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t w = zstore_zone_word_get(z->store, i);
-
-		ret = zdev_zone_unpack(scratch, i, w);
-		if (ret) {
-			snprintf(msg, msg_len, "zone %u: corrupt zone record 0x%016" PRIx64, i, w);
-			goto out_destroy;
-		}
-	}
-	if (g->max_active && zdev_nr_active(scratch) > g->max_active) {
-		snprintf(msg, msg_len, "%u active zones exceed max active %u",
-			 zdev_nr_active(scratch), g->max_active);
-		ret = ZL_E_CORRUPT;
-		goto out_destroy;
-	}
-	snprintf(msg, msg_len, "%u zones: %" PRId64 " empty, %u closed, %" PRId64 " full, %"
-		 PRId64 " read-only, %" PRId64 " offline, %" PRId64 " conventional; consistent",
-		 n, zdev_report_count(scratch, 0, ZL_RO_EMPTY), zdev_nr_closed(scratch),
-		 zdev_report_count(scratch, 0, ZL_RO_FULL),
-		 zdev_report_count(scratch, 0, ZL_RO_READ_ONLY),
-		 zdev_report_count(scratch, 0, ZL_RO_OFFLINE),
-		 zdev_report_count(scratch, 0, ZL_RO_NOT_WP));
-out_destroy:
-	zdev_destroy(scratch);
-out_unlock:
-	unlock(z);
-	return ret;
 }

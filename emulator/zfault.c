@@ -4,9 +4,10 @@
  * matching one command into one verdict.
  *
  * This file only decides.  It does not touch zones, bytes or clocks: zdisk
- * carries verdicts out.  Text (parsing, formatting, action names) lives in
- * zfault_parse.c.  The engine is not thread-safe; zdisk serializes calls
- * under its own lock.
+ * carries verdicts out.  It knows no text: one rule's text form (parsing,
+ * formatting, action names) is zfault_parse.c, lists of rules as text are
+ * zfault_text.c; both call this file, never the other way.  The engine is
+ * not thread-safe; zdisk serializes calls under its own lock.
  *
  * Randomness: every rule owns a xoshiro256** generator (zl_rng.h) seeded
  * (through splitmix64) from the engine seed and the rule id.  A rule draws
@@ -21,7 +22,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,74 +250,34 @@ int zfault_add(struct zfault *f, const struct zfault_rule *r, uint32_t *id)
 	return 0;
 }
 
-/* Length of the rule starting at @s: up to ';' or the end. */
-static size_t rule_span(const char *s)
-{
-	return strcspn(s, ";");
-}
-
 /**
- * zfault_add_text() - parse ';'-separated rules and add all of them or none.
+ * zfault_add_all() - append copies of @nr rules: all of them or none.
  * @f: engine.
- * @text: rules (borrowed).  Blank text adds nothing and succeeds.
- * @msg: may be NULL; gets the first parse error (see zfault_parse()).
- * @msg_len: size of @msg.
+ * @r: rules (borrowed; copied).  @nr 0 adds nothing and succeeds.
+ * @nr: number of rules.
  *
- * Return: 0, ZL_E_FAULT_SYNTAX (nothing added), -EINVAL or -ENOMEM.
+ * They get consecutive ids in array order.
+ * Return: 0, -EINVAL (an invalid rule: nothing added) or -ENOMEM (nothing added).
  */
-int zfault_add_text(struct zfault *f, const char *text, char *msg, size_t msg_len)
+int zfault_add_all(struct zfault *f, const struct zfault_rule *r, uint32_t nr)
 {
-	struct zfault_rule *parsed = NULL;
-	const char *p;
-	uint32_t nr = 0, i;
-	size_t nr_max = 1;
-	char *one = NULL;
-	int ret = 0;
+	uint32_t i;
+	int ret;
 
-	if (msg && msg_len)
-		msg[0] = '\0';
-	if (!f || !text)
+	if (!f || (nr && !r))
 		return -EINVAL;
-	/* A blank text is an empty list: nothing to add. */
-	if (!text[strspn(text, " \t\r\n")])
-		return 0;
-	for (p = text; *p; p++)
-		nr_max += *p == ';';
-	parsed = calloc(nr_max, sizeof(*parsed));
-	one = malloc(strlen(text) + 1);
-	if (!parsed || !one) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
-	for (p = text;;) {
-		size_t n = rule_span(p);
-
-		memcpy(one, p, n);
-		one[n] = '\0';
-		ret = zfault_parse(one, &parsed[nr], msg, msg_len);
-		if (ret)
-			goto out_free;
-		nr++;
-		if (!p[n])
-			break;
-		p += n + 1;
-	}
-	if (f->next_id > UINT32_MAX - nr) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
+	for (i = 0; i < nr; i++)
+		if (!rule_is_valid(&r[i]))
+			return -EINVAL;
+	if (f->next_id > UINT32_MAX - nr)
+		return -ENOMEM;         /* ids exhausted */
 	ret = reserve(f, nr);
 	if (ret)
-		goto out_free;
-	/* Parsed rules always pass rule_is_valid(); nothing fails from here. */
+		return ret;
+	/* Nothing fails from here. */
 	for (i = 0; i < nr; i++)
-		append(f, &parsed[i]);
-out_free:
-	if (ret == -ENOMEM && msg && msg_len)
-		snprintf(msg, msg_len, "fault rules: out of memory");
-	free(one);
-	free(parsed);
-	return ret;
+		append(f, &r[i]);
+	return 0;
 }
 
 /**
@@ -366,50 +326,25 @@ uint32_t zfault_nr_rules(const struct zfault *f)
 }
 
 /**
- * zfault_list() - the rules as text, "id: text (matched N, fired M)\n" each.
- * @f: engine (NULL lists nothing).
+ * zfault_get() - one listed rule with its counters.
+ * @f: engine.
+ * @i: position in the list, 0 <= @i < zfault_nr_rules() (the list is in id order).
+ * @out: caller storage; set only on success.
  *
- * Return: a string the caller frees with free() ("" when there are no
- * rules), or NULL when out of memory.
+ * Return: 0 or -ENOENT (no such position).
  */
-char *zfault_list(const struct zfault *f)
+int zfault_get(const struct zfault *f, uint32_t i, struct zfault_rule_info *out)
 {
-	size_t cap = 256, len = 0;
-	char *out = malloc(cap), *n;
-	char text[512];
-	uint32_t i;
+	const struct zfault_entry *e;
 
-	if (!out)
-		return NULL;
-	out[0] = '\0';
-	for (i = 0; f && i < f->nr_rules; i++) {
-		const struct zfault_entry *e = &f->rules[i];
-		int tl = zfault_format(&e->rule, text, sizeof(text));
-		int ll;
-
-		if (tl < 0)
-			snprintf(text, sizeof(text), "%s:?", zfault_action_name(e->rule.action));
-		for (;;) {
-			ll = snprintf(out + len, cap - len, "%u: %s (matched %llu, fired %llu)\n",
-				      e->id, text, (unsigned long long)e->nr_matched,
-				      (unsigned long long)e->nr_fired);
-			if (ll < 0) {
-				free(out);
-				return NULL;
-			}
-			if ((size_t)ll < cap - len)
-				break;
-			n = realloc(out, cap * 2);
-			if (!n) {
-				free(out);
-				return NULL;
-			}
-			out = n;
-			cap *= 2;
-		}
-		len += (size_t)ll;
-	}
-	return out;
+	if (!f || i >= f->nr_rules)
+		return -ENOENT;
+	e = &f->rules[i];
+	out->id = e->id;
+	out->rule = e->rule;
+	out->nr_matched = e->nr_matched;
+	out->nr_fired = e->nr_fired;
+	return 0;
 }
 
 /* Does rule @r concern a command of type @op with @nr_lba LBAs at all? */

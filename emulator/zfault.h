@@ -102,11 +102,25 @@ int zfault_format(const struct zfault_rule *r, char *buf, size_t len);
 
 /* Add a rule; *@id (may be NULL) gets its id (> 0). Returns 0 or -ENOMEM/-EINVAL. */
 int zfault_add(struct zfault *f, const struct zfault_rule *r, uint32_t *id);
-/* Parse a ';'-separated list of rules and add them all, or none. */
-int zfault_add_text(struct zfault *f, const char *text, char *msg, size_t msg_len);
+/* Add @nr rules, all of them or none (consecutive ids). Returns 0 or -ENOMEM/-EINVAL. */
+int zfault_add_all(struct zfault *f, const struct zfault_rule *r, uint32_t nr);
 int zfault_remove(struct zfault *f, uint32_t id);   /* 0 or -ENOENT */
 void zfault_clear(struct zfault *f);
 uint32_t zfault_nr_rules(const struct zfault *f);
+
+/* One listed rule and its counters (zfault_get()). */
+struct zfault_rule_info {
+	uint32_t id;
+	struct zfault_rule rule;
+	uint64_t nr_matched;      /* matches counted (including those skipped by after) */
+	uint64_t nr_fired;        /* times the rule fired */
+};
+/* The rule at position @i (< zfault_nr_rules(), id order). Returns 0 or -ENOENT. */
+int zfault_get(const struct zfault *f, uint32_t i, struct zfault_rule_info *out);
+
+/* Rule lists as text (zfault_text.c, over zfault_parse() and the calls above). */
+/* Parse a ';'-separated list of rules and add them all, or none. */
+int zfault_add_text(struct zfault *f, const char *text, char *msg, size_t msg_len);
 /* Rules as text, one per line (caller frees with free()). */
 char *zfault_list(const struct zfault *f);
 

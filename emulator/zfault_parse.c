@@ -6,8 +6,9 @@
  *
  * It is a hand-written scanner over one rule; every rejection names the rule,
  * the 1-based column and the reason.  It holds no engine state and allocates
- * nothing; the grammar is in docs/FAULTS.md.  Splitting a ';'-separated list
- * into rules is zfault_add_text()'s job (zfault.c).
+ * nothing; the grammar is in docs/FAULTS.md.  Of the engine it uses only
+ * zfault_rule_init() (the defaults); lists of rules (splitting on ';',
+ * adding, listing) are zfault_text.c's job.
  */
 #include "zfault.h"
 

@@ -1,8 +1,8 @@
 /*
  * zscsi_inquiry.c — identification and capacity: standard INQUIRY, the VPD
- * pages (00h, 80h, 83h, B0h, B1h, B6h), READ CAPACITY(10/16), REPORT LUNS
- * and REPORT SUPPORTED OPERATION CODES (built from the opcode table in
- * zscsi.c, so it lists exactly what dispatch executes).
+ * pages (00h, 80h, 83h, B0h, B1h, B6h), READ CAPACITY(10/16) and REPORT
+ * LUNS.  REPORT SUPPORTED OPERATION CODES is not here: it reads the opcode
+ * table, so it lives beside it (zscsi_dispatch.c).
  *
  * Byte layouts follow SPC-5, SBC-4 and ZBC-2 as summarised in
  * reference/zbc.md section 2.1; docs/ZBC.md lists the values chosen.
@@ -187,80 +187,5 @@ uint8_t zscsi_report_luns(struct zscsi_cmd *c)
 	memset(b, 0, sizeof(b));
 	zl_put_be32(b, 8);                      /* one LUN: 0 */
 	zscsi_data_in(c, b, sizeof(b));
-	return ZSCSI_GOOD;
-}
-
-/*
- * REPORT SUPPORTED OPERATION CODES (SPC-5 6.35).  Reporting options:
- * 000b all commands; 001b one opcode (no service action); 010b opcode +
- * service action; 011b opcode with or without service action.  RCTD adds
- * a command timeouts descriptor (times not specified: zero).
- */
-uint8_t zscsi_report_opcodes(struct zscsi_cmd *c)
-{
-	uint8_t ropt = c->cdb[2] & 0x07;
-	bool rctd = c->cdb[2] & 0x80;
-	uint8_t opcode = c->cdb[3];
-	uint16_t sa = zl_get_be16(c->cdb + 4);
-	uint32_t alloc = zl_get_be32(c->cdb + 6);
-	uint8_t b[4 + 40 * 20];
-	const struct zscsi_op *op = NULL;
-	bool has_sa = false;
-	size_t i, n = 0, dlen;
-
-	memset(b, 0, sizeof(b));
-	if (ropt == 0) {
-		dlen = rctd ? 20 : 8;
-		n = 4;
-		for (i = 0; i < zscsi_nr_ops && n + dlen <= sizeof(b); i++) {
-			uint8_t *d = b + n;
-
-			d[0] = zscsi_ops[i].opcode;
-			if (zscsi_ops[i].flags & ZSCSI_F_SA) {
-				zl_put_be16(d + 2, zscsi_ops[i].sa);
-				d[5] |= 0x01;           /* SERVACTV */
-			}
-			if (rctd) {
-				d[5] |= 0x02;           /* CTDP */
-				zl_put_be16(d + 8, 0x0a);
-			}
-			zl_put_be16(d + 6, zscsi_ops[i].cdb_len);
-			n += dlen;
-		}
-		zl_put_be32(b, (uint32_t)(n - 4));
-	} else if (ropt <= 3) {
-		/* without a match every entry of the opcode was seen, so has_sa is exact */
-		for (i = 0; i < zscsi_nr_ops; i++) {
-			if (zscsi_ops[i].opcode != opcode)
-				continue;
-			if (zscsi_ops[i].flags & ZSCSI_F_SA)
-				has_sa = true;
-			if (!(zscsi_ops[i].flags & ZSCSI_F_SA) || zscsi_ops[i].sa == sa) {
-				op = &zscsi_ops[i];
-				break;
-			}
-		}
-		if (ropt == 1 && has_sa)        /* opcode has service actions */
-			return zscsi_fail_cdb(c, 2, 2);
-		if (ropt == 2 && !has_sa && op)
-			return zscsi_fail_cdb(c, 2, 2);
-		if (op) {
-			b[1] = 0x03;                    /* SUPPORT: as the standard says */
-			zl_put_be16(b + 2, op->cdb_len);
-			memcpy(b + 4, op->usage, op->cdb_len);
-			n = 4 + op->cdb_len;
-			if (rctd) {
-				b[1] |= 0x80;           /* CTDP */
-				zl_put_be16(b + n, 0x0a);
-				n += 12;
-			}
-		} else {
-			b[1] = 0x01;                    /* SUPPORT: not supported */
-			n = 4;
-		}
-	} else {
-		return zscsi_fail_cdb(c, 2, 2);
-	}
-	zscsi_data_in(c, b, n < alloc ? n : alloc);
 	return ZSCSI_GOOD;
 }

@@ -1,10 +1,19 @@
 /*
  * zscsi_int.h — private to the zscsi_*.c files: the device state, the
- * per-command context, the opcode table entry, byte-order helpers and the
- * sense builders.  Nothing here is visible to the transport glue; it sees
- * zscsi.h only.  The opcode table (zscsi.c) is the single list of what the
- * target implements: dispatch and REPORT SUPPORTED OPERATION CODES both read
- * it, so the target never advertises a command it does not execute.
+ * per-command context, byte-order helpers, the sense builders and the
+ * calls between the files.  Nothing here is visible to the transport glue; it sees
+ * zscsi.h only.  The opcode table (zscsi_dispatch.c) is the single list of
+ * what the target implements: dispatch and REPORT SUPPORTED OPERATION CODES
+ * both read it, so the target never advertises a command it does not
+ * execute.
+ *
+ * The files call each other one way, top to bottom:
+ *   zscsi.c           create/destroy, zscsi_execute(), the READ/WRITE fast paths
+ *   zscsi_dispatch.c  the opcode table, dispatch, the small commands
+ *   zscsi_inquiry.c, zscsi_mode.c, zscsi_rw.c, zscsi_sbc.c, zscsi_zbc.c
+ *                     the command handlers
+ *   zscsi_cmd.c, zscsi_sense.c
+ *                     helpers: buffers, the end of a command, sense data
  */
 #ifndef ZSCSI_INT_H
 #define ZSCSI_INT_H
@@ -71,28 +80,6 @@ struct zscsi_cmd {
 	uint8_t sense[ZSCSI_SENSE_LEN];
 };
 
-typedef uint8_t (*zscsi_handler_fn)(struct zscsi_cmd *c);
-
-/* Opcode table entry flags. */
-enum {
-	ZSCSI_F_SA = 1u << 0,            /* the service action (CDB byte 1, bits 4:0) selects the entry */
-	ZSCSI_F_NO_UA = 1u << 1,         /* not blocked by a pending unit attention (SAM-5 5.14) */
-	ZSCSI_F_DATA_IN = 1u << 2,       /* transfers data to the initiator */
-};
-
-struct zscsi_op {
-	uint8_t opcode;
-	uint8_t sa;
-	uint8_t flags;
-	uint8_t cdb_len;
-	const char *name;
-	zscsi_handler_fn fn;
-	uint8_t usage[16];               /* REPORT SUPPORTED OPERATION CODES CDB USAGE DATA */
-};
-
-extern const struct zscsi_op zscsi_ops[];
-extern const size_t zscsi_nr_ops;
-
 /* Error contexts: the same zone reason may mean different sense data. */
 enum zscsi_ctx {
 	ZSCSI_CTX_IO = 1u << 0,          /* READ, WRITE, VERIFY, SYNCHRONIZE CACHE */
@@ -126,11 +113,28 @@ void zscsi_sense_build(uint8_t *sense, uint8_t key, uint8_t asc, uint8_t ascq);
  */
 void zscsi_sense_field(uint8_t *sense, bool cdb, uint16_t byte, int bit);
 
-/* --- dispatch (zscsi.c) ---------------------------------------------- */
+/* --- the READ/WRITE fast path (zscsi.c, above the table) ----------------- */
 
+/*
+ * READ and WRITE (10/16) without the opcode table: the dispatch checks of
+ * zscsi_execute_table() and zscsi_rw()'s own (one shared rw_check_parsed(),
+ * zscsi_rw_int.h), then zdisk.  A command that fails a check, or meets a
+ * pending unit attention or kept sense, goes to zscsi_execute_table()
+ * untouched, so the table path reports exactly why.
+ */
+uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
+		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len);
+
+/* --- dispatch (zscsi_dispatch.c) -------------------------------------- */
+
+/* Build the opcode index once (zscsi_create() calls it before any command). */
+void zscsi_dispatch_init(void);
 /* zscsi_execute() through the opcode table. */
 uint8_t zscsi_execute_table(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 			    const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len);
+
+/* --- the end of a command and data buffers (zscsi_cmd.c) ----------------- */
+
 /*
  * The end of every command: a data-in command's buffer past the
  * c->data_len bytes it produced is zeroed (SPC-5 4.2.5.6: the initiator
@@ -171,8 +175,6 @@ static inline void zscsi_cmd_init(struct zscsi_cmd *c, struct zscsi *s, const ui
 	c->data_in = false;
 }
 
-/* --- data buffer helpers (zscsi.c) ------------------------------------ */
-
 /* Copy @len bytes of data-in from @src into the command's iov (bounded by it). */
 void zscsi_data_in(struct zscsi_cmd *c, const void *src, size_t len);
 /* Copy up to @len bytes of data-out into @dst; returns the number copied. */
@@ -187,21 +189,11 @@ uint8_t zscsi_inquiry(struct zscsi_cmd *c);
 uint8_t zscsi_read_capacity10(struct zscsi_cmd *c);
 uint8_t zscsi_read_capacity16(struct zscsi_cmd *c);
 uint8_t zscsi_report_luns(struct zscsi_cmd *c);
-uint8_t zscsi_report_opcodes(struct zscsi_cmd *c);
 /* zscsi_mode.c */
 uint8_t zscsi_mode_sense(struct zscsi_cmd *c);
 uint8_t zscsi_mode_select(struct zscsi_cmd *c);
 /* zscsi_rw.c */
 uint8_t zscsi_rw(struct zscsi_cmd *c);
-/*
- * READ and WRITE (10/16) without the opcode table: the dispatch checks of
- * zscsi_execute_table() and zscsi_rw()'s own (one shared rw_check_parsed()), then
- * zdisk.  A command that fails a check, or meets a pending unit attention
- * or kept sense, goes to zscsi_execute_table() untouched, so the table path
- * reports exactly why.
- */
-uint8_t zscsi_rw_fast(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
-		      const struct iovec *iov, int iov_cnt, uint8_t *sense, size_t *data_len);
 uint8_t zscsi_sync_cache(struct zscsi_cmd *c);
 /* zscsi_sbc.c */
 uint8_t zscsi_verify(struct zscsi_cmd *c);
@@ -211,8 +203,9 @@ uint8_t zscsi_compare_and_write(struct zscsi_cmd *c);
 /* zscsi_zbc.c */
 uint8_t zscsi_report_zones(struct zscsi_cmd *c);
 uint8_t zscsi_zone_out(struct zscsi_cmd *c);
-/* zscsi.c */
+/* zscsi_dispatch.c (they read the table or only the device state) */
 uint8_t zscsi_request_sense(struct zscsi_cmd *c);
+uint8_t zscsi_report_opcodes(struct zscsi_cmd *c);
 
 /* True for a host-managed device (PDT 14h). */
 static inline bool zscsi_is_hm(const struct zscsi *s)
