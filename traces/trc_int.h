@@ -92,12 +92,6 @@ void trc_nat2_enc_put(struct trc_nat2_enc *e, const struct trc_rec *rec);
  * *out; returns its length and starts the next block.  With no record it
  * is the end block. */
 size_t trc_nat2_enc_block(struct trc_nat2_enc *e, const uint8_t **out);
-/* The fast paths that decode version 2: the best the CPU has is the
- * default.  trc_nat2_path() picks @want or the best below it, and returns
- * the one now used.  For tests and benchmarks: not thread-safe against a
- * reader being read. */
-enum { TRC_NAT2_PORTABLE, TRC_NAT2_AVX2, TRC_NAT2_NR_PATHS };
-int trc_nat2_path(int want);
 /* The block checksum (docs/TRACES.md). */
 uint64_t trc_nat2_sum(const uint8_t *p, size_t len);
 

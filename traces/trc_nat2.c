@@ -12,10 +12,6 @@
 
 #include "zl_le.h"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 static inline uint64_t zz(uint64_t v)
 {
 	return v << 1 ^ (uint64_t)((int64_t)v >> 63);
@@ -42,24 +38,6 @@ uint64_t trc_nat2_sum(const uint8_t *p, size_t len)
 {
 	uint64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0;
 
-#ifdef __SSE2__
-	{
-		/* the two lanes side by side in one register: the same sums */
-		__m128i a = _mm_setzero_si128(), b = a;
-		uint64_t t[4];
-
-		for (; len >= 16; p += 16, len -= 16) {
-			a = _mm_add_epi64(a, _mm_loadu_si128((const __m128i *)(const void *)p));
-			b = _mm_add_epi64(b, a);
-		}
-		_mm_storeu_si128((__m128i *)(void *)t, a);
-		_mm_storeu_si128((__m128i *)(void *)(t + 2), b);
-		a0 = t[0];                   /* x86: lanes are little-endian, like the loads */
-		a1 = t[1];
-		b0 = t[2];
-		b1 = t[3];
-	}
-#endif
 	for (; len >= 16; p += 16, len -= 16) {
 		a0 += zl_get_le64(p);
 		a1 += zl_get_le64(p + 8);

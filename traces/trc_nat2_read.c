@@ -2,10 +2,11 @@
  * trc_nat2_read.c — the native format's version 2 decoder: a block loaded
  * whole into the input buffer and checked (sizes, checksum) before any of
  * its records is handed out, then decoded where it lies, in batches: a
- * table-driven fast path for plain records (portable, and AVX2 chosen at
- * run time), and one general step for records with an extension or that
- * are malformed.  It does not encode (trc_nat2.c) and does not read the
- * file header or version 1 (trc_native.c, which calls trc_nat2_open()).
+ * table-driven fast path for plain records (portable C: an AVX2 copy was
+ * measured and removed, docs/TRACES.md), and one general step for records
+ * with an extension or that are malformed.  It does not encode
+ * (trc_nat2.c) and does not read the file header or version 1
+ * (trc_native.c, which calls trc_nat2_open()).
  */
 #include "trc_native_int.h"
 
@@ -286,142 +287,6 @@ static __attribute__((noinline)) struct trc_rec *n2_fast(struct native2 *n, stru
 	return rec;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-
-/*
- * The same with AVX2 (chosen at run time; CPUs without it take the
- * portable path).  A record's TS and OFF are at most 16 bytes from its
- * start, LEN and LAT at most 16 from LEN's, so one 16-byte load and one
- * byte shuffle each (PSHUFB, its mask picked by the fields' width codes)
- * put them zero-extended into the two 64-bit lanes of a register.  The
- * loads reach at most 32 bytes past a record's start: within the input
- * buffer's padding (TRC_IN_PAD) when the record ends at the block's data
- * end.  Everything a record's control word decides comes from one
- * 64-byte entry of vtab (both shuffles, the per-lane shifts of VPSLLVQ,
- * the size and where LEN starts), and the state is one register, [TS,
- * end of the previous request], so a record is two loads, two shuffles,
- * two shifts and three stores of 16 bytes.  An OFF + LEN that overflows
- * is not a branch per record: it is noted in a lane and, if any did, the
- * run is decoded again by the portable path, which stops at it.
- */
-struct vtab_ent {
-	uint8_t shuf_a[16];          /* TS and OFF into lanes 0 and 1 */
-	uint8_t shuf_b[16];          /* LEN and LAT into lanes 0 and 1 */
-	uint64_t sh[3];              /* 0, SH, 0: at sh the shifts of [TS, OFF], at sh + 1 those of [LEN, LAT] */
-	uint8_t size, q2, pad[6];
-};
-_Static_assert(sizeof(struct vtab_ent) == 64, "vtab entry is not one cache line");
-static struct vtab_ent vtab[4096] __attribute__((aligned(64)));   /* by c >> 4: at (c & ~15) * 4 bytes */
-
-static void vtab_build(void)
-{
-	for (unsigned i = 0; i < 4096; i++) {
-		const struct ctab_ent *t = &ctab[i];
-		struct vtab_ent *v = &vtab[i];
-		/* the widths of TS, OFF, LEN and LAT, from where ctab has them start */
-		unsigned w1 = t->q1, w2 = t->q2 - t->q1, w3 = t->q3 - t->q2, w4 = t->size - t->q3;
-
-		for (unsigned k = 0; k < 8; k++) {   /* 0x80: a zero byte */
-			v->shuf_a[k] = k < w1 ? (uint8_t)k : 0x80;
-			v->shuf_a[8 + k] = k < w2 ? (uint8_t)(w1 + k) : 0x80;
-			v->shuf_b[k] = k < w3 ? (uint8_t)k : 0x80;
-			v->shuf_b[8 + k] = k < w4 ? (uint8_t)(w3 + k) : 0x80;
-		}
-		v->sh[0] = v->sh[2] = 0;
-		v->sh[1] = t->sh;
-		v->size = t->size;
-		v->q2 = t->q2;
-	}
-}
-
-static __attribute__((noinline, target("avx2"))) struct trc_rec *n2_fast_avx2(struct native2 *n,
-									    struct trc_rec *rec,
-									    struct trc_rec *rec_end)
-{
-	const uint8_t *ctl = n->ctl, *p = n->p, *end = n->end, *vt = (const uint8_t *)vtab;
-	struct trc_rec *first = rec;
-	const __m128i one = _mm_set1_epi64x(1), zero = _mm_setzero_si128();
-	const __m128i sign = _mm_set1_epi64x(INT64_MIN);
-	const __m128i tail = _mm_loadu_si128((const __m128i *)(const void *)((const uint8_t *)&n->prev + TAIL_OFF));
-	__m128i acc = _mm_set_epi64x((long long)n->next_off, (long long)n->ts), bad = zero;
-
-	for (; rec < rec_end; rec++) {
-		unsigned c = zl_get_le16(ctl), op = c & 15;
-		const uint8_t *e = vt + (size_t)(c & ~15u) * 4;
-		const struct vtab_ent *t = (const struct vtab_ent *)(const void *)e;
-		const uint8_t *np = p + t->size;
-		__m128i a, b, v, nx;
-
-		if (__builtin_expect(op >= TRC_NR_OPS || np > end, 0))
-			break;
-		a = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)p),
-				     _mm_load_si128((const __m128i *)(const void *)t->shuf_a));
-		b = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + t->q2)),
-				     _mm_load_si128((const __m128i *)(const void *)t->shuf_b));
-		a = _mm_xor_si128(_mm_srli_epi64(a, 1), _mm_sub_epi64(zero, _mm_and_si128(a, one)));
-		a = _mm_sllv_epi64(a, _mm_loadu_si128((const __m128i *)(const void *)&t->sh[0]));
-		b = _mm_sllv_epi64(b, _mm_loadu_si128((const __m128i *)(const void *)&t->sh[1]));
-		v = _mm_add_epi64(acc, a);                          /* [TS, OFF] */
-		nx = _mm_add_epi64(v, _mm_bslli_si128(b, 8));       /* [TS, OFF + LEN] */
-		bad = _mm_or_si128(bad, _mm_cmpgt_epi64(_mm_xor_si128(v, sign), _mm_xor_si128(nx, sign)));
-		_mm_storeu_si128((__m128i *)(void *)&rec->ts_ns, v);
-		_mm_storeu_si128((__m128i *)(void *)&rec->len_bytes, b);
-		_mm_storeu_si128((__m128i *)(void *)((uint8_t *)rec + TAIL_OFF), tail);
-		rec->op = (uint8_t)op;
-		acc = nx;
-		p = np;
-		ctl += 2;
-	}
-	if (__builtin_expect(!_mm_testz_si128(bad, bad), 0))
-		return n2_fast(n, first, rec_end);   /* n untouched: it stops at the overflow */
-	n->ctl = ctl;
-	n->p = p;
-	n->ts = (uint64_t)_mm_cvtsi128_si64(acc);
-	n->next_off = (uint64_t)_mm_extract_epi64(acc, 1);
-	return rec;
-}
-#endif
-
-typedef struct trc_rec *(*n2_fast_fn)(struct native2 *n, struct trc_rec *rec, struct trc_rec *rec_end);
-static n2_fast_fn n2_fast_best = n2_fast;     /* set by path_set() */
-static int n2_path_best;                      /* the best path this CPU has */
-
-static int path_set(int want)
-{
-	if (want > n2_path_best)
-		want = n2_path_best;
-	switch (want) {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	case TRC_NAT2_AVX2:
-		n2_fast_best = n2_fast_avx2;
-		return want;
-#endif
-	default:
-		n2_fast_best = n2_fast;
-		return TRC_NAT2_PORTABLE;
-	}
-}
-
-static void tables_build(void)
-{
-	ctab_build();
-	n2_path_best = TRC_NAT2_PORTABLE;
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-	vtab_build();
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx2"))
-		n2_path_best = TRC_NAT2_AVX2;
-#endif
-	path_set(TRC_NAT2_AVX2);
-}
-
-int trc_nat2_path(int want)
-{
-	pthread_once(&ctab_once, tables_build);
-	return path_set(want);
-}
-
 /* One record the fast path left: an extension, or a malformed record
  * (the message set and the rest of the block skipped: -EINVAL). */
 static int n2_one(struct trc_reader *r, struct native2 *n, struct trc_rec *rec)
@@ -475,7 +340,7 @@ static unsigned n2_decode(struct trc_reader *r, struct native2 *n, struct trc_re
 		max = (unsigned)((size_t)(n->ctl_end - n->ctl) / 2);
 	rec_end = out + max;
 	for (;;) {
-		rec = n2_fast_best(n, rec, rec_end);
+		rec = n2_fast(n, rec, rec_end);
 		if (rec == rec_end)
 			break;
 		*err = n2_one(r, n, rec);
@@ -544,7 +409,7 @@ static void native2_close(struct trc_reader *r)
 
 int trc_nat2_open(struct trc_reader *r)
 {
-	pthread_once(&ctab_once, tables_build);
+	pthread_once(&ctab_once, ctab_build);
 	r->priv = calloc(1, sizeof(struct native2));
 	if (!r->priv)
 		return -ENOMEM;

@@ -32,7 +32,6 @@
 #include <unistd.h>
 
 #include "trc.h"
-#include "trc_int.h"   /* trc_nat2_path() */
 #include "zl_test.h"
 
 static uint64_t NR_RECS = 10000000ull;   /* BENCH_TRACE_RECS overrides (quick runs) */
@@ -237,27 +236,6 @@ static int64_t read_pass(const char *path, bool batch)
 
 #define READ_ROUNDS 5
 
-/* Reading the native file in batches with each of the version 2 decoder's
- * paths, rounds interleaved: ns (best of READ_ROUNDS), -1 where the CPU
- * does not have the path. */
-static void read_paths(const char *nat_path, int64_t t[TRC_NAT2_NR_PATHS])
-{
-	for (int p = 0; p < TRC_NAT2_NR_PATHS; p++)
-		t[p] = -1;
-	for (int k = 0; k <= READ_ROUNDS; k++) {
-		for (int p = 0; p < TRC_NAT2_NR_PATHS; p++) {
-			int64_t x;
-
-			if (trc_nat2_path(p) != p)
-				continue;
-			x = read_pass(nat_path, true);
-			if (k && x >= 0)
-				keep_best(&t[p], x);
-		}
-	}
-	trc_nat2_path(TRC_NAT2_NR_PATHS);
-}
-
 /*
  * Reading the CSV and the native file, each the best of READ_ROUNDS passes
  * after a warm-up, the two passes of a round back to back so that both see
@@ -295,8 +273,7 @@ int main(int argc, char **argv)
 	const char *dir = argc > 1 ? argv[1] : "/var/tmp";
 	char csv[4096], nat[4096], bt[4096], bt1[4096], prog[64];
 	long rss_csv = 0, rss_nat = 0, rss_bt = 0;
-	int64_t t_awk, t_csv, t_nat, t_bp, t_bt, r_csv, r_nat, n_csv, n_nat, t_path[TRC_NAT2_NR_PATHS];
-	static const char *const path_name[TRC_NAT2_NR_PATHS] = { "portable", "AVX2" };
+	int64_t t_awk, t_csv, t_nat, t_bp, t_bt, r_csv, r_nat, n_csv, n_nat;
 	int rc = 0;
 
 	if (getenv("BENCH_TRACE_RECS"))
@@ -343,7 +320,6 @@ int main(int argc, char **argv)
 	}
 	read_only(csv, nat, true, &r_csv, &r_nat);
 	read_only(csv, nat, false, &n_csv, &n_nat);
-	read_paths(nat, t_path);
 	printf("%-52s %12s\n", "measure", "value");
 	row("awk -F, '{ s += $6 }' on the CSV", (double)t_awk / 1e9, "s");
 	row("zonelab trace stat on the CSV", (double)t_csv / 1e9, "s");
@@ -354,17 +330,6 @@ int main(int argc, char **argv)
 	row("reading only (trc_reader_batch): native", (double)r_nat / 1e9, "s");
 	row("reading only (trc_reader_next): CSV", (double)n_csv / 1e9, "s");
 	row("reading only (trc_reader_next): native", (double)n_nat / 1e9, "s");
-	for (int p = 0; p < TRC_NAT2_NR_PATHS; p++) {
-		char what[64];
-
-		snprintf(what, sizeof(what), "reading native in batches, %s decoder", path_name[p]);
-		if (t_path[p] > 0)
-			row(what, (double)t_path[p] / 1e9, "s");
-		else
-			printf("%-52s %12s\n", what, "(not on this CPU)");
-	}
-	if (t_path[TRC_NAT2_PORTABLE] > 0 && t_path[TRC_NAT2_AVX2] > 0)
-		row("ratio portable / AVX2 decoder", (double)t_path[TRC_NAT2_PORTABLE] / (double)t_path[TRC_NAT2_AVX2], "");
 	row("peak RSS of trace stat, CSV", (double)rss_csv / 1024, "MiB");
 	row("peak RSS of trace stat, native", (double)rss_nat / 1024, "MiB");
 	row("peak RSS of trace stat, blktrace", (double)rss_bt / 1024, "MiB");
