@@ -1,7 +1,10 @@
 /*
- * trc_int.h — what the format readers share: the reader object, a buffered
- * line/byte input over one file, the error helpers and small parsers.
- * Private to traces/: the public interface is trc.h.
+ * trc_int.h — what the format readers share: the reader object that
+ * trc_read.c opens and each format's open() fills in, the formats' entry
+ * points (the table in trc_read.c names them), and the native version 2
+ * codec the writer uses.  The lexing helpers (buffered input, messages,
+ * field parsers) are trc_lex.h.  Private to traces/: the public interface
+ * is trc.h.
  */
 #ifndef TRC_INT_H
 #define TRC_INT_H
@@ -10,21 +13,7 @@
 #include <stdio.h>
 
 #include "trc.h"
-
-#define TRC_IN_BUF (1u << 20)        /* input buffer (large: a read() is a costly syscall here); also the longest line */
-#define TRC_IN_PAD 64                /* allocated past the buffer's end: a decoder may load 8-byte words a little past its data */
-
-/* A buffered input over one file descriptor. */
-struct trc_in {
-	int fd;
-	uint8_t *buf;
-	size_t pos, len;             /* unread bytes are buf[pos, len) */
-	uint64_t base;               /* file offset of buf[0] */
-	uint64_t size;               /* file size (0 if unknown) */
-	uint64_t line;               /* number of the line last returned, from 1 */
-	size_t cap;                  /* bytes at buf */
-	bool eof;
-};
+#include "trc_lex.h"
 
 struct trc_reader {
 	char path[4096];
@@ -53,62 +42,6 @@ struct trc_reader {
 	void *priv;
 };
 
-int trc_in_open(struct trc_in *in, const char *path);
-/* The same with a buffer of @cap bytes (the longest line / record it can hold). */
-int trc_in_open_cap(struct trc_in *in, const char *path, size_t cap);
-void trc_in_close(struct trc_in *in);
-/* Make at least @need bytes readable at in->buf + in->pos (less at EOF).
- * Returns the bytes available, or -errno. */
-long trc_in_fill(struct trc_in *in, size_t need);
-
-/*
- * The next line, without its '\n' (and a '\r' before it).  1 with
- * @line and @len set (valid until the next call), 0 at the end, -EINVAL for a
- * last line without '\n' (truncated: consumed, *len set) or a line longer
- * than the buffer (-E2BIG), -errno on read errors.
- */
-int trc_in_line(struct trc_in *in, const char **line, size_t *len);
-
-/* The next non-empty line of a text trace, with the errors of
- * trc_in_line() turned into messages (truncated last line: -EINVAL). */
-int trc_next_line(struct trc_reader *r, const char **line, size_t *len);
-
-/* Message helpers: "PATH:LINE: ..." and "PATH: byte OFF: ...".  Return @err. */
-int trc_err_line(struct trc_reader *r, int err, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-int trc_err_off(struct trc_reader *r, int err, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* A comma-separated field list: up to @max fields of @line; returns the count
- * (max + 1 when there are more). */
-struct trc_field {
-	const char *p;
-	size_t n;
-};
-int trc_split(const char *line, size_t len, char sep, struct trc_field *f, int max);
-/*
- * trc_next_csv() - the next data line of a CSV reader split into exactly
- * @nr fields (f[] holds nr + 1), a first line that @is_header() accepts
- * skipped.  1, 0 at the end, or a line error naming the field count and
- * @names (the columns, for the message).
- */
-int trc_next_csv(struct trc_reader *r, bool (*is_header)(const char *p, size_t n),
-		 struct trc_field *f, int nr, const char *names);
-/* Whitespace-separated fields (runs of spaces/tabs). */
-int trc_split_ws(const char *line, size_t len, struct trc_field *f, int max);
-
-/* Decimal unsigned integer that is the whole field (optional surrounding
- * spaces); false on anything else or overflow. */
-bool trc_parse_u64(struct trc_field f, uint64_t *out);
-/* Non-negative decimal "S[.FFFFFFFFF]" scaled by 1e9 -> ns. */
-bool trc_parse_sec_ns(struct trc_field f, uint64_t *out);
-bool trc_field_is(struct trc_field f, const char *s);
-/* printf arguments for "%.*s" showing at most 40 bytes of a field. */
-#define TRC_FLD(f) (int)((f).n > 40 ? 40 : (f).n), (f).p
-
-/* Same tests on the raw first bytes (detect): the first line of @buf. */
-size_t trc_first_line(const uint8_t *buf, size_t len, bool *complete);
-
 /* Formats (one file each). */
 bool trc_blktrace_detect(const uint8_t *buf, size_t len);
 int trc_blktrace_open(struct trc_reader *r);
@@ -130,9 +63,9 @@ bool trc_native_detect(const uint8_t *buf, size_t len);
 int trc_native_open(struct trc_reader *r);
 
 /*
- * Native format version 2 (trc_native.c, docs/TRACES.md): records in
- * blocks of a control array and a data area.  The encoder is here for
- * the writer (trc_write.c).
+ * Native format version 2 (trc_nat2.c encodes, trc_nat2_read.c decodes;
+ * docs/TRACES.md): records in blocks of a control array and a data area.
+ * The encoder is here for the writer (trc_write.c).
  */
 #define TRC_NAT2_BLOCK_RECS 4096     /* records the writer puts in a block */
 #define TRC_NAT2_MAX_RECS 16384      /* the most a reader takes in one block (fits the input buffer) */
@@ -159,12 +92,6 @@ void trc_nat2_enc_put(struct trc_nat2_enc *e, const struct trc_rec *rec);
  * *out; returns its length and starts the next block.  With no record it
  * is the end block. */
 size_t trc_nat2_enc_block(struct trc_nat2_enc *e, const uint8_t **out);
-/* The fast paths that decode version 2: the best the CPU has is the
- * default.  trc_nat2_path() picks @want or the best below it, and returns
- * the one now used.  For tests and benchmarks: not thread-safe against a
- * reader being read. */
-enum { TRC_NAT2_PORTABLE, TRC_NAT2_AVX2, TRC_NAT2_NR_PATHS };
-int trc_nat2_path(int want);
 /* The block checksum (docs/TRACES.md). */
 uint64_t trc_nat2_sum(const uint8_t *p, size_t len);
 

@@ -1,7 +1,7 @@
 /*
  * trc_write.c — writing records: the native binary format, version 2
  * (blocks of TRC_NAT2_BLOCK_RECS records built by the encoder in
- * trc_native.c, an end block at close, the header's record count filled in
+ * trc_nat2.c, an end block at close, the header's record count filled in
  * at close when the output is seekable; version 1 on request), fio
  * iolog version 3, blkparse default text (one D event per record) and the
  * one-line-per-record text of `zonelab trace cat`.  Records a format

@@ -16,7 +16,9 @@
  * stat: 3 rounds; reading CSV and native: 5), so both see the machine in
  * the same state.
  * Wall clock here only.  Run by `make bench`; needs awk and blkparse
- * (a missing one is reported and its ratio skipped).
+ * (a missing one is reported and its ratio skipped).  BENCH_TRACE_GEN_ONLY=1
+ * only writes the MSR CSV and its native conversion into the directory and
+ * keeps them (the files docs/TRACES.md times the commands on).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +32,6 @@
 #include <unistd.h>
 
 #include "trc.h"
-#include "trc_int.h"   /* trc_nat2_path() */
 #include "zl_test.h"
 
 static uint64_t NR_RECS = 10000000ull;   /* BENCH_TRACE_RECS overrides (quick runs) */
@@ -235,27 +236,6 @@ static int64_t read_pass(const char *path, bool batch)
 
 #define READ_ROUNDS 5
 
-/* Reading the native file in batches with each of the version 2 decoder's
- * paths, rounds interleaved: ns (best of READ_ROUNDS), -1 where the CPU
- * does not have the path. */
-static void read_paths(const char *nat_path, int64_t t[TRC_NAT2_NR_PATHS])
-{
-	for (int p = 0; p < TRC_NAT2_NR_PATHS; p++)
-		t[p] = -1;
-	for (int k = 0; k <= READ_ROUNDS; k++) {
-		for (int p = 0; p < TRC_NAT2_NR_PATHS; p++) {
-			int64_t x;
-
-			if (trc_nat2_path(p) != p)
-				continue;
-			x = read_pass(nat_path, true);
-			if (k && x >= 0)
-				keep_best(&t[p], x);
-		}
-	}
-	trc_nat2_path(TRC_NAT2_NR_PATHS);
-}
-
 /*
  * Reading the CSV and the native file, each the best of READ_ROUNDS passes
  * after a warm-up, the two passes of a round back to back so that both see
@@ -293,8 +273,7 @@ int main(int argc, char **argv)
 	const char *dir = argc > 1 ? argv[1] : "/var/tmp";
 	char csv[4096], nat[4096], bt[4096], bt1[4096], prog[64];
 	long rss_csv = 0, rss_nat = 0, rss_bt = 0;
-	int64_t t_awk, t_csv, t_nat, t_bp, t_bt, r_csv, r_nat, n_csv, n_nat, t_path[TRC_NAT2_NR_PATHS];
-	static const char *const path_name[TRC_NAT2_NR_PATHS] = { "portable", "AVX2" };
+	int64_t t_awk, t_csv, t_nat, t_bp, t_bt, r_csv, r_nat, n_csv, n_nat;
 	int rc = 0;
 
 	if (getenv("BENCH_TRACE_RECS"))
@@ -307,10 +286,10 @@ int main(int argc, char **argv)
 	snprintf(nat, sizeof(nat), "%s/bench.native", dir);
 	snprintf(bt, sizeof(bt), "%s/bench.blktrace.0", dir);
 	snprintf(bt1, sizeof(bt1), "%s/bench.blktrace.1", dir);
-	printf("generating %llu-record MSR CSV, native and blktrace files in %s\n",
-	       (unsigned long long)NR_RECS, dir);
+	printf("generating %llu-record MSR CSV, native%s files in %s\n", (unsigned long long)NR_RECS,
+	       getenv("BENCH_TRACE_GEN_ONLY") ? "" : " and blktrace", dir);
 	fflush(stdout);
-	if (make_csv(csv) || make_blktrace(dir)) {
+	if (make_csv(csv) || (!getenv("BENCH_TRACE_GEN_ONLY") && make_blktrace(dir))) {
 		fprintf(stderr, "bench_trace: cannot write the files in %s: %s\n", dir, strerror(errno));
 		return 1;
 	}
@@ -321,6 +300,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench_trace: convert failed\n");
 			return 1;
 		}
+	}
+	if (getenv("BENCH_TRACE_GEN_ONLY")) {
+		printf("%s\n%s\n", csv, nat);
+		return 0;
 	}
 	{
 		char *awk[] = { "awk", "-F,", "{ s += $6 } END { print s }", csv, NULL };
@@ -337,7 +320,6 @@ int main(int argc, char **argv)
 	}
 	read_only(csv, nat, true, &r_csv, &r_nat);
 	read_only(csv, nat, false, &n_csv, &n_nat);
-	read_paths(nat, t_path);
 	printf("%-52s %12s\n", "measure", "value");
 	row("awk -F, '{ s += $6 }' on the CSV", (double)t_awk / 1e9, "s");
 	row("zonelab trace stat on the CSV", (double)t_csv / 1e9, "s");
@@ -348,17 +330,6 @@ int main(int argc, char **argv)
 	row("reading only (trc_reader_batch): native", (double)r_nat / 1e9, "s");
 	row("reading only (trc_reader_next): CSV", (double)n_csv / 1e9, "s");
 	row("reading only (trc_reader_next): native", (double)n_nat / 1e9, "s");
-	for (int p = 0; p < TRC_NAT2_NR_PATHS; p++) {
-		char what[64];
-
-		snprintf(what, sizeof(what), "reading native in batches, %s decoder", path_name[p]);
-		if (t_path[p] > 0)
-			row(what, (double)t_path[p] / 1e9, "s");
-		else
-			printf("%-52s %12s\n", what, "(not on this CPU)");
-	}
-	if (t_path[TRC_NAT2_PORTABLE] > 0 && t_path[TRC_NAT2_AVX2] > 0)
-		row("ratio portable / AVX2 decoder", (double)t_path[TRC_NAT2_PORTABLE] / (double)t_path[TRC_NAT2_AVX2], "");
 	row("peak RSS of trace stat, CSV", (double)rss_csv / 1024, "MiB");
 	row("peak RSS of trace stat, native", (double)rss_nat / 1024, "MiB");
 	row("peak RSS of trace stat, blktrace", (double)rss_bt / 1024, "MiB");

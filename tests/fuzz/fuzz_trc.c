@@ -1,9 +1,9 @@
 /*
  * fuzz_trc.c — libFuzzer target for every trace reader.  Byte 0 picks the
  * reader (trc_formats[] by index; one past the end = auto-detection), byte
- * 1 the event (Q/D/C), --lenient and the native version 2 decoder's path
- * (portable, or AVX2 where the CPU has it); the rest is the file, handed to the
- * reader through a memfd (readers open paths).  Each reader must refuse or
+ * 1 the event (Q/D/C) and --lenient (bit 4 picked the native version 2
+ * decoder's path while it had two; now unused); the rest is the file,
+ * handed to the reader through a memfd (readers open paths).  Each reader must refuse or
  * read it without a crash, a hang or a leak; every record it returns must
  * be well formed (op in range, offset + length without overflow), and the
  * records go through trace stat's descriptors.  Seeds: every committed
@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "trc.h"
-#include "trc_int.h"   /* trc_nat2_path() */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -40,7 +39,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.format = fi < trc_nr_formats ? trc_formats[fi].name : "auto";
 	cfg.event = (enum trc_event)(data[1] % 3);
 	cfg.lenient = data[1] & 0x80;
-	trc_nat2_path(data[1] >> 4 & 1);
 	fd = memfd_create("fuzz_trc", MFD_CLOEXEC);
 	if (fd < 0)
 		return 0;

@@ -24,7 +24,6 @@
 #include <cmocka.h>
 
 #include "trc.h"
-#include "trc_int.h"   /* trc_nat2_path() */
 #include "zdisk.h"
 #include "zl_test.h"
 #include "zscsi.h"
@@ -603,15 +602,12 @@ static void test_trc_native_v2_round_trip_random_extremes(void **state)
 	assert_non_null(in);
 	assert_non_null(out);
 	for (uint64_t seed = 1; seed <= 4; seed++) {
-		/* every fast path: portable, and AVX2 where the CPU has it */
-		trc_nat2_path((int)(seed % TRC_NAT2_NR_PATHS));
 		rand_recs(in, n, seed);
 		write_recs(tmp("r.trc"), TRC_OUT_NATIVE, in, n);
 		assert_int_equal(read_all(tmp("r.trc"), NULL, out, (int)n + 1, msg, sizeof(msg), &fmt), (int)n);
 		assert_string_equal(fmt, "native");
 		assert_memory_equal(in, out, n * sizeof(*in));
 	}
-	trc_nat2_path(TRC_NAT2_NR_PATHS);
 	/* the header says version 2, variable records, the count */
 	b = slurp(tmp("r.trc"), &len);
 	assert_memory_equal(b, "ZLBTRC1", 8);
@@ -854,11 +850,10 @@ static const unsigned w3_doc[8] = { 0, 1, 2, 3, 4, 5, 6, 8 }, w2_doc[4] = { 0, 1
 
 /*
  * A record whose OFF + LEN overflows in the middle of a run of plain
- * records: every decoder path (the SIMD ones notice it after the run and
- * decode it again) stops there with the message, after the records before
- * it as written.
+ * records: the decoder's fast path stops there and the general step gives
+ * the message, after the records before it as written.
  */
-static void test_trc_native_v2_overflow_in_a_run_is_caught_by_every_path(void **state)
+static void test_trc_native_v2_overflow_in_a_run_is_caught_by_the_fast_path(void **state)
 {
 	enum { N = 300, BAD = 201 };
 	struct trc_rec *in = calloc(N, sizeof(*in));
@@ -898,13 +893,12 @@ static void test_trc_native_v2_overflow_in_a_run_is_caught_by_every_path(void **
 	}
 	reseal(b, 64);
 	put_file(tmp("ov2.trc"), b, len);
-	for (int path = 0; path < TRC_NAT2_NR_PATHS; path++) {
+	{
 		struct trc_reader *r;
 		const struct trc_rec *recs;
 		char msg[512], want[96];
 		int k = 0, ret;
 
-		trc_nat2_path(path);
 		assert_int_equal(trc_reader_open(tmp("ov2.trc"), NULL, &r, msg, sizeof(msg)), 0);
 		while ((ret = trc_reader_batch(r, &recs)) > 0)
 			for (int i = 0; i < ret; i++, k++)
@@ -913,10 +907,9 @@ static void test_trc_native_v2_overflow_in_a_run_is_caught_by_every_path(void **
 		assert_int_equal(k, BAD);
 		snprintf(want, sizeof(want), "record %d (block at byte 64): offset + length overflows", BAD);
 		if (!strstr(trc_reader_msg(r), want))
-			fail_msg("path %d: '%s', want '%s'", path, trc_reader_msg(r), want);
+			fail_msg("'%s', want '%s'", trc_reader_msg(r), want);
 		trc_reader_close(r);
 	}
-	trc_nat2_path(TRC_NAT2_NR_PATHS);
 	free(b);
 	free(in);
 }
@@ -1872,7 +1865,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_trc_batches_return_good_records_then_the_error),
 		cmocka_unit_test(test_trc_native_v2_truncated_anywhere_is_reported),
 		cmocka_unit_test(test_trc_native_v2_malformed_blocks_rejected),
-		cmocka_unit_test(test_trc_native_v2_overflow_in_a_run_is_caught_by_every_path),
+		cmocka_unit_test(test_trc_native_v2_overflow_in_a_run_is_caught_by_the_fast_path),
 		cmocka_unit_test(test_trc_native_v2_lenient_skips_a_bad_block),
 		cmocka_unit_test(test_trc_ztrace_reader_maps_commands),
 		cmocka_unit_test(test_trc_replay_verify_clean_then_changed_record),
