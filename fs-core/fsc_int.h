@@ -1,6 +1,9 @@
 /*
  * fsc_int.h — fs-core's private structures, shared by the fsc_*.c files and
- * white-box unit tests.  Not part of the interface the simulator uses.
+ * white-box unit tests.  The simulator (sim/sim_run.h) includes it too, to
+ * read a block group's stripes when it times a bio on its devices and
+ * redirects a read to where the data lives; that is reading, never
+ * changing, fs-core's state behind its back.
  */
 #ifndef FSC_INT_H
 #define FSC_INT_H
