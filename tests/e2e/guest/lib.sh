@@ -152,6 +152,27 @@ lun_detach() {
 
 dev_remove() { lun_detach "$1"; rmdir "$CFS/core/user_0/$1" 2>/dev/null; }
 
+# iscsi_remove_all - tear down every iSCSI target made by hand in configfs
+# (70-iscsi.sh, whose disk 95-load.sh goes on using): each TPG disabled (LIO
+# ends its sessions), its LUN links, LUNs and portals removed, then the TPG
+# and the target, so that the device behind it can be removed.  Returns
+# non-zero if a target is left.
+iscsi_remove_all() {
+	local iqn t
+	for iqn in "$CFS"/iscsi/iqn.*; do
+		[ -d "$iqn" ] || continue
+		for t in "$iqn"/tpgt_*; do
+			[ -d "$t" ] || continue
+			echo 0 > "$t/enable" 2>/dev/null
+			find "$t/lun" -mindepth 2 -maxdepth 2 -type l -exec rm -f {} + 2>/dev/null
+			rmdir "$t"/lun/lun_* "$t"/np/* 2>/dev/null
+			rmdir "$t" 2>/dev/null
+		done
+		rmdir "$iqn" 2>/dev/null
+	done
+	! ls -d "$CFS"/iscsi/iqn.* > /dev/null 2>&1
+}
+
 devname() { cat "$STATE/$1.dev"; }
 
 # neg_attach NAME SIZE_BYTES CFGSTRING KMSG_REGEX - export a disk the kernel

@@ -19,7 +19,9 @@ bs=/backstores/user:$H_SUBTYPE
 # Start from a clean LIO: the devices the earlier checks made by hand
 # (configfs) are removed the same way, so the round trip below covers what
 # targetcli made.  (With them left in, clearconfig once failed to remove zl0
-# after the persistence check's kill -9 of tcmu-runner: docs/E2E.md.)
+# after the persistence check's kill -9 of tcmu-runner: docs/E2E.md.)  The
+# iSCSI target of the full run's iscsi check goes first: its LUN holds zli.
+iscsi_remove_all || fail "could not remove the hand-made iSCSI targets: $(ls -d $CFS/iscsi/iqn.* | tr '\n' ' ')"
 for f in $STATE/*.cfg; do
 	[ -e "$f" ] || continue
 	n=$(basename $f .cfg); ls -d $CFS/core/user_*/$n > /dev/null 2>&1 || continue
