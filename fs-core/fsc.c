@@ -29,6 +29,7 @@ void fsc_cfg_init(struct fsc_cfg *cfg)
 	cfg->clean = FSC_CLEAN_GREEDY;
 	fsc_clean_params_init(&cfg->clean_params);
 	cfg->place = FSC_PLACE_ONE_LOG;
+	fsc_reclaim_cfg_init(&cfg->reclaim);
 	fsc_place_params_init(&cfg->place_params);
 }
 
@@ -162,6 +163,7 @@ void fsc_destroy(struct fsc *fs)
 	free(fs->active);
 	free(fs->last_write);
 	fsc_clean_fini(fs);
+	fsc_reclaim_fini(fs);
 	for (i = 0; i < fs->nr_devs; i++)
 		fsc_dev_fini(&fs->devs[i]);
 	fsc_tree_fini(fs);

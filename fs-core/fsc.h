@@ -163,6 +163,11 @@ struct fsc_cfg {
 	uint64_t seed;                    /* randomised policies (d-choices) */
 	enum fsc_placement place;         /* which data log a write goes to */
 	struct fsc_place_params place_params;
+	struct fsc_reclaim_cfg {          /* Linux 6.1's reclaim list (fsc_reclaim.c) */
+		bool linux61;             /* on: frees and commits queue block groups */
+		uint32_t data_pct, meta_pct, sys_pct; /* per type bg_reclaim_threshold (75) */
+		uint32_t global_pct;      /* the gate: chunks allocated x 100 / disk (75) */
+	} reclaim;
 	uint32_t max_active_zones;        /* the devices' max active zones (0 = no limit):
 					   * fs-core finishes a zone rather than exceed it */
 };
@@ -406,6 +411,28 @@ struct fsc_bg *fsc_clean_pick_scan(struct fsc *fs);
  */
 int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_bio **list);
 
+/*
+ * Linux 6.1's reclaim list (cfg.reclaim.linux61, fsc_reclaim.c): frees and
+ * commits fill it; the caller works it through after a commit, as the
+ * cleaner thread does: fsc_reclaim_pass_begin() (false: nothing queued, or
+ * the gate holds it back), then fsc_reclaim_next() until NULL, relocating
+ * each (fsc_relocate()) and handing back those that failed with
+ * fsc_reclaim_retry(), then fsc_reclaim_pass_end().
+ */
+/* The option: "reserve" (the caller's free-zone trigger, cfg.reclaim off)
+ * or "linux-6.1[:data=PCT,meta=PCT,sys=PCT,global=PCT]" (defaults 75, as the
+ * zoned kernel sets them).  0 or -EINVAL with what was wrong in @msg. */
+void fsc_reclaim_cfg_init(struct fsc_reclaim_cfg *r);
+int fsc_reclaim_parse(const char *spec, struct fsc_reclaim_cfg *r, char *msg, size_t msg_len);
+void fsc_reclaim_spec(const struct fsc_reclaim_cfg *r, char *buf, size_t len);
+bool fsc_reclaim_pass_begin(struct fsc *fs);
+struct fsc_bg *fsc_reclaim_next(struct fsc *fs);
+void fsc_reclaim_retry(struct fsc *fs, struct fsc_bg *bg);
+void fsc_reclaim_pass_end(struct fsc *fs);
+/* Chunks allocated x 100 / disk >= cfg.reclaim.global_pct (btrfs_zoned_should_reclaim()). */
+bool fsc_reclaim_gate(const struct fsc *fs);
+uint32_t fsc_reclaim_queued(const struct fsc *fs);
+
 /* Block group inspection. */
 uint64_t fsc_bg_start(const struct fsc_bg *bg);
 uint64_t fsc_bg_alloc_offset(const struct fsc_bg *bg);
@@ -431,6 +458,11 @@ struct fsc_stats {
 	uint64_t nr_relocations;
 	uint64_t nr_relocating;            /* victims whose copies are still in flight */
 	uint64_t nr_relocating_meta;       /* of which tree-block groups waiting for a commit */
+	/* Linux 6.1 reclaim (cfg.reclaim.linux61): block groups queued by a
+	 * free crossing the threshold, by unusable space at a commit; passes
+	 * run, passes the gate held back, entries dropped busy, lost (no memory) */
+	uint64_t nr_reclaim_queued, nr_reclaim_by_free, nr_reclaim_by_unusable;
+	uint64_t nr_reclaim_passes, nr_reclaim_gated, nr_reclaim_skipped, nr_reclaim_lost;
 	uint64_t nr_zone_finishes;         /* zones finished to stay under max active */
 	uint64_t finish_waste_bytes;       /* capacity those finishes left unwritten (all copies) */
 	uint32_t active_max;               /* most zones fs-core held active on one device */

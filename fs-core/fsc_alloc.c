@@ -110,7 +110,7 @@ int fsc_alloc_stream(struct fsc *fs, uint32_t type, uint32_t stream, uint64_t le
 void fsc_free_extent(struct fsc *fs, uint64_t logical, uint64_t len, uint64_t now_ns)
 {
 	struct fsc_bg *bg = fsc_bg_lookup(fs, logical);
-	uint64_t u, nr, i;
+	uint64_t u, nr, i, old;
 
 	if (!bg)
 		return;
@@ -118,7 +118,9 @@ void fsc_free_extent(struct fsc *fs, uint64_t logical, uint64_t len, uint64_t no
 	nr = len / bg->unit_bytes;
 	for (i = 0; i < nr; i++)
 		bg->owner[u + i] = 0;
+	old = bg->used_bytes;
 	bg->used_bytes = bg->used_bytes > len ? bg->used_bytes - len : 0;
+	fsc_reclaim_freed(fs, bg, old);
 	fsc_bg_put(fs, bg, now_ns);
 }
 

@@ -213,6 +213,7 @@ static void bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 		fsc_zone_put(dev, z);
 	}
 	fsc_clean_forget(fs, bg);
+	fsc_reclaim_forget(fs, bg);
 	fsc_active_drop(fs, bg);  /* reset: the zones are empty again */
 	for (t = 0; t < 3 + FSC_MAX_STREAMS; t++)
 		if (fs->cur[t] == bg)

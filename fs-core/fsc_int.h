@@ -132,6 +132,9 @@ struct fsc_bg {
 	uint64_t create_ns;
 	uint64_t dispatched_bytes;/* bytes sent to the devices (full when = len_bytes) */
 	bool in_slab;             /* memory from fs->slab (owner[] follows the struct) */
+	bool rc_queued;           /* on the Linux 6.1 reclaim list (fsc_reclaim.c) */
+	bool rc_freed;            /* freed bytes since the last commit (the unpin check) */
+	uint32_t rc_order;        /* its place on the list when a pass sorts it */
 	struct fsc_bg *pool_next; /* on fs->slab's free list, once removed */
 	struct fsc_stripe stripes[FSC_MAX_STRIPES];
 };
@@ -288,6 +291,11 @@ struct fsc {
 	uint64_t generation;
 
 	struct fsc_clean clean;   /* victim selection */
+	struct fsc_reclaim {      /* Linux 6.1's reclaim list (fsc_reclaim.c) */
+		struct fsc_bg **list; /* queued order; sorted by a pass; NULL = taken */
+		uint32_t nr, cap, pos, nr_retry;
+		bool in_pass;
+	} reclaim;
 	struct fsc_bg **active;   /* block groups holding active zones (fsc_active.c) */
 	uint32_t nr_active_bgs, active_cap;
 
@@ -324,6 +332,17 @@ struct fsc_bg *fsc_bg_alloc(struct fsc *fs, uint32_t type, uint64_t len);
 /* fsc_bg_free() - its memory (and submit buffer array) back; NULL is a no-op. */
 void fsc_bg_free(struct fsc *fs, struct fsc_bg *bg);
 void fsc_slab_fini(struct fsc *fs);
+
+/* fsc_reclaim.c: Linux 6.1's reclaim list (cfg.reclaim.linux61; no-ops when off) */
+/* @bg lost live bytes (now bg->used_bytes, @old_used before): queue it when
+ * that crossed its type's threshold; remember it for the commit's check. */
+void fsc_reclaim_freed(struct fsc *fs, struct fsc_bg *bg, uint64_t old_used);
+/* After a commit unpinned: queue those freed since whose unusable space
+ * (freed behind the write pointer) reached the threshold of their length. */
+void fsc_reclaim_commit(struct fsc *fs);
+/* @bg goes away: off the list. */
+void fsc_reclaim_forget(struct fsc *fs, struct fsc_bg *bg);
+void fsc_reclaim_fini(struct fsc *fs);
 
 /* fsc_chunk.c: free zones, device extents, stripes */
 enum fsc_profile fsc_profile_of(const struct fsc *fs, uint32_t type);

@@ -27,6 +27,16 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 	bool append = fs->cfg.order == FSC_ORDER_APPEND;  /* data by zone append */
 	int n = 0, ret = 0;
 
+	*list = NULL;
+	if (!bg->alloc_done && !bg->nr_inflight && !bg->nr_held) {
+		/* Linux 6.1's reclaim may pick a block group still open for
+		 * allocation: it turns read-only, its capacity left unused */
+		bool empty = !bg->used_bytes;
+
+		ret = fsc_bg_finish(fs, bg, now_ns);
+		if (ret || empty)
+			return ret;  /* empty: the finish removed it */
+	}
 	fsc_bg_relocating(fs, bg, true);  /* no longer a candidate */
 	if (bg->type != FSC_BG_DATA) {
 		/* tree blocks move by CoW in the running transaction: the new

@@ -230,7 +230,7 @@ int fsc_bio_execute(struct fsc *fs, struct fsc_bio *bio)
 static void append_fixup(struct fsc *fs, struct fsc_bio *bio, uint64_t now_ns)
 {
 	struct fsc_bg *bg = bio->bg;
-	uint64_t i, nr = bio->len_bytes / fs->cfg.sector_bytes;
+	uint64_t i, nr = bio->len_bytes / fs->cfg.sector_bytes, old = bg->used_bytes;
 
 	for (i = 0; i < nr; i++) {
 		uint64_t lbn = bio->owner + i, addr = bio->logical + i * fs->cfg.sector_bytes;
@@ -244,6 +244,8 @@ static void append_fixup(struct fsc *fs, struct fsc_bio *bio, uint64_t now_ns)
 			fs->file_map[lbn] = FSC_NO_ADDR;  /* lost with the failed write */
 		bg->used_bytes -= fs->cfg.sector_bytes;  /* overwritten while in flight */
 	}
+	if (bg->used_bytes < old)
+		fsc_reclaim_freed(fs, bg, old);
 }
 
 /* Bookkeeping shared by completion and failure. */

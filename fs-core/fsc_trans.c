@@ -313,5 +313,6 @@ int fsc_commit_finish(struct fsc *fs, uint64_t now_ns)
 	}
 	fs->nr_commit_pinned = 0;
 	fs->st.nr_commits++;
+	fsc_reclaim_commit(fs);  /* the unpin check (__btrfs_add_free_space_zoned) */
 	return ret;
 }
