@@ -33,6 +33,9 @@ static const char sim_help[] =
 "  cleaning:  --clean NAME[:params] --reserve N (fifo, greedy, cost-benefit, cat,\n"
 "             d-choices[:d=N,replace=0|1], windowed[:w=N], btrfs[:threshold=PCT];\n"
 "             docs/POLICIES.md)\n"
+"  reclaim:   --reclaim reserve|linux-6.1[:data=PCT,meta=PCT,sys=PCT,global=PCT]\n"
+"             (reserve: clean when free zones drop under --reserve; linux-6.1: the\n"
+"             kernel's reclaim list, passes after flush commits; docs/VALIDATION.md)\n"
 "  placement: --placement one-log|reloc|hint|freq[:reloc=0|1][,age=N]\n"
 "  replay:    --trace FILE --trace-format F (auto; zonelab trace --help) --device N\n"
 "             --map compact|direct|scale --file-size BYTES --loops N (the last is measured)\n"
@@ -78,7 +81,7 @@ enum {
 	O_RELPROB, O_COMMIT_MS, O_COMMIT_BYTES, O_WORKERS, O_DIST, O_WMEAN, O_ALPHA,
 	O_WORKLOAD, O_UTIL, O_BIO, O_HOTR, O_HOTF, O_ZIPF, O_QD, O_WARMUP, O_WRITES, O_CLEAN,
 	O_RESERVE, O_CSV, O_SAMPLE, O_STORE, O_FAULTS, O_BLKDEV, O_ON_ERR, O_NO_RREAD,
-	O_HELP, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG, O_MAP, O_FILE_SIZE, O_LOOPS, O_TIMING, O_SPEED,
+	O_HELP, O_RECLAIM, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG, O_MAP, O_FILE_SIZE, O_LOOPS, O_TIMING, O_SPEED,
 	O_MAX_OPEN, O_MAX_ACTIVE, O_TRACE, O_TRACE_FMT, O_DEVICE,
 };
 
@@ -100,7 +103,7 @@ static const struct option opts[] = {
 	{ "reserve", 1, 0, O_RESERVE }, { "csv", 1, 0, O_CSV }, { "sample-ms", 1, 0, O_SAMPLE },
 	{ "store", 1, 0, O_STORE }, { "faults", 1, 0, O_FAULTS }, { "blkdev", 1, 0, O_BLKDEV },
 	{ "on-dev-error", 1, 0, O_ON_ERR }, { "no-reloc-reads", 0, 0, O_NO_RREAD },
-	{ "help", 0, 0, O_HELP }, { "placement", 1, 0, O_PLACEMENT },
+	{ "help", 0, 0, O_HELP }, { "placement", 1, 0, O_PLACEMENT }, { "reclaim", 1, 0, O_RECLAIM },
 	{ "zone-csv", 1, 0, O_ZONE_CSV }, { "check-config", 0, 0, O_CHECK_CONFIG },
 	{ "map", 1, 0, O_MAP }, { "file-size", 1, 0, O_FILE_SIZE }, { "loops", 1, 0, O_LOOPS },
 	{ "timing", 1, 0, O_TIMING }, { "speed", 1, 0, O_SPEED }, { "trace", 1, 0, O_TRACE },
@@ -162,6 +165,17 @@ static int parse_placement(struct sim_cfg *c, const char *a)
 	char msg[512];
 
 	if (!fsc_place_parse(a, &c->place, &c->place_params, msg, sizeof(msg)))
+		return 0;
+	fprintf(stderr, "zonelab: sim: %s\n", msg);
+	return -1;
+}
+
+/* --reclaim reserve|linux-6.1[:params] (fs-core's parser) */
+static int parse_reclaim(struct sim_cfg *c, const char *a)
+{
+	char msg[512];
+
+	if (!fsc_reclaim_parse(a, &c->reclaim, msg, sizeof(msg)))
 		return 0;
 	fprintf(stderr, "zonelab: sim: %s\n", msg);
 	return -1;
@@ -243,6 +257,7 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 		break;
 	case O_NO_RREAD: c->reloc_reads = false; break;
 	case O_PLACEMENT: r = parse_placement(c, a); break;
+	case O_RECLAIM: r = parse_reclaim(c, a); break;
 	case O_MAP: r = pick("map", a, trc_map_names, &e); c->map = e; break;
 	case O_FILE_SIZE: c->file_bytes = v; break;
 	case O_LOOPS: c->loops = (uint32_t)v; break;

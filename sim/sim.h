@@ -133,6 +133,7 @@ struct sim_cfg {
 	uint32_t max_open, max_active;  /* the zone model's limits (0 = none); fs-core keeps
 					 * under max_active by finishing zones */
 	uint32_t reserve_zones;     /* clean when free zones drop below this */
+	struct fsc_reclaim_cfg reclaim; /* --reclaim: reserve (above) or linux-6.1 */
 	/* output */
 	uint64_t sample_ns;         /* CSV time-series period */
 	FILE *csv;                  /* borrowed, may be NULL */
@@ -179,6 +180,10 @@ struct sim_result {
 	uint64_t store_writes;      /* zdisk backend: writes its statistics count */
 	uint64_t faults_fired;      /* zdisk backend: fault verdicts acted on */
 	uint64_t nr_zone_resets, nr_bg_created, nr_bg_removed, nr_relocations, nr_commits;
+	/* --reclaim linux-6.1: fs-core's reclaim counters (struct fsc_stats), and
+	 * the victims by used % at their pick, in tenths (100% in the last) */
+	uint64_t rc_queued, rc_by_free, rc_by_unusable, rc_passes, rc_gated, rc_skipped;
+	uint64_t rc_victims[11];
 	uint64_t finish_waste_bytes;  /* measured window: capacity finishes left unwritten */
 	uint64_t nr_zone_finishes;    /* whole run */
 	uint32_t active_max;          /* most active zones fs-core held on one device */

@@ -137,6 +137,12 @@ void sim_acct_results(struct sim *s)
 	res->nr_bg_created = st->nr_bg_created;
 	res->nr_bg_removed = st->nr_bg_removed;
 	res->nr_relocations = st->nr_relocations;
+	res->rc_queued = st->nr_reclaim_queued;
+	res->rc_by_free = st->nr_reclaim_by_free;
+	res->rc_by_unusable = st->nr_reclaim_by_unusable;
+	res->rc_passes = st->nr_reclaim_passes;
+	res->rc_gated = st->nr_reclaim_gated;
+	res->rc_skipped = st->nr_reclaim_skipped;
 	res->nr_commits = st->nr_commits;
 	res->finish_waste_bytes = st->finish_waste_bytes - s->snap_finish;
 	res->nr_zone_finishes = st->nr_zone_finishes;

@@ -53,6 +53,7 @@ void sim_cfg_init(struct sim_cfg *c)
 	fsc_clean_params_init(&c->clean_params);
 	fsc_place_params_init(&c->place_params);
 	c->reserve_zones = 2;
+	fsc_reclaim_cfg_init(&c->reclaim);
 	c->sample_ns = 1000000000ULL;
 	c->dev_error_abort = true;
 	c->reloc_reads = true;

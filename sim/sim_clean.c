@@ -36,12 +36,69 @@ static void reloc_read(struct sim *s, struct fsc_bio *b)
 				 blk->last_delay_ns), EV_READ_DONE, b);
 }
 
+/* The copies of a victim into the write path. */
+static void reloc_issue(struct sim *s, struct fsc_bio *list)
+{
+	struct fsc_bio *b, *next;
+
+	for (b = list; b; b = next) {
+		next = b->next;
+		if (s->cfg->reloc_reads)
+			reloc_read(s, b);  /* then the normal write path */
+		else
+			sim_enqueue(s, b);  /* the normal write path (checksums) */
+	}
+}
+
+/*
+ * Linux 6.1's reclaim as the cleaner thread runs it after a commit
+ * (btrfs_reclaim_bgs_work()): fs-core's list, gated and sorted when the pass
+ * begins; one victim at a time, the next when the last one's copies are
+ * done (and, for tree blocks, committed); a failed relocation goes back on
+ * the list.  User writes wait while a pass runs (the method's phases wait
+ * for a quiet disk, docs/VALIDATION.md).
+ */
+static void reclaim(struct sim *s)
+{
+	struct fsc_bio *list;
+	struct fsc_bg *victim;
+	int n;
+
+	if (s->rc_wanted && !s->rc_active) {
+		s->rc_wanted = false;
+		s->rc_active = fsc_reclaim_pass_begin(s->fs);
+	}
+	while (s->rc_active && !fsc_stats(s->fs)->nr_relocating) {
+		victim = fsc_reclaim_next(s->fs);
+		if (!victim) {
+			fsc_reclaim_pass_end(s->fs);
+			s->rc_active = false;
+			return;
+		}
+		s->res->rc_victims[victim->used_bytes * 10 / victim->len_bytes] +=
+			victim->used_bytes <= victim->len_bytes;
+		n = fsc_relocate(s->fs, victim, s->now, &list);
+		if (n < 0) {
+			fsc_reclaim_retry(s->fs, victim);  /* ENOSPC: after this pass */
+			continue;
+		}
+		reloc_issue(s, list);
+		/* tree blocks moved by CoW: freed when a commit writes them */
+		if (fsc_stats(s->fs)->nr_relocating_meta && !s->in_commit)
+			sim_commit_start(s);
+	}
+}
+
 void sim_clean(struct sim *s)
 {
-	struct fsc_bio *list, *b, *next;
+	struct fsc_bio *list;
 	struct fsc_bg *victim;
 	int n, guard = 0;
 
+	if (s->cfg->reclaim.linux61) {
+		reclaim(s);
+		return;
+	}
 	while (fsc_min_free_zones(s->fs) + fsc_stats(s->fs)->nr_relocating < s->reserve_free_zones &&
 	       guard++ < 64) {
 		victim = fsc_clean_pick(s->fs);
@@ -56,12 +113,6 @@ void sim_clean(struct sim *s)
 		n = fsc_relocate(s->fs, victim, s->now, &list);
 		if (n < 0)
 			return;  /* ENOSPC shows up at the next allocation */
-		for (b = list; b; b = next) {
-			next = b->next;
-			if (s->cfg->reloc_reads)
-				reloc_read(s, b);  /* then the normal write path */
-			else
-				sim_enqueue(s, b);  /* the normal write path (checksums) */
-		}
+		reloc_issue(s, list);
 	}
 }

@@ -132,6 +132,10 @@ static void sim_dispatch(void *arg, struct fsc_bio *bio)
 static void commit_done(struct sim *s)
 {
 	s->commits_done++;
+	if (s->cleaner_wake) {  /* the cleaner thread runs after this commit */
+		s->cleaner_wake = false;
+		s->rc_wanted = true;
+	}
 	while (s->fw_nr && s->fw_target[s->fw_head] <= s->commits_done) {
 		uint32_t i = s->fw_req[s->fw_head];
 

@@ -55,6 +55,7 @@ static void handle(struct sim *s, const struct sim_event *ev, bool draining)
 			break;
 		}
 		s->last_tick_done = s->done_reqs;
+		s->cleaner_wake = true;  /* the transaction thread wakes the cleaner each tick */
 		sim_commit_start(s);
 		sim_push(s, s->now + c->commit_interval_ns, EV_COMMIT_TIMER, NULL);
 		break;

@@ -182,6 +182,10 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u, \"placement\": \"%s\", "
 		"\"max_open\": %u, \"max_active\": %u", spec, c->reserve_zones, pspec,
 		c->max_open, c->max_active);
+	if (c->reclaim.linux61) {
+		fsc_reclaim_spec(&c->reclaim, spec, sizeof(spec));
+		fprintf(f, ", \"reclaim\": \"%s\"", spec);
+	}
 	if (c->trace) {
 		fprintf(f, ",\n    \"trace\": ");
 		zl_json_fprint_str(f, c->trace->name);
@@ -241,6 +245,15 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 	fprintf(f, "  \"bios\": { \"user\": %llu, \"dispatched\": %llu, \"commits\": %llu, "
 		"\"redirty\": %llu, \"zeros\": %llu }", U(r->nr_user_bios), U(r->nr_bios),
 		U(r->nr_commits), U(r->nr_redirty), U(r->nr_zeros));
+	if (c->reclaim.linux61) {
+		fprintf(f, ",\n  \"reclaim\": { \"queued\": %llu, \"by_free\": %llu, "
+			"\"by_unusable\": %llu, \"passes\": %llu, \"gated\": %llu, \"skipped\": %llu, "
+			"\"victims_used_tenths\": [", U(r->rc_queued), U(r->rc_by_free),
+			U(r->rc_by_unusable), U(r->rc_passes), U(r->rc_gated), U(r->rc_skipped));
+		for (k = 0; k < 11; k++)
+			fprintf(f, "%s%llu", k ? ", " : "", U(r->rc_victims[k]));
+		fprintf(f, "] }");
+	}
 	if (r->replay)
 		replay_json(f, c, r);
 	fprintf(f, "\n}\n");

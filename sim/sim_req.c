@@ -84,6 +84,7 @@ int sim_req_flush(struct sim *s, uint32_t i)
 		return ret;
 	s->reqs[i].pieces++;
 	s->res->nr_flush_commits++;
+	s->cleaner_wake = true;  /* sync wakes the transaction thread, which wakes the cleaner */
 	sim_commit_start(s);  /* or pending behind the running one */
 	return 0;
 }

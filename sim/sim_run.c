@@ -117,6 +117,7 @@ static int create_fs(struct sim *s)
 	fc.clean_params = c->clean_params;
 	fc.seed = c->seed;
 	fc.place = c->place;
+	fc.reclaim = c->reclaim;
 	fc.place_params = c->place_params;
 	fc.max_active_zones = c->max_active;
 	ret = fsc_create(&fc, &s->fs);

@@ -107,6 +107,9 @@ struct sim {
 	uint64_t snap_user, snap_dev[FSC_NR_KINDS], snap_finish;
 	/* commits */
 	bool in_commit, commit_pending;
+	/* Linux 6.1 reclaim (--reclaim linux-6.1, sim_clean.c): a commit woke
+	 * the cleaner (a flush, or the commit timer); a pass is running */
+	bool cleaner_wake, rc_wanted, rc_active;
 	uint32_t commit_left;
 	uint64_t bytes_since_commit;
 	bool expire_armed;
