@@ -151,6 +151,8 @@ E2E_ONLY=${E2E_ONLY:-}
 E2E_LBA=${E2E_LBA:-512}
 E2E_LOAD_SECS=${E2E_LOAD_SECS:-60}
 E2E_FIO_XFAIL="${E2E_FIO_XFAIL:-54}"
+$(for v in KWA_POINTS KWA_DISK_MIB KWA_ZONE_MIB KWA_NCONV KWA_PASSES KWA_PHASES KWA_BS KWA_COMMIT KWA_TMO; do
+	[ -z "${!v:-}" ] || printf '%s="%s"\n' $v "${!v}"; done)
 CFG
 chmod +x "$ov/init"
 (cd "$ov" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$ov.cpio"

@@ -1,0 +1,160 @@
+# kernel_wa: the write amplification of the kernel's own zoned btrfs on a
+# zonelab disk (issue 22; method in docs/VALIDATION.md).  For each point
+# "F,T,SEED" of KWA_POINTS (file = F% of the disk, data
+# bg_reclaim_threshold T, fio seed SEED) on a fresh disk of its own
+# (KWA_DISK_MIB, KWA_ZONE_MIB zones, KWA_NCONV conventional, control socket
+# on): mkfs.btrfs -O zoned (defaults: metadata and system DUP), mount with
+# commit=KWA_COMMIT, a sequential O_DIRECT fill of the file, then
+# KWA_PASSES passes of uniform random O_DIRECT overwrites (fio norandommap,
+# KWA_BS blocks), each pass in KWA_PHASES phases.  Every phase ends with
+# `btrfs filesystem sync` (a commit, and the transaction thread wakes the
+# cleaner: unused block groups deleted, the reclaim list worked through when
+# the gate allows) and waits until the disk is quiet.  Per phase it records
+# one JSON line in logs/kwa-F-T-SEED.out: the application's bytes (fio),
+# the device's bytes (the handler's own statistics), the same split by a
+# blktrace of the phase into data / metadata (REQ_META) / superblock
+# (zones 0-1), the relocations the kernel logged with each victim's used
+# percentage at its pick, commits, and the per-type space (allocated, used,
+# zone_unusable) from sysfs.  fio stops a phase at its first failed write
+# (ENOSPC); later phases still run, to see whether reclaim recovers.  The
+# host replays each phase's writes in fs-core (the md5 of fio's
+# iolog is recorded; the offsets of each random phase, in blocks, are kept
+# in logs/kwa-F-T-SEED.idx) and replays them in fs-core (tests/validate/).
+# The check fails when the measurement does not hold together: blktrace and
+# the handler disagree on the bytes written, or no phase wrote anything.
+. /e2e/lib.sh
+[ "$E2E_HANDLER" = zonelab ] || skip "needs handler_zonelab's statistics (zonelab ctl stats)"
+[ -x $ZONELAB ] || skip "zonelab command not in the VM"
+for c in fio blktrace blkparse mkfs.btrfs btrfs; do
+	command -v $c > /dev/null || fail "$c not in the VM (E2E_PKGS)"
+done
+modprobe btrfs || fail "modprobe btrfs"
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug || fail "cannot mount debugfs"
+: "${KWA_POINTS:=45,75,1}" "${KWA_DISK_MIB:=1024}" "${KWA_ZONE_MIB:=16}" "${KWA_NCONV:=8}"
+: "${KWA_PASSES:=4}" "${KWA_PHASES:=4}" "${KWA_BS:=65536}" "${KWA_COMMIT:=1000}"
+LBA=${E2E_LBA:-512}
+W=/tmp/kwa; M=/mnt/kwa
+img=/tmp/kwa.img
+bt_pid=""
+cleanup() {
+	[ -n "$bt_pid" ] && kill -INT $bt_pid 2>/dev/null && wait $bt_pid 2>/dev/null
+	bt_pid=""
+	umount $M 2>/dev/null; dev_remove kwa; rm -f $img
+}
+trap cleanup EXIT
+ctl() { $ZONELAB ctl $img.ctl "$@"; }
+# stat_of KEY - one counter of the handler's statistics.
+stat_of() { $ZONELAB ctl --json $img.ctl stats | grep -oE "\"$1\":[0-9]+" | head -1 | cut -d: -f2; }
+# quiet - wait until the disk wrote nothing for 3 s (at most 300 s).
+quiet() {
+	local a b n=0 i
+	a=$(stat_of write_lbas)
+	for i in $(seq 300); do
+		sleep 1; b=$(stat_of write_lbas)
+		if [ "$b" = "$a" ]; then n=$((n + 1)); [ $n -ge 3 ] && return 0; else n=0; a=$b; fi
+	done
+	return 1
+}
+sysv() { cat /sys/fs/btrfs/$uuid/allocation/$1/$2 2>/dev/null || echo 0; }
+# bt_start / bt_stop - a blktrace of one phase (issue events).
+bt_start() {
+	rm -f $W/ph.blktrace.*
+	blktrace -d $dev -a issue -D $W -o ph > $W/blktrace.out 2>&1 &
+	bt_pid=$!
+	local i; for i in $(seq 100); do [ -e $W/ph.blktrace.0 ] && break; sleep 0.1; done
+	[ -e $W/ph.blktrace.0 ] || { cat $W/blktrace.out; fail "blktrace did not start"; }
+	sleep 0.5
+}
+# Sum the written bytes by kind: superblock (zones 0-1), metadata
+# (REQ_META: M in RWBS), data.  Prints "DATA META SB".
+bt_stop() { kill -INT $bt_pid; wait $bt_pid; bt_pid=""; }
+bt_split() {
+	blkparse -q -i ph -D $W -f '%a %d %S %n\n' 2>/dev/null |
+	awk -v zs=$((KWA_ZONE_MIB * 2048)) '$1 == "D" && $2 ~ /W/ && $4 > 0 {
+		b = $4 * 512
+		if ($3 < 2 * zs) sb += b; else if ($2 ~ /M/) m += b; else d += b
+	} END { printf "%d %d %d\n", d, m, sb }'
+}
+
+run_point() {
+	local F=$1 T=$2 S=$3 id=$1-$2-$3 out file disk ph pass k bs=$KWA_BS
+	out=$LOGS/kwa-$id.out; : > $out; : > $LOGS/kwa-$id.idx
+	disk=$((KWA_DISK_MIB << 20))
+	file=$(( disk * F / 100 / bs * bs ))
+	ph=$(( file / KWA_PHASES / bs * bs ))
+	rm -rf $W; mkdir -p $W $M
+	h_fresh $img
+	dev_create kwa $disk "$(h_cfg_ctl $img $KWA_ZONE_MIB $KWA_NCONV 128)" || fail "$id: backstore"
+	dev=$(lun_attach kwa) || fail "$id: no disk"
+	mkfs.btrfs -f -O zoned $dev > $W/mkfs.out 2>&1 || { cat $W/mkfs.out; fail "$id: mkfs.btrfs -O zoned"; }
+	mount -t btrfs -o commit=$KWA_COMMIT $dev $M || fail "$id: mount"
+	uuid=$(findmnt -no UUID $M)
+	[ -d /sys/fs/btrfs/$uuid ] || fail "$id: no /sys/fs/btrfs/$uuid"
+	echo $T > /sys/fs/btrfs/$uuid/allocation/data/bg_reclaim_threshold || fail "$id: data bg_reclaim_threshold=$T"
+	printf '{"point":"%s","kernel":"%s","btrfs_progs":"%s","fio":"%s","disk_bytes":%d,"zone_bytes":%d,"conv_zones":%d,"lba":%d,"file_bytes":%d,"bs":%d,"passes":%d,"phases":%d,"phase_bytes":%d,"commit_s":%d,"seed":%d,"threshold":{"data":%s,"metadata":%s,"system":%s,"global":%s},"profiles":"%s"}\n' \
+		$id "$(sed 's/"/'"'"'/g' /proc/version)" "$(mkfs.btrfs --version | head -1)" "$(fio --version)" \
+		$disk $((KWA_ZONE_MIB << 20)) $KWA_NCONV $LBA $file $bs $KWA_PASSES $KWA_PHASES $ph $KWA_COMMIT $S \
+		$(sysv data bg_reclaim_threshold) $(sysv metadata bg_reclaim_threshold) $(sysv system bg_reclaim_threshold) \
+		$(cat /sys/fs/btrfs/$uuid/bg_reclaim_threshold) \
+		"$(btrfs filesystem df $M | sed -E 's/^([A-Za-z]+), ([A-Za-z0-9]+):.*/\1:\2/' | tr '\n' ' ' | sed 's/ $//')" >> $out
+	local phases="fill" p
+	for pass in $(seq $KWA_PASSES); do for k in $(seq $KWA_PHASES); do phases="$phases $pass.$k"; done; done
+	for p in $phases; do
+		local w0 r0 c0 t0 rw size io seed split err app km rd rm rs vict
+		w0=$(stat_of write_lbas); r0=$(stat_of resets)
+		c0=$(awk '/commits/ { print $2 }' /sys/fs/btrfs/$uuid/commit_stats)
+		kmsg_mark; t0=$EPOCHREALTIME
+		bt_start
+		if [ $p = fill ]; then rw=write; io=$file; seed=$S
+		else rw=randwrite; io=$ph; seed=$(( S * 1000 + ${p%.*} * 100 + ${p#*.} )); fi
+		fio --name=kwa --filename=$M/f --size=$file --bs=$bs --direct=1 --ioengine=psync \
+			--rw=$rw --norandommap --randrepeat=0 --randseed=$seed --io_size=$io --fallocate=none \
+			--write_iolog=$W/iolog --output-format=json --output=$W/fio.json > $W/fio.err 2>&1
+		btrfs filesystem sync $M > /dev/null 2>&1
+		quiet || note "$id $p: the disk was not quiet after 300 s;"
+		bt_stop; split=$(bt_split)
+		app=$(grep -m1 -oE '"io_bytes" : [0-9]+' <(sed -n '/"write" :/,/}/p' $W/fio.json) | grep -oE '[0-9]+$')
+		err=$(grep -m1 -oE '"error" : [0-9]+' $W/fio.json | grep -oE '[0-9]+$')
+		km=$W/kmsg; kmsg_since > $km
+		rd=$(grep -c 'relocating block group .* flags data' $km)
+		rm=$(grep -c 'relocating block group .* flags metadata' $km)
+		rs=$(grep -c 'relocating block group .* flags system' $km)
+		vict=$(grep -oE 'reclaiming chunk [0-9]+ with [0-9]+% used [0-9]+% unusable' $km |
+			awk '{ u = $5; z = $7; sub(/%/, "", u); sub(/%/, "", z); printf "%s[%d,%d]", n++ ? "," : "", u, z }')
+		printf '{"point":"%s","phase":"%s","secs":%.1f,"app_bytes":%d,"fio_error":%d,"iolog_md5":"%s","dev_write_bytes":%d,"dev_resets":%d,"bt_data":%d,"bt_meta":%d,"bt_sb":%d,"reloc":{"data":%d,"metadata":%d,"system":%d},"victims":[%s],"commits":%d,"space":{"data":[%d,%d,%d],"metadata":[%d,%d,%d],"system":[%d,%d,%d]},"enospc_msgs":%d}\n' \
+			$id $p $(bc_sub $EPOCHREALTIME $t0) ${app:-0} ${err:-0} \
+			"$(awk '$3 == "write" { print $4, $5 }' $W/iolog | md5sum | cut -c1-32)" \
+			$(( ($(stat_of write_lbas) - w0) * LBA )) $(( $(stat_of resets) - r0 )) $split \
+			$rd $rm $rs "$vict" \
+			$(( $(awk '/commits/ { print $2 }' /sys/fs/btrfs/$uuid/commit_stats) - c0 )) \
+			$(sysv data total_bytes) $(sysv data bytes_used) $(sysv data bytes_zone_unusable) \
+			$(sysv metadata total_bytes) $(sysv metadata bytes_used) $(sysv metadata bytes_zone_unusable) \
+			$(sysv system total_bytes) $(sysv system bytes_used) $(sysv system bytes_zone_unusable) \
+			$(grep -ciE 'enospc|No space left' $km) >> $out
+		# the offsets fio wrote, in blocks, one line per random phase (fio
+		# 3.33 does not give the same offsets again from the same seed)
+		[ $p = fill ] || awk -v p=$p -v bs=$bs '$3 == "write" { printf " %d", $4 / bs; n++ }
+			BEGIN { printf "%s", p } END { printf "\n" }' $W/iolog >> $LOGS/kwa-$id.idx
+	done
+	umount $M || fail "$id: umount"
+	dev_remove kwa; rm -f $img
+}
+
+for pt in $KWA_POINTS; do
+	IFS=, read -r F T S <<< "$pt"
+	t_pt=$EPOCHREALTIME
+	run_point $F $T $S
+	say "point $F,$T,$S: $(bc_sub $EPOCHREALTIME $t_pt) s"
+done
+# The measurement holds together: over each point, blktrace's bytes are
+# the handler's (within 0.5%: a late write of the cleaner may fall between
+# two phases' traces); something was written.
+J='function g(k) { return match($0, "\"" k "\":[0-9]+") ? substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3) : 0 }'
+for f in $LOGS/kwa-*.out; do
+	awk "$J"' /"phase"/ { dev += g("dev_write_bytes"); bt += g("bt_data") + g("bt_meta") + g("bt_sb"); app += g("app_bytes") }
+		END { printf "%s %d %d %d\n", FILENAME, dev, bt, app }' $f
+done > $W/sums
+bad=$(awk '{ d = $2 - $3; if (d < 0) d = -d; if (d > $2 / 200) print $1 ": handler " $2 ", blktrace " $3 }' $W/sums | sed "s|$LOGS/||")
+[ -z "$bad" ] || fail "blktrace and the handler disagree on the bytes written: $bad"
+awk '{ s += $4 } END { exit !(s > 0) }' $W/sums || fail "no phase wrote anything"
+note "$(awk '{ n = $1; sub(/.*kwa-/, "", n); sub(/\.out$/, "", n); printf "%s: app %.0f MiB, device %.0f MiB (%.2fx), blktrace %.0f MiB; ", n, $4 / 1048576, $2 / 1048576, $4 ? $2 / $4 : 0, $3 / 1048576 }' $W/sums)"
