@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""tests/validate/kwa.py - fs-core against the kernel (issue 22; docs/VALIDATION.md).
+
+Reads the kernel's measurements (kwa-F-T-SEED.out, one JSON line per phase,
+from the e2e check kernel_wa: tests/e2e/guest/checks/47-kernel-wa.sh), replays
+the same workload in fs-core (`zonelab sim --trace` with --reclaim linux-6.1,
+the kernel's geometry and thresholds), and compares write amplification phase
+by phase.
+
+  kwa.py table DIR [--zonelab Z] [--json OUT]   the comparison table (markdown)
+  kwa.py check DIR EXPECT [--zonelab Z]         make check: every point within
+                                                tolerance, or a listed gap whose
+                                                size has not moved
+The workload of a point: the sequential fill of the file, then the random
+phases.  A point measured with its offsets (kwa-*.idx) is replayed exactly;
+one measured before the offsets were kept gets uniform offsets from a
+generator seeded by the point (the same distribution, not the same offsets:
+the table says which).
+"""
+import glob
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+
+def load_point(path):
+    head, phases = None, []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError as e:
+                raise SystemExit(f"{path}: not a JSON line ({e}): {line[:80]}")
+            if "phase" in r:
+                phases.append(r)
+            else:
+                head = r
+    if head is None or not phases:
+        raise SystemExit(f"{path}: no header line or no phase")
+    idx = {}
+    ipath = path[:-4] + ".idx"
+    if os.path.exists(ipath):
+        with open(ipath) as f:
+            for line in f:
+                w = line.split()
+                if w:
+                    idx[w[0]] = [int(x) for x in w[1:]]
+    return head, phases, idx
+
+
+def phase_writes(head, ph, idx, rng):
+    """Block numbers the phase wrote (as the kernel run did, or drawn)."""
+    bs, nb = head["bs"], head["file_bytes"] // head["bs"]
+    if ph["phase"] == "fill":
+        return list(range(nb)), True
+    if ph["phase"] in idx:
+        return idx[ph["phase"]], True
+    return [rng.randrange(nb) for _ in range(head["phase_bytes"] // bs)], False
+
+
+def write_iolog(path, head, phases, idx, upto):
+    """The workload through phase @upto (index), a sync after each phase."""
+    rng = random.Random(head["seed"] * 7919 + head["threshold"]["data"])
+    bs = head["bs"]
+    exact = True
+    with open(path, "w") as f:
+        f.write("fio version 2 iolog\nf add\nf open\n")
+        for i, ph in enumerate(phases):
+            blocks, ex = phase_writes(head, ph, idx, rng)
+            exact = exact and ex
+            if i > upto:
+                continue
+            f.write("".join(f"f write {b * bs} {bs}\n" for b in blocks))
+            f.write("f sync 0 0\n")
+    return exact
+
+
+def sim_args(head):
+    z = head["zone_bytes"]
+    t = head["threshold"]
+    return ["--zones", str(head["disk_bytes"] // z), "--zone-size", str(z), "--conv", "0",
+            "--profile", "single", "--meta-profile", "dup", "--placement", "reloc",
+            "--reserve", "0",
+            "--reclaim", f"linux-6.1:data={t['data']},meta={t['metadata']},sys={t['system']},"
+                         f"global={t['global']}",
+            # commits come from the phases' syncs (the kernel ran with commit=KWA_COMMIT)
+            "--commit-interval-ms", str(head["commit_s"] * 1000), "--commit-bytes", "1T",
+            "--qd", "1", "--timing", "closed", "--file-size", str(head["file_bytes"])]
+
+
+def run_sim(zonelab, iolog, head):
+    p = subprocess.run([zonelab, "sim", "--trace", iolog, "--trace-format", "iolog"] + sim_args(head),
+                       capture_output=True, text=True)
+    try:
+        return json.loads(p.stdout)
+    except json.JSONDecodeError:
+        raise SystemExit(f"zonelab sim on {iolog} printed no JSON (exit {p.returncode}): "
+                         f"{p.stderr.strip()[:300]}")
+
+
+def fscore_phases(zonelab, head, phases, idx):
+    """Cumulative device bytes after each phase (a replay of each prefix)."""
+    out = []
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "w.iolog")
+        exact = True
+        for i in range(len(phases)):
+            exact = write_iolog(log, head, phases, idx, i)
+            j = run_sim(zonelab, log, head)
+            wa = j["wa"]
+            out.append({"user": wa["user_bytes"], "data": wa["data_bytes"] + wa["relocation_bytes"],
+                        "meta": wa["metadata_bytes"] + wa["redirty_bytes"] + wa["zeros_bytes"],
+                        "sb": wa["superblock_bytes"], "error": j["error"],
+                        "relocated": j["block_groups"]["relocated"],
+                        "victims": j.get("reclaim", {}).get("victims_used_tenths", [])})
+            if j["error"] != "none":
+                break  # later prefixes end there too
+    return out, exact
+
+
+def kernel_cum(phases):
+    out, c = [], {"user": 0, "data": 0, "meta": 0, "sb": 0, "reloc": 0}
+    for ph in phases:
+        c = dict(c)
+        c["user"] += ph["app_bytes"]
+        c["data"] += ph["bt_data"]
+        c["meta"] += ph["bt_meta"]
+        c["sb"] += ph["bt_sb"]
+        c["reloc"] += ph["reloc"]["data"] + ph["reloc"]["metadata"] + ph["reloc"]["system"]
+        c["error"] = ph["fio_error"]
+        out.append(c)
+    return out
+
+
+def ratio(a, b):
+    return a / b if b else 0.0
+
+
+def compare(zonelab, path):
+    head, phases, idx = load_point(path)
+    k = kernel_cum(phases)
+    f, exact = fscore_phases(zonelab, head, phases, idx)
+    fill = 0  # window: the random phases (after the fill)
+    last = len(phases) - 1
+    r = {"point": head["point"], "file_pct": round(100 * head["file_bytes"] / head["disk_bytes"]),
+         "threshold": head["threshold"]["data"], "seed": head["seed"], "exact_offsets": exact,
+         "kernel_version": head["kernel"].split("Debian ")[-1].split(" ")[0]}
+    # first failed write (kernel: fio stopped a phase with an error)
+    kfail = next((i for i, ph in enumerate(phases) if ph["fio_error"]), None)
+    r["kernel_enospc_after"] = k[kfail]["user"] if kfail is not None else None
+    ffail = next((i for i, x in enumerate(f) if x["error"] != "none"), None)
+    r["fscore_enospc_after"] = f[ffail]["user"] if ffail is not None else None
+    r["fscore_error"] = f[ffail]["error"] if ffail is not None else "none"
+    end = min(last, kfail - 1 if kfail is not None else last, ffail - 1 if ffail is not None else last)
+    if end <= fill:
+        r["window"] = None
+    else:
+        du = k[end]["user"] - k[fill]["user"]
+        r["window"] = [phases[fill + 1]["phase"], phases[end]["phase"]]
+        r["kernel_data_wa"] = ratio(k[end]["data"] - k[fill]["data"], du)
+        r["kernel_total_wa"] = ratio(sum(k[end][x] - k[fill][x] for x in ("data", "meta", "sb")), du)
+        fu = f[end]["user"] - f[fill]["user"]
+        r["fscore_data_wa"] = ratio(f[end]["data"] - f[fill]["data"], fu)
+        r["fscore_total_wa"] = ratio(sum(f[end][x] - f[fill][x] for x in ("data", "meta", "sb")), fu)
+        r["data_wa_ratio"] = ratio(r["fscore_data_wa"], r["kernel_data_wa"])
+    # per phase: data bytes written / user bytes, both sides
+    r["phases"] = []
+    for i in range(1, len(phases)):
+        row = {"phase": phases[i]["phase"]}
+        ku = k[i]["user"] - k[i - 1]["user"]
+        row["kernel"] = round(ratio(k[i]["data"] - k[i - 1]["data"], ku), 3) if ku else None
+        row["kernel_relocs"] = phases[i]["reloc"]["data"] + phases[i]["reloc"]["metadata"]
+        if i < len(f):
+            fu = f[i]["user"] - f[i - 1]["user"]
+            row["fscore"] = round(ratio(f[i]["data"] - f[i - 1]["data"], fu), 3) if fu else None
+            row["fscore_relocs"] = f[i]["relocated"] - f[i - 1]["relocated"]
+        r["phases"].append(row)
+    # victims' used fraction at their pick, in tenths
+    kv = [0] * 11
+    for ph in phases:
+        for u, _ in ph["victims"]:
+            kv[min(u // 10, 10)] += 1
+    r["kernel_victims_tenths"] = kv
+    r["fscore_victims_tenths"] = f[-1]["victims"] if f else []
+    r["kernel_relocations"] = k[-1]["reloc"]
+    r["fscore_relocations"] = f[-1]["relocated"] if f else 0
+    return r
+
+
+def fmt(x, p=2):
+    return "-" if x is None else (f"{x:.{p}f}" if isinstance(x, float) else str(x))
+
+
+def mib(x):
+    return "-" if x is None else f"{x / 1048576:.0f}"
+
+
+def table(results):
+    lines = ["| point (F% T seed) | offsets | kernel data WA | fs-core data WA | ratio | kernel total WA "
+             "| fs-core total WA | relocations k / f | ENOSPC after MiB k / f |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        lines.append(f"| {r['file_pct']} {r['threshold']} {r['seed']} | "
+                     f"{'exact' if r['exact_offsets'] else 'drawn'} | {fmt(r.get('kernel_data_wa'))} | "
+                     f"{fmt(r.get('fscore_data_wa'))} | {fmt(r.get('data_wa_ratio'))} | "
+                     f"{fmt(r.get('kernel_total_wa'))} | {fmt(r.get('fscore_total_wa'))} | "
+                     f"{r['kernel_relocations']} / {r['fscore_relocations']} | "
+                     f"{mib(r['kernel_enospc_after'])} / {mib(r['fscore_enospc_after'])} |")
+    lines.append("")
+    lines.append("Per phase, device data bytes / user bytes (kernel | fs-core), relocations in ():")
+    for r in results:
+        lines.append(f"- {r['point']}: " + " ".join(
+            f"{p['phase']} {fmt(p['kernel'])}({p['kernel_relocs']})|{fmt(p.get('fscore'))}({p.get('fscore_relocs', '-')})"
+            for p in r["phases"]))
+    lines.append("")
+    lines.append("Victims by used % at their pick, tenths 0-9%..100% (kernel | fs-core):")
+    for r in results:
+        lines.append(f"- {r['point']}: {r['kernel_victims_tenths']} | {r['fscore_victims_tenths']}")
+    return "\n".join(lines)
+
+
+def main(argv):
+    if len(argv) < 2 or argv[0] not in ("table", "check"):
+        raise SystemExit(__doc__)
+    zonelab = "build/zonelab"
+    if "--zonelab" in argv:
+        zonelab = argv[argv.index("--zonelab") + 1]
+    d = argv[1]
+    files = sorted(glob.glob(os.path.join(d, "kwa-*.out")))
+    if not files:
+        raise SystemExit(f"{d}: no kwa-*.out (the kernel_wa check's results)")
+    results = [compare(zonelab, p) for p in files]
+    if argv[0] == "table":
+        print(table(results))
+        if "--json" in argv:
+            with open(argv[argv.index("--json") + 1], "w") as f:
+                json.dump(results, f, indent=1)
+        return 0
+    with open(argv[2]) as f:
+        expect = json.load(f)
+    tol, bad = expect["tolerance"], []
+    for r in results:
+        e = expect["points"].get(r["point"])
+        if e is None:
+            bad.append(f"{r['point']}: not in {argv[2]}")
+            continue
+        if (r["kernel_enospc_after"] is None) != (r["fscore_enospc_after"] is None) and not e.get("gap"):
+            bad.append(f"{r['point']}: kernel ENOSPC after {mib(r['kernel_enospc_after'])} MiB, "
+                       f"fs-core after {mib(r['fscore_enospc_after'])} MiB")
+        q = r.get("data_wa_ratio")
+        if q is None:
+            continue
+        if e.get("gap"):
+            # a known gap (docs/VALIDATION.md says why): it must not move
+            if abs(q - e["ratio"]) > e.get("drift", 0.02):
+                bad.append(f"{r['point']}: data WA ratio {q:.3f}, the known gap was {e['ratio']:.3f} "
+                           f"({e['gap']})")
+        elif abs(q - 1) > tol:
+            bad.append(f"{r['point']}: fs-core data WA {r['fscore_data_wa']:.3f} vs kernel "
+                       f"{r['kernel_data_wa']:.3f}: ratio {q:.3f}, over {tol:.0%}")
+        print(f"{r['point']}: data WA kernel {fmt(r.get('kernel_data_wa'), 3)} fs-core "
+              f"{fmt(r.get('fscore_data_wa'), 3)} ratio {q:.3f}{' (known gap)' if e.get('gap') else ''}")
+    if bad:
+        print("\n".join("FAIL " + b for b in bad))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
