@@ -8,7 +8,12 @@
 #                    4.5-8 min on a shared 2-core machine (+~10 min the first time)
 # Knobs: E2E_HANDLER=auto|zonelab|zbc, E2E_ONLY=name,name, ZL_E2E_CACHE=dir
 # (downloads, outside the repo; default /var/cache/zonelab-e2e).
-.PHONY: e2e e2e-short e2e-fetch
+#   make validate-kernel   kernel btrfs vs fs-core (issue 22): the kernel_wa
+#                    grid in the VM, resumable, stored in tests/data/kernel-6.1
+#                    (docs/VALIDATION.md); ~2-6 min a point
+#   make validate-fscore   fs-core's side alone: replays every stored point and
+#                    prints the table (no VM; seconds)
+.PHONY: e2e e2e-short e2e-fetch validate-kernel validate-fscore
 E2E_SHLIB_DEP := $(filter %handler_zonelab.so,$(SHLIBS))
 
 e2e: $(E2E_SHLIB_DEP) $(ZONELAB)
@@ -16,6 +21,12 @@ e2e: $(E2E_SHLIB_DEP) $(ZONELAB)
 
 e2e-short: $(E2E_SHLIB_DEP)
 	@O=$(O) tests/e2e/run.sh short
+
+validate-kernel: $(E2E_SHLIB_DEP) $(ZONELAB)
+	@O=$(O) tests/validate/kernel.sh
+
+validate-fscore: $(ZONELAB)
+	@python3 tests/validate/kwa.py table tests/data/kernel-6.1 --zonelab $(ZONELAB)
 
 e2e-fetch:
 	@tests/e2e/host-deps.sh && tests/e2e/fetch.sh

@@ -1,0 +1,86 @@
+#!/bin/bash
+# 027-kernel-reclaim.sh — `zonelab sim --reclaim linux-6.1` (fs-core's model
+# of Linux 6.1's zoned reclaim, docs/VALIDATION.md) and its comparison with
+# the kernel's stored measurements:
+#  - bad --reclaim values exit 2 with what was wrong;
+#  - on a fill + uniform-overwrite workload with syncs (the kernel_wa
+#    shape): block groups are queued by frees and reclaimed in passes,
+#    victims picked under the threshold; with the global gate at 100 nothing
+#    is ever reclaimed and the run ends in ENOSPC, as the kernel's would;
+#    with data=0 nothing is queued; the reserve mode ignores the list;
+#  - tests/validate/kwa.py check: fs-core's replay of every stored kernel
+#    point (tests/data/kernel-6.1/) against the kernel's numbers, within the
+#    tolerance or as a known gap that has not moved.
+set -u
+ZL=${O:-build}/zonelab
+[ -x "$ZL" ] || { echo "SKIP: $ZL not built"; exit 77; }
+ZL=$(realpath "$ZL")
+src=$(cd "$(dirname "$0")/../.." && pwd)
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+run() { "$ZL" "$@" >"$dir/out" 2>"$dir/err"; rc=$?; }
+refused() {
+	local want=$1; shift
+	run "$@"
+	[ $rc = 2 ] || fail "zonelab $*: exit $rc, want 2"
+	grep -qF -- "$want" "$dir/err" || fail "zonelab $*: stderr '$(cat "$dir/err")' lacks '$want'"
+}
+refused "reclaim 'linux-6.2': unknown mode" sim --reclaim linux-6.2
+refused "'foo' is not a parameter" sim --reclaim linux-6.1:foo=1
+refused "data must be a percentage 0..100" sim --reclaim linux-6.1:data=101
+refused "data must be a percentage 0..100" sim --reclaim linux-6.1:data=
+refused "global must be 0 or 51..100" sim --reclaim linux-6.1:global=40
+
+# The kernel_wa shape: 256 MiB file on 64 zones of 16 MiB, fill, 12 phases
+# of 64 MiB uniform overwrites, a sync after each.
+python3 - "$dir/w.iolog" <<'EOF'
+import random, sys
+bs, nb, ph = 65536, 4096, 1024
+r = random.Random(7)
+with open(sys.argv[1], "w") as f:
+    f.write("fio version 2 iolog\nf add\nf open\n")
+    f.write("".join(f"f write {b * bs} {bs}\n" for b in range(nb)) + "f sync 0 0\n")
+    for p in range(12):
+        f.write("".join(f"f write {r.randrange(nb) * bs} {bs}\n" for _ in range(ph)) + "f sync 0 0\n")
+EOF
+base=(sim --trace "$dir/w.iolog" --trace-format iolog --zones 64 --zone-size 16M --conv 0
+	--meta-profile dup --placement reloc --reserve 0 --commit-interval-ms 100000000 --commit-bytes 1T --qd 1)
+num() { grep -oE "\"$1\": [0-9.]+" "$dir/out" | head -1 | awk '{ print $2 }'; }
+run "${base[@]}" --reclaim linux-6.1
+[ $rc = 0 ] || fail "linux-6.1: exit $rc: $(head -c 300 "$dir/err")"
+grep -q '"reclaim": "linux-6.1:data=75,meta=75,sys=75,global=75"' "$dir/out" || fail "linux-6.1: config lacks the reclaim spec"
+[ "$(num passes)" -ge 1 ] || fail "linux-6.1: no reclaim pass"
+[ "$(num by_free)" -ge 1 ] || fail "linux-6.1: nothing queued by a free crossing the threshold"
+[ "$(num relocated)" -ge 1 ] || fail "linux-6.1: nothing relocated"
+[ "$(num gated)" -ge 1 ] || fail "linux-6.1: the gate never held a pass back (the disk starts under 75% allocated)"
+# victims mostly under the threshold at their pick (6.1 does not check
+# again: one queued while still being written may be fuller by its turn),
+# never full (it lost bytes to be queued)
+v=$(grep -oE '"victims_used_tenths": \[[0-9, ]+\]' "$dir/out" | grep -oE '[0-9]+' | tr '\n' ' ')
+echo "$v" | awk '{ for (i = 1; i <= 8; i++) lo += $i; hi = $9 + $10 + $11; exit !(lo > 4 * hi && $11 == 0) }' ||
+	fail "linux-6.1: victims' used tenths $v: want most under 80% and none full"
+grep -q '"error": "none"' "$dir/out" || fail "linux-6.1: the run did not complete: $(grep -m1 error_text "$dir/out")"
+# the gate closed: never reclaimed, out of space
+run "${base[@]}" --reclaim linux-6.1:global=100
+grep -q '"error": "enospc"' "$dir/out" || fail "global=100: want ENOSPC, got $(grep -m1 '"error"' "$dir/out")"
+[ "$(num relocated)" = 0 ] || fail "global=100: $(num relocated) relocations, want 0"
+# thresholds 0: nothing queued
+run "${base[@]}" --reclaim linux-6.1:data=0,meta=0,sys=0
+[ "$(num queued)" = 0 ] || fail "thresholds 0: $(num queued) block groups queued"
+# reserve mode: no reclaim section, the list unused
+run "${base[@]}" --reclaim reserve --reserve 2
+grep -q '"reclaim"' "$dir/out" && fail "reserve: a reclaim section in the JSON"
+
+# fs-core against the stored kernel measurements
+if command -v python3 > /dev/null && [ -d "$src/tests/data/kernel-6.1" ]; then
+	python3 "$src/tests/validate/kwa.py" check "$src/tests/data/kernel-6.1" \
+		"$src/tests/data/kernel-6.1/expect.json" --zonelab "$ZL" > "$dir/kwa" 2>&1 ||
+		fail "kwa.py check: $(grep FAIL "$dir/kwa" | head -5 | tr '\n' ' ')$(tail -3 "$dir/kwa")"
+	cat "$dir/kwa"
+else
+	fail "no tests/data/kernel-6.1 or no python3"
+fi
+[ $fails = 0 ] && echo "PASS: --reclaim linux-6.1 (errors, queueing, gate, ENOSPC) and the kernel comparison"
+exit $((fails > 0))

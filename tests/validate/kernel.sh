@@ -1,0 +1,45 @@
+#!/bin/bash
+# tests/validate/kernel.sh - make validate-kernel: the kernel side of the
+# fs-core/kernel comparison (issue 22, docs/VALIDATION.md).  Runs the e2e
+# check kernel_wa in the VM over a grid of points "F,T,SEED" (file F% of the
+# 1 GiB disk, data bg_reclaim_threshold T, fio seed SEED), a few points per
+# boot, and stores each point's measurements (kwa-F-T-SEED.out and .idx) in
+# KWA_DATA (default tests/data/kernel-6.1), where `make check` replays them
+# in fs-core.  Resumable: a point already stored is skipped (KWA_FORCE=1
+# measures it again).  Then prints the comparison table.
+# Knobs: KWA_FILLS (25 35 45 50), KWA_THRESHOLDS (75 50), KWA_SEEDS (1 2 3),
+# KWA_BATCH (points per boot, 3), and the check's own KWA_* (E2E.md).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+O=${O:-build}
+data=${KWA_DATA:-tests/data/kernel-6.1}
+mkdir -p "$data"
+todo=()
+for f in ${KWA_FILLS:-25 35 45 50}; do
+	for t in ${KWA_THRESHOLDS:-75 50}; do
+		for s in ${KWA_SEEDS:-1 2 3}; do
+			if [ -s "$data/kwa-$f-$t-$s.out" ] && [ -z "${KWA_FORCE:-}" ]; then continue; fi
+			todo+=("$f,$t,$s")
+		done
+	done
+done
+echo "validate-kernel: ${#todo[@]} point(s) to measure, results in $data"
+batch=${KWA_BATCH:-3}
+for ((i = 0; i < ${#todo[@]}; i += batch)); do
+	pts="${todo[*]:i:batch}"
+	out=${ZL_E2E_CACHE:-/var/cache/zonelab-e2e}/runs/kwa-$(date +%Y%m%d-%H%M%S)
+	echo "validate-kernel: points $pts"
+	# ~2-6 min a point here (software-emulated VM): the check's timeout scales
+	KWA_POINTS="$pts" KWA_TMO=$((batch * 900)) E2E_TIMEOUT=$((batch * 900 + 300)) \
+		E2E_ONLY=attach,kernel_wa E2E_OUT=$out O=$O tests/e2e/run.sh full || true
+	for p in $pts; do
+		id=${p//,/-}
+		if [ -s "$out/logs/kwa-$id.out" ] && grep -q '"phase"' "$out/logs/kwa-$id.out"; then
+			cp "$out/logs/kwa-$id.out" "$data/"
+			[ ! -s "$out/logs/kwa-$id.idx" ] || cp "$out/logs/kwa-$id.idx" "$data/"
+		else
+			echo "validate-kernel: point $p left no results (see $out)" >&2
+		fi
+	done
+done
+python3 tests/validate/kwa.py table "$data" --zonelab "$O/zonelab" --json "$data/table.json"
