@@ -251,6 +251,11 @@ int fsc_reclaim_parse(const char *spec, struct fsc_reclaim_cfg *r, char *msg, si
 		return -EINVAL;
 	}
 	v.linux61 = true;
+	if (spec[9] && !spec[10]) {
+		snprintf(msg, msg_len, "reclaim '%s': no parameter after ':'; valid: "
+			 "data, meta, sys, global (=0..100)", spec);
+		return -EINVAL;
+	}
 	for (p = spec[9] ? spec + 10 : ""; *p;) {
 		uint32_t *dst[] = { &v.data_pct, &v.meta_pct, &v.sys_pct, &v.global_pct };
 		size_t k, n = strcspn(p, "=,");

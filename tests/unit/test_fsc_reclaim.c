@@ -1,0 +1,226 @@
+/*
+ * test_fsc_reclaim.c — Linux 6.1's reclaim list in fs-core (fsc_reclaim.c,
+ * docs/VALIDATION.md): a free queues a block group only when it crosses
+ * the threshold from at or above (should_reclaim_block_group()); unusable
+ * space queues one at the commit (__btrfs_add_free_space_zoned()); a pass
+ * is gated by allocated chunks (btrfs_zoned_should_reclaim()), sorted
+ * fewest-used first keeping the queue order among equals, drops busy
+ * entries, keeps a failed one for after the pass; a removed block group
+ * leaves the list; the option's parser and its errors.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fsc_test_util.h"
+
+#define UNITS (T_ZONE_BYTES / 4096)
+
+/* A file system on one device of @zones 1 MiB zones with the list on. */
+static struct fsc *mk(struct tdevs *t, uint32_t zones, uint32_t global)
+{
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+
+	tdevs_init(t, 1, zones, 0);
+	tcfg(&cfg, t, FSC_SINGLE);
+	cfg.reclaim.linux61 = true;
+	cfg.reclaim.global_pct = global;
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	return fs;
+}
+
+/* A full data block group of one zone, every unit live (owners base..). */
+static struct fsc_bg *full_bg(struct fsc *fs, uint32_t base)
+{
+	struct fsc_bg *bg = NULL, *b;
+	uint64_t l;
+	uint32_t i;
+
+	for (i = 0; i < UNITS; i++) {
+		assert_int_equal(fsc_alloc(fs, FSC_BG_DATA, 4096, base + i, 0, &b, &l), 0);
+		bg = bg ? bg : b;
+		assert_ptr_equal(b, bg);
+	}
+	assert_true(bg->alloc_done);
+	bg->nr_inflight = 0;  /* as if every write completed */
+	return bg;
+}
+
+static void free_units(struct fsc *fs, struct fsc_bg *bg, uint32_t first, uint32_t n)
+{
+	fsc_free_extent(fs, bg->start + (uint64_t)first * 4096, (uint64_t)n * 4096, 0);
+}
+
+static void test_free_crossing_queues_once(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 16, 75);
+	struct fsc_bg *bg = full_bg(fs, 0);
+	uint32_t thr = UNITS * 3 / 4;  /* 75% of the length, in units */
+
+	free_units(fs, bg, 0, UNITS - thr);      /* down to exactly 75%: not under */
+	assert_false(bg->rc_queued);
+	free_units(fs, bg, UNITS - thr, 1);      /* under: queued */
+	assert_true(bg->rc_queued);
+	assert_int_equal(fsc_reclaim_queued(fs), 1);
+	assert_int_equal(fsc_stats(fs)->nr_reclaim_by_free, 1);
+	free_units(fs, bg, UNITS - thr + 1, 1);  /* already under: no second entry */
+	assert_int_equal(fsc_reclaim_queued(fs), 1);
+	assert_int_equal(fsc_stats(fs)->nr_reclaim_by_free, 1);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+static void test_unusable_queues_at_commit(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 16, 75);
+	struct fsc_bg *bg;
+	uint64_t l;
+	uint32_t i;
+
+	/* a block group written to half and all freed but one unit: its used
+	 * never was at 75% (no crossing), but half its length is unusable */
+	for (i = 0; i < UNITS / 2; i++)
+		assert_int_equal(fsc_alloc(fs, FSC_BG_DATA, 4096, i, 0, &bg, &l), 0);
+	bg->nr_inflight = 0;
+	free_units(fs, bg, 0, UNITS / 2 - 1);
+	assert_false(bg->rc_queued);
+	fsc_reclaim_commit(fs);
+	assert_false(bg->rc_queued);              /* 50% unusable < 75% */
+	for (; i < UNITS * 4 / 5; i++)
+		assert_int_equal(fsc_alloc(fs, FSC_BG_DATA, 4096, i, 0, &bg, &l), 0);
+	bg->nr_inflight = 0;
+	free_units(fs, bg, UNITS / 2, UNITS * 4 / 5 - UNITS / 2 - 1);
+	fsc_reclaim_commit(fs);                   /* ~80% unusable: queued */
+	assert_true(bg->rc_queued);
+	assert_int_equal(fsc_stats(fs)->nr_reclaim_by_unusable, 1);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+static void test_pass_gate_order_skip_retry(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 8, 60);
+	struct fsc_bg *a = full_bg(fs, 0), *b = full_bg(fs, UNITS), *c = full_bg(fs, 2 * UNITS);
+
+	/* queue a (30% used), then b (10%), then c (30%): sorted b, a, c */
+	free_units(fs, a, 0, UNITS * 7 / 10);
+	free_units(fs, b, 0, UNITS * 9 / 10);
+	free_units(fs, c, 0, UNITS * 7 / 10);
+	assert_int_equal(fsc_reclaim_queued(fs), 3);
+	/* 3 of 8 zones allocated (37%): the gate at 60% holds the pass back */
+	assert_false(fsc_reclaim_pass_begin(fs));
+	assert_int_equal(fsc_stats(fs)->nr_reclaim_gated, 1);
+	full_bg(fs, 3 * UNITS);
+	full_bg(fs, 4 * UNITS);                   /* 5 of 8: 62% */
+	assert_true(fsc_reclaim_gate(fs));
+	assert_true(fsc_reclaim_pass_begin(fs));
+	assert_false(fsc_reclaim_pass_begin(fs)); /* one pass at a time */
+	assert_ptr_equal(fsc_reclaim_next(fs), b);
+	fsc_reclaim_retry(fs, b);                 /* its relocation failed */
+	a->pinned_bytes = 4096;                   /* busy: dropped, not retried */
+	assert_ptr_equal(fsc_reclaim_next(fs), c);
+	assert_null(fsc_reclaim_next(fs));
+	fsc_reclaim_pass_end(fs);
+	assert_int_equal(fsc_stats(fs)->nr_reclaim_skipped, 1);
+	assert_int_equal(fsc_reclaim_queued(fs), 1);  /* b, for the next pass */
+	assert_true(b->rc_queued);
+	assert_false(a->rc_queued);
+	assert_false(c->rc_queued);
+	a->pinned_bytes = 0;
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+static void test_removed_block_group_leaves_the_list(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 16, 75);
+	struct fsc_bg *bg = full_bg(fs, 0);
+	uint64_t start = bg->start;
+
+	free_units(fs, bg, 0, UNITS / 2);
+	assert_int_equal(fsc_reclaim_queued(fs), 1);
+	free_units(fs, bg, UNITS / 2, UNITS - UNITS / 2);  /* empty: reset, removed */
+	assert_null(fsc_bg_lookup(fs, start));
+	assert_int_equal(fsc_reclaim_queued(fs), 0);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+static void test_off_by_default(void **state)
+{
+	struct tdevs t;
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+	struct fsc_bg *bg;
+
+	tdevs_init(&t, 1, 16, 0);
+	tcfg(&cfg, &t, FSC_SINGLE);
+	assert_false(cfg.reclaim.linux61);
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	bg = full_bg(fs, 0);
+	free_units(fs, bg, 0, UNITS / 2);
+	assert_int_equal(fsc_reclaim_queued(fs), 0);
+	assert_false(fsc_reclaim_pass_begin(fs));
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+static void test_parse(void **state)
+{
+	struct fsc_reclaim_cfg r;
+	char msg[256], buf[128];
+
+	assert_int_equal(fsc_reclaim_parse("reserve", &r, msg, sizeof(msg)), 0);
+	assert_false(r.linux61);
+	assert_int_equal(fsc_reclaim_parse("linux-6.1", &r, msg, sizeof(msg)), 0);
+	assert_true(r.linux61);
+	assert_int_equal(r.data_pct, 75);
+	assert_int_equal(r.global_pct, 75);
+	assert_int_equal(fsc_reclaim_parse("linux-6.1:data=50,meta=0,global=90", &r, msg,
+					   sizeof(msg)), 0);
+	assert_int_equal(r.data_pct, 50);
+	assert_int_equal(r.meta_pct, 0);
+	assert_int_equal(r.sys_pct, 75);
+	assert_int_equal(r.global_pct, 90);
+	fsc_reclaim_spec(&r, buf, sizeof(buf));
+	assert_string_equal(buf, "linux-6.1:data=50,meta=0,sys=75,global=90");
+	assert_int_equal(fsc_reclaim_parse(buf, &r, msg, sizeof(msg)), 0);  /* prints back */
+	assert_int_equal(fsc_reclaim_parse("linux-6.1:global=0", &r, msg, sizeof(msg)), 0);
+	static const struct { const char *in, *want; } bad[] = {
+		{ "linux-6.2", "unknown mode" }, { "linux-6.10", "unknown mode" },
+		{ "", "unknown mode" }, { "linux-6.1:", "no parameter after" },
+		{ "linux-6.1:x=1", "'x' is not a parameter" }, { "linux-6.1:data", "is not a parameter" },
+		{ "linux-6.1:data=", "percentage" }, { "linux-6.1:data=101", "percentage" },
+		{ "linux-6.1:data=5x", "percentage" }, { "linux-6.1:data=-1", "percentage" },
+		{ "linux-6.1:global=50", "51..100" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		msg[0] = 0;
+		assert_int_equal(fsc_reclaim_parse(bad[i].in, &r, msg, sizeof(msg)), -EINVAL);
+		if (!strstr(msg, bad[i].want))
+			fail_msg("'%s': message '%s' lacks '%s'", bad[i].in, msg, bad[i].want);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_free_crossing_queues_once),
+		cmocka_unit_test(test_unusable_queues_at_commit),
+		cmocka_unit_test(test_pass_gate_order_skip_retry),
+		cmocka_unit_test(test_removed_block_group_leaves_the_list),
+		cmocka_unit_test(test_off_by_default),
+		cmocka_unit_test(test_parse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
