@@ -11,12 +11,15 @@ by phase.
   kwa.py check DIR EXPECT [--zonelab Z]         make check: every point within
                                                 tolerance, or a listed gap whose
                                                 size has not moved
+  (check --results R reads the replays from a table's --json R instead of
+  running them again)
 The workload of a point: the sequential fill of the file, then the random
 phases.  A point measured with its offsets (kwa-*.idx) is replayed exactly;
 one measured before the offsets were kept gets uniform offsets from a
 generator seeded by the point (the same distribution, not the same offsets:
 the table says which).
 """
+import concurrent.futures
 import glob
 import json
 import os
@@ -64,8 +67,10 @@ def phase_writes(head, ph, idx, rng):
     return [rng.randrange(nb) for _ in range(head["phase_bytes"] // bs)], False
 
 
-def write_iolog(path, head, phases, idx, upto):
-    """The workload through phase @upto (index), a sync after each phase."""
+def write_iolog(path, head, phases, idx, upto, as_run=True):
+    """The workload through phase @upto (index), a sync after each phase:
+    @as_run, the writes the kernel completed (a phase fio stopped at a
+    failed write is cut there); else the workload as intended."""
     rng = random.Random(head["seed"] * 7919 + head["threshold"]["data"])
     bs = head["bs"]
     exact = True
@@ -76,6 +81,8 @@ def write_iolog(path, head, phases, idx, upto):
             exact = exact and ex
             if i > upto:
                 continue
+            if as_run:
+                blocks = blocks[:ph["app_bytes"] // bs]
             f.write("".join(f"f write {b * bs} {bs}\n" for b in blocks))
             f.write("f sync 0 0\n")
     return exact
@@ -104,8 +111,19 @@ def run_sim(zonelab, iolog, head):
                          f"{p.stderr.strip()[:300]}")
 
 
+def fscore_intended(zonelab, head, phases, idx):
+    """fs-core on the workload as intended (every phase whole): the user
+    bytes before its first failed write, or None."""
+    with tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "w.iolog")
+        write_iolog(log, head, phases, idx, len(phases) - 1, as_run=False)
+        j = run_sim(zonelab, log, head)
+        return (j["wa"]["user_bytes"], j["error"]) if j["error"] != "none" else (None, "none")
+
+
 def fscore_phases(zonelab, head, phases, idx):
-    """Cumulative device bytes after each phase (a replay of each prefix)."""
+    """Cumulative device bytes after each phase (a replay of each prefix of
+    the writes the kernel completed)."""
     out = []
     with tempfile.TemporaryDirectory() as d:
         log = os.path.join(d, "w.iolog")
@@ -151,13 +169,21 @@ def compare(zonelab, path):
     r = {"point": head["point"], "file_pct": round(100 * head["file_bytes"] / head["disk_bytes"]),
          "threshold": head["threshold"]["data"], "seed": head["seed"], "exact_offsets": exact,
          "kernel_version": head["kernel"].split("Debian ")[-1].split(" ")[0]}
-    # first failed write (kernel: fio stopped a phase with an error)
+    # first failed write (kernel: fio stopped a phase with an error, ENOSPC
+    # or, once a transaction aborted, EROFS); whether writes went on after it
     kfail = next((i for i, ph in enumerate(phases) if ph["fio_error"]), None)
     r["kernel_enospc_after"] = k[kfail]["user"] if kfail is not None else None
+    r["kernel_errors"] = sorted({ph["fio_error"] for ph in phases if ph["fio_error"]})
+    r["kernel_recovered"] = kfail is not None and any(
+        ph["app_bytes"] and not ph["fio_error"] for ph in phases[kfail + 1:])
+    r["kernel_stuck_from"] = next((phases[i]["phase"] for i in range(len(phases))
+                                   if all(not ph["app_bytes"] for ph in phases[i:])), None)
+    r["fscore_enospc_after"], r["fscore_error"] = fscore_intended(zonelab, head, phases, idx)
+    # the window: the random phases through the kernel's last write, as far
+    # as fs-core's replay of those writes went
     ffail = next((i for i, x in enumerate(f) if x["error"] != "none"), None)
-    r["fscore_enospc_after"] = f[ffail]["user"] if ffail is not None else None
-    r["fscore_error"] = f[ffail]["error"] if ffail is not None else "none"
-    end = min(last, kfail - 1 if kfail is not None else last, ffail - 1 if ffail is not None else last)
+    klast = max((i for i, ph in enumerate(phases) if ph["app_bytes"]), default=0)
+    end = min(klast, ffail - 1 if ffail is not None else last)
     if end <= fill:
         r["window"] = None
     else:
@@ -189,6 +215,13 @@ def compare(zonelab, path):
     r["kernel_victims_tenths"] = kv
     r["fscore_victims_tenths"] = f[-1]["victims"] if f else []
     r["kernel_relocations"] = k[-1]["reloc"]
+    # a phase that wrote more data beyond the user's than its logged
+    # relocations can move (a block group each) lost some from the kernel log
+    # (points measured before kernel_wa drained the log each phase): the
+    # count is then a lower bound
+    r["kernel_relocations_complete"] = not any(
+        ph["bt_data"] - ph["app_bytes"] > (sum(ph["reloc"].values()) + 1) * head["zone_bytes"]
+        for ph in phases)
     r["fscore_relocations"] = f[-1]["relocated"] if f else 0
     return r
 
@@ -201,17 +234,29 @@ def mib(x):
     return "-" if x is None else f"{x / 1048576:.0f}"
 
 
+def after(r):
+    if r["kernel_enospc_after"] is None:
+        return "-"
+    errs = "/".join({28: "ENOSPC", 30: "EROFS"}.get(e, str(e)) for e in r["kernel_errors"])
+    s = "writes went on" if r["kernel_recovered"] else "no write after it"
+    if r["kernel_stuck_from"] and r["kernel_recovered"]:
+        s += f", none from {r['kernel_stuck_from']} on"
+    return f"{errs}; {s}"
+
+
 def table(results):
     lines = ["| point (F% T seed) | offsets | kernel data WA | fs-core data WA | ratio | kernel total WA "
-             "| fs-core total WA | relocations k / f | ENOSPC after MiB k / f |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "| fs-core total WA | relocations k / f | first failed write after MiB k / f | kernel after it |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in results:
         lines.append(f"| {r['file_pct']} {r['threshold']} {r['seed']} | "
                      f"{'exact' if r['exact_offsets'] else 'drawn'} | {fmt(r.get('kernel_data_wa'))} | "
                      f"{fmt(r.get('fscore_data_wa'))} | {fmt(r.get('data_wa_ratio'))} | "
                      f"{fmt(r.get('kernel_total_wa'))} | {fmt(r.get('fscore_total_wa'))} | "
-                     f"{r['kernel_relocations']} / {r['fscore_relocations']} | "
-                     f"{mib(r['kernel_enospc_after'])} / {mib(r['fscore_enospc_after'])} |")
+                     f"{r['kernel_relocations']}{'' if r['kernel_relocations_complete'] else '+'} / "
+                     f"{r['fscore_relocations']} | "
+                     f"{mib(r['kernel_enospc_after'])} / {mib(r['fscore_enospc_after'])} | "
+                     f"{after(r)} |")
     lines.append("")
     lines.append("Per phase, device data bytes / user bytes (kernel | fs-core), relocations in ():")
     for r in results:
@@ -235,7 +280,13 @@ def main(argv):
     files = sorted(glob.glob(os.path.join(d, "kwa-*.out")))
     if not files:
         raise SystemExit(f"{d}: no kwa-*.out (the kernel_wa check's results)")
-    results = [compare(zonelab, p) for p in files]
+    if "--results" in argv:
+        with open(argv[argv.index("--results") + 1]) as f:
+            results = json.load(f)
+    else:
+        # one point per CPU at a time (each is a chain of `zonelab sim` runs)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as ex:
+            results = list(ex.map(lambda p: compare(zonelab, p), files))
     if argv[0] == "table":
         print(table(results))
         if "--json" in argv:
@@ -250,7 +301,7 @@ def main(argv):
         if e is None:
             bad.append(f"{r['point']}: not in {argv[2]}")
             continue
-        if (r["kernel_enospc_after"] is None) != (r["fscore_enospc_after"] is None) and not e.get("gap"):
+        if (r["kernel_enospc_after"] is None) != (r["fscore_enospc_after"] is None) and not e.get("enospc_gap"):
             bad.append(f"{r['point']}: kernel ENOSPC after {mib(r['kernel_enospc_after'])} MiB, "
                        f"fs-core after {mib(r['fscore_enospc_after'])} MiB")
         q = r.get("data_wa_ratio")

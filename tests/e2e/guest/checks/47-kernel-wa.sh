@@ -103,7 +103,10 @@ run_point() {
 		local w0 r0 c0 t0 rw size io seed split err app km rd rm rs vict
 		w0=$(stat_of write_lbas); r0=$(stat_of resets)
 		c0=$(awk '/commits/ { print $2 }' /sys/fs/btrfs/$uuid/commit_stats)
-		kmsg_mark; t0=$EPOCHREALTIME
+		# the kernel log of this phase alone: drained into logs/kwa-dmesg.log
+		# first (a phase can log more than the ring holds, so a line-count
+		# mark would lose relocations)
+		dmesg -c >> $LOGS/kwa-dmesg.log; t0=$EPOCHREALTIME
 		bt_start
 		if [ $p = fill ]; then rw=write; io=$file; seed=$S
 		else rw=randwrite; io=$ph; seed=$(( S * 1000 + ${p%.*} * 100 + ${p#*.} )); fi
@@ -115,7 +118,7 @@ run_point() {
 		bt_stop; split=$(bt_split)
 		app=$(grep -m1 -oE '"io_bytes" : [0-9]+' <(sed -n '/"write" :/,/}/p' $W/fio.json) | grep -oE '[0-9]+$')
 		err=$(grep -m1 -oE '"error" : [0-9]+' $W/fio.json | grep -oE '[0-9]+$')
-		km=$W/kmsg; kmsg_since > $km
+		km=$W/kmsg; dmesg -c > $km; cat $km >> $LOGS/kwa-dmesg.log
 		rd=$(grep -c 'relocating block group .* flags data' $km)
 		rm=$(grep -c 'relocating block group .* flags metadata' $km)
 		rs=$(grep -c 'relocating block group .* flags system' $km)
