@@ -90,7 +90,19 @@ out_destroy:
 
 int fsc_create(const struct fsc_cfg *cfg, struct fsc **out)
 {
-	return fsc_setup(cfg, out);
+	struct fsc_bg *bg;
+	int ret = fsc_setup(cfg, out);
+
+	if (ret || !cfg->reclaim.linux61)
+		return ret;
+	/* the kernel's layout: mkfs.btrfs makes a system chunk (the chunk
+	 * tree, metadata's profile), which counts towards the reclaim gate */
+	ret = fsc_bg_create(*out, FSC_BG_SYSTEM, 0, &bg);
+	if (ret) {
+		fsc_destroy(*out);
+		*out = NULL;
+	}
+	return ret;
 }
 
 int fsc_mount(const struct fsc_cfg *cfg, const struct fsc_chunk *chunks, uint32_t nr,

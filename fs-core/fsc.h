@@ -432,6 +432,8 @@ void fsc_reclaim_pass_end(struct fsc *fs);
 /* Chunks allocated x 100 / disk >= cfg.reclaim.global_pct (btrfs_zoned_should_reclaim()). */
 bool fsc_reclaim_gate(const struct fsc *fs);
 uint32_t fsc_reclaim_queued(const struct fsc *fs);
+/* Zones in chunks of the block group types in @type (a mask of enum fsc_bg_type). */
+uint32_t fsc_chunk_zones(const struct fsc *fs, uint32_t type);
 
 /* Block group inspection. */
 uint64_t fsc_bg_start(const struct fsc_bg *bg);

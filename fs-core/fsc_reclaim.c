@@ -126,6 +126,16 @@ static void alloc_total(const struct fsc *fs, uint64_t *alloc, uint64_t *total)
 			*total += (uint64_t)fs->devs[i].nr_zones * fs->devs[i].zone_bytes;
 }
 
+uint32_t fsc_chunk_zones(const struct fsc *fs, uint32_t type)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < fs->nr_slots; i++)
+		if (fs->bgs[i] && (fs->bgs[i]->type & type))
+			n += fs->bgs[i]->nr_stripes;
+	return n;
+}
+
 bool fsc_reclaim_gate(const struct fsc *fs)
 {
 	uint64_t alloc, total;

@@ -143,6 +143,9 @@ void sim_acct_results(struct sim *s)
 	res->rc_passes = st->nr_reclaim_passes;
 	res->rc_gated = st->nr_reclaim_gated;
 	res->rc_skipped = st->nr_reclaim_skipped;
+	res->chunk_zones[0] = fsc_chunk_zones(s->fs, FSC_BG_DATA);
+	res->chunk_zones[1] = fsc_chunk_zones(s->fs, FSC_BG_META);
+	res->chunk_zones[2] = fsc_chunk_zones(s->fs, FSC_BG_SYSTEM);
 	res->nr_commits = st->nr_commits;
 	res->finish_waste_bytes = st->finish_waste_bytes - s->snap_finish;
 	res->nr_zone_finishes = st->nr_zone_finishes;

@@ -248,8 +248,10 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 	if (c->reclaim.linux61) {
 		fprintf(f, ",\n  \"reclaim\": { \"queued\": %llu, \"by_free\": %llu, "
 			"\"by_unusable\": %llu, \"passes\": %llu, \"gated\": %llu, \"skipped\": %llu, "
+			"\"chunk_zones\": { \"data\": %u, \"metadata\": %u, \"system\": %u }, "
 			"\"victims_used_tenths\": [", U(r->rc_queued), U(r->rc_by_free),
-			U(r->rc_by_unusable), U(r->rc_passes), U(r->rc_gated), U(r->rc_skipped));
+			U(r->rc_by_unusable), U(r->rc_passes), U(r->rc_gated), U(r->rc_skipped),
+			r->chunk_zones[0], r->chunk_zones[1], r->chunk_zones[2]);
 		for (k = 0; k < 11; k++)
 			fprintf(f, "%s%llu", k ? ", " : "", U(r->rc_victims[k]));
 		fprintf(f, "] }");

@@ -88,10 +88,18 @@ def write_iolog(path, head, phases, idx, upto, as_run=True):
     return exact
 
 
+# fs-core's tree indexes the file in 4 KiB blocks; btrfs's fs tree holds one
+# file extent item (25-byte header + 53-byte item) per extent in a 16 KiB leaf
+# (nodesize, mkfs's default; 101-byte leaf header): 208 extents of the
+# point's block size per leaf.  fs-core's leaves get the same coverage.
+def leaf_items(head):
+    return (16384 - 101) // (25 + 53) * (head["bs"] // 4096)
+
+
 def sim_args(head):
     z = head["zone_bytes"]
     t = head["threshold"]
-    return ["--zones", str(head["disk_bytes"] // z), "--zone-size", str(z), "--conv", "0",
+    return ["--leaf-items", str(leaf_items(head)), "--zones", str(head["disk_bytes"] // z), "--zone-size", str(z), "--conv", "0",
             "--profile", "single", "--meta-profile", "dup", "--placement", "reloc",
             "--reserve", "0",
             "--reclaim", f"linux-6.1:data={t['data']},meta={t['metadata']},sys={t['system']},"
@@ -136,6 +144,7 @@ def fscore_phases(zonelab, head, phases, idx):
                         "meta": wa["metadata_bytes"] + wa["redirty_bytes"] + wa["zeros_bytes"],
                         "sb": wa["superblock_bytes"], "error": j["error"],
                         "relocated": j["block_groups"]["relocated"],
+                        "chunk_zones": sum(j.get("reclaim", {}).get("chunk_zones", {}).values()),
                         "victims": j.get("reclaim", {}).get("victims_used_tenths", [])})
             if j["error"] != "none":
                 break  # later prefixes end there too
@@ -202,10 +211,21 @@ def compare(zonelab, path):
         ku = k[i]["user"] - k[i - 1]["user"]
         row["kernel"] = round(ratio(k[i]["data"] - k[i - 1]["data"], ku), 3) if ku else None
         row["kernel_relocs"] = phases[i]["reloc"]["data"] + phases[i]["reloc"]["metadata"]
+        # space allocated to chunks after the phase, % of the disk (the gate's
+        # figure): the kernel's from sysfs (DUP counted twice), fs-core's zones
+        s = phases[i]["space"]
+        copies = {"DUP": 2}
+        prof = dict(x.split(":") for x in head["profiles"].split())
+        row["kernel_alloc_pct"] = round(100 * (s["data"][0] * copies.get(prof.get("Data"), 1) +
+                                              s["metadata"][0] * copies.get(prof.get("Metadata"), 1) +
+                                              s["system"][0] * copies.get(prof.get("System"), 1))
+                                        / head["disk_bytes"])
         if i < len(f):
             fu = f[i]["user"] - f[i - 1]["user"]
             row["fscore"] = round(ratio(f[i]["data"] - f[i - 1]["data"], fu), 3) if fu else None
             row["fscore_relocs"] = f[i]["relocated"] - f[i - 1]["relocated"]
+            row["fscore_alloc_pct"] = round(100 * f[i]["chunk_zones"] * head["zone_bytes"] /
+                                            head["disk_bytes"])
         r["phases"].append(row)
     # victims' used fraction at their pick, in tenths
     kv = [0] * 11
@@ -258,10 +278,12 @@ def table(results):
                      f"{mib(r['kernel_enospc_after'])} / {mib(r['fscore_enospc_after'])} | "
                      f"{after(r)} |")
     lines.append("")
-    lines.append("Per phase, device data bytes / user bytes (kernel | fs-core), relocations in ():")
+    lines.append("Per phase: device data bytes / user bytes (relocations) [chunks allocated, % of "
+                 "the disk, after the phase], kernel | fs-core:")
     for r in results:
         lines.append(f"- {r['point']}: " + " ".join(
-            f"{p['phase']} {fmt(p['kernel'])}({p['kernel_relocs']})|{fmt(p.get('fscore'))}({p.get('fscore_relocs', '-')})"
+            f"{p['phase']} {fmt(p['kernel'])}({p['kernel_relocs']})[{p['kernel_alloc_pct']}]|"
+            f"{fmt(p.get('fscore'))}({p.get('fscore_relocs', '-')})[{p.get('fscore_alloc_pct', '-')}]"
             for p in r["phases"]))
     lines.append("")
     lines.append("Victims by used % at their pick, tenths 0-9%..100% (kernel | fs-core):")
