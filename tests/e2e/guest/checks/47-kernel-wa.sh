@@ -30,7 +30,7 @@ for c in fio blktrace blkparse mkfs.btrfs btrfs; do
 done
 modprobe btrfs || fail "modprobe btrfs"
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug || fail "cannot mount debugfs"
-: "${KWA_POINTS:=45,75,1}" "${KWA_DISK_MIB:=1024}" "${KWA_ZONE_MIB:=16}" "${KWA_NCONV:=8}"
+: "${KWA_POINTS:=25,75,1}" "${KWA_DISK_MIB:=1024}" "${KWA_ZONE_MIB:=16}" "${KWA_NCONV:=8}"
 : "${KWA_PASSES:=4}" "${KWA_PHASES:=4}" "${KWA_BS:=65536}" "${KWA_COMMIT:=1000}"
 LBA=${E2E_LBA:-512}
 W=/tmp/kwa; M=/mnt/kwa
@@ -66,14 +66,17 @@ bt_start() {
 	sleep 0.5
 }
 # Sum the written bytes by kind: superblock (zones 0-1), metadata
-# (REQ_META: M in RWBS), data.  Prints "DATA META SB".
+# (REQ_META: M in RWBS), data; and the requests of other operations (N in
+# RWBS: zone resets and the like), to set beside the handler's reset count.
+# Prints "DATA META SB OTHER".
 bt_stop() { kill -INT $bt_pid; wait $bt_pid; bt_pid=""; }
 bt_split() {
 	blkparse -q -i ph -D $W -f '%a %d %S %n\n' 2>/dev/null |
 	awk -v zs=$((KWA_ZONE_MIB * 2048)) '$1 == "D" && $2 ~ /W/ && $4 > 0 {
 		b = $4 * 512
 		if ($3 < 2 * zs) sb += b; else if ($2 ~ /M/) m += b; else d += b
-	} END { printf "%d %d %d\n", d, m, sb }'
+	} $1 == "D" && $2 ~ /N/ { o++ }
+	END { printf "%d %d %d %d\n", d, m, sb, o }'
 }
 
 run_point() {
@@ -124,7 +127,7 @@ run_point() {
 		rs=$(grep -c 'relocating block group .* flags system' $km)
 		vict=$(grep -oE 'reclaiming chunk [0-9]+ with [0-9]+% used [0-9]+% unusable' $km |
 			awk '{ u = $5; z = $7; sub(/%/, "", u); sub(/%/, "", z); printf "%s[%d,%d]", n++ ? "," : "", u, z }')
-		printf '{"point":"%s","phase":"%s","secs":%.1f,"app_bytes":%d,"fio_error":%d,"iolog_md5":"%s","dev_write_bytes":%d,"dev_resets":%d,"bt_data":%d,"bt_meta":%d,"bt_sb":%d,"reloc":{"data":%d,"metadata":%d,"system":%d},"victims":[%s],"commits":%d,"space":{"data":[%d,%d,%d],"metadata":[%d,%d,%d],"system":[%d,%d,%d]},"enospc_msgs":%d}\n' \
+		printf '{"point":"%s","phase":"%s","secs":%.1f,"app_bytes":%d,"fio_error":%d,"iolog_md5":"%s","dev_write_bytes":%d,"dev_resets":%d,"bt_data":%d,"bt_meta":%d,"bt_sb":%d,"bt_other":%d,"reloc":{"data":%d,"metadata":%d,"system":%d},"victims":[%s],"commits":%d,"space":{"data":[%d,%d,%d],"metadata":[%d,%d,%d],"system":[%d,%d,%d]},"enospc_msgs":%d}\n' \
 			$id $p $(bc_sub $EPOCHREALTIME $t0) ${app:-0} ${err:-0} \
 			"$(awk '$3 == "write" { print $4, $5 }' $W/iolog | md5sum | cut -c1-32)" \
 			$(( ($(stat_of write_lbas) - w0) * LBA )) $(( $(stat_of resets) - r0 )) $split \
