@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <glib.h>
 
@@ -46,7 +47,7 @@ struct ana_group {
 struct ana_set {
 	GPtrArray *points;      /* struct ana_point *, in the order added */
 	GPtrArray *param_keys;  /* char *: union over points, first seen first */
-	GPtrArray *metrics;     /* char *: every leaf path outside "point.", first seen first */
+	GPtrArray *metrics;     /* char *: every leaf path outside "point." and histograms, first seen first */
 	GPtrArray *groups;      /* struct ana_group *, first seen first */
 };
 
@@ -59,6 +60,13 @@ int ana_set_add(struct ana_set *set, const char *text, size_t len, const char *c
 		GError **err);
 /* Group the points by (scenario, label): call after the last add. */
 void ana_set_group(struct ana_set *set);
+
+/* @path is inside a whole histogram ("reorder_latency_ns.hist.lo.3"): a
+ * distribution (ana_dist), not a metric of the tables. */
+static inline bool ana_path_is_hist(const char *path)
+{
+	return strstr(path, ".hist.") != NULL;
+}
 
 /* Mean and half-width of the 95% confidence interval (Student t) of @x. */
 void ana_mean_ci95(const double *x, unsigned n, double *mean, double *ci95);
