@@ -1,7 +1,7 @@
 /*
  * ana_results.h — a result directory's points as data: tables (results.csv,
  * summary.csv with mean and 95% confidence interval over the seeds) and
- * plots (gnuplot scripts, data, PNG and SVG).  See docs/ANALYSIS.md.
+ * the numbers plots are made of (ana_plot.h).  See docs/ANALYSIS.md.
  *
  * A point is the JSON file `zonelab run` writes (points/<id>.json): the
  * simulator's JSON plus a "point" object (scenario, id, index, label, seed,
@@ -24,7 +24,7 @@
 /* The errors of this module (a point file that is not one, a file not written). */
 #define ANA_ERROR (ana_error_quark())
 GQuark ana_error_quark(void);
-enum { ANA_ERROR_SYNTAX = 1, ANA_ERROR_IO };
+enum { ANA_ERROR_SYNTAX = 1, ANA_ERROR_IO, ANA_ERROR_SPEC };
 
 struct ana_point {
 	char *id, *scenario;
@@ -76,17 +76,5 @@ double ana_point_num(const struct ana_point *p, const char *path);
 /* results.csv and summary.csv in @dir; 0 or -1 with *@err. */
 int ana_write_results(const struct ana_set *set, const char *path, GError **err);
 int ana_write_summary(const struct ana_set *set, const char *path, GError **err);
-
-/*
- * ana_plot_all() - write the plots of @set into @dir (created): for each
- * plot NAME.dat (data), NAME.gp (the gnuplot script; run it from @dir),
- * and NAME.png, NAME.svg when gnuplot is there.  The names of the plots
- * written are appended to @made (char *, caller frees), one line of what
- * was skipped and why to @notes.  Returns 0, 1 when gnuplot is not
- * installed (data and scripts written), -1 with *@err on an I/O error or a
- * gnuplot failure.
- */
-int ana_plot_all(const struct ana_set *set, const char *dir, GPtrArray *made, GString *notes,
-		 GError **err);
 
 #endif
