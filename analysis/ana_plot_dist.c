@@ -74,13 +74,13 @@ static char *list_dists(const struct ana_set *set)
 			size_t n = strlen(path);
 			bool dup = false;
 
-			if (n < 11 || strcmp(path + n - 11, ".hist.lo.0"))
+			if (n < 10 || strcmp(path + n - 10, ".hist.lo.0"))
 				continue;
 			for (guint s = 0; s < seen->len; s++)
-				dup |= !strncmp(seen->pdata[s], path, n - 11) &&
-				       !((char *)seen->pdata[s])[n - 11];
+				dup |= !strncmp(seen->pdata[s], path, n - 10) &&
+				       !((char *)seen->pdata[s])[n - 10];
 			if (!dup)
-				g_ptr_array_add(seen, g_strndup(path, n - 11));
+				g_ptr_array_add(seen, g_strndup(path, n - 10));
 		}
 	}
 	for (guint s = 0; s < seen->len; s++)
