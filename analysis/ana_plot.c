@@ -137,6 +137,15 @@ static int run_gnuplot(const char *dir, const char *name, GError **err)
 	return r;
 }
 
+int ana_plot_render(const char *dir, const char *name, GError **err)
+{
+	char *gp = g_find_program_in_path("gnuplot");
+	int r = gp ? run_gnuplot(dir, name, err) : 1;
+
+	g_free(gp);
+	return r;
+}
+
 int ana_plot_all(const struct ana_set *set, GPtrArray *specs, const char *dir, bool strict,
 		 GPtrArray *made, GString *notes, GError **err)
 {

@@ -81,4 +81,15 @@ int ana_plot_write(const struct ana_set *set, const struct ana_plot_spec *spec, 
 int ana_plot_all(const struct ana_set *set, GPtrArray *specs, const char *dir, bool strict,
 		 GPtrArray *made, GString *notes, GError **err);
 
+/*
+ * ana_plot_compare() - @dir/@name.dat and .gp: @metric of every
+ * configuration of @a (before) and @b (after), mean and 95% CI, the change
+ * in percent (ana_plot_cmp.c).  0, or -1 with *@err (ANA_ERROR_SPEC: the
+ * metric is in neither; ANA_ERROR_IO).  Run it with ana_plot_render().
+ */
+int ana_plot_compare(const struct ana_set *a, const struct ana_set *b, const char *metric,
+		     const char *dir, const char *name, GError **err);
+/* Draw @dir/@name.gp with gnuplot: 0, 1 when gnuplot is not installed, -1 with *@err. */
+int ana_plot_render(const char *dir, const char *name, GError **err);
+
 #endif

@@ -10,8 +10,9 @@ each panel, that every legend sits outside the panel's data area (its
 'at screen' x right of the panel's right margin), that every line colour
 is an Okabe-Ito colour (or black / grey).  From NAME.svg (drawn by
 gnuplot): that every text lies inside the canvas (its extent estimated
-from the font size: 0.62 em a character).  Prints one line per failure
-and exits 1 if any; prints a summary and exits 0 otherwise.
+from the font size: 0.68 em a character, a little wider than Sans).
+Prints one line per failure and exits 1 if any; prints a summary and
+exits 0 otherwise.
 """
 import argparse
 import html
@@ -62,7 +63,7 @@ def text_boxes(svg):
         text = html.unescape(re.sub(r"<[^>]*>", "", m.group(7))).strip()
         if not text:
             continue
-        w = len(text) * fs * 0.62
+        w = len(text) * fs * 0.68
         a0 = {"start": 0, "middle": -w / 2, "end": -w}[anchor]
         if rot in (90, 270):
             sign = -1 if rot == 270 else 1

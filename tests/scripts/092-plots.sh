@@ -115,6 +115,20 @@ cp "$P/wa_util.gp" "$P/wa_util.dat" "$P/latency_cdf.dat" "$dir/"
 "$ZL" plot "$dir/r" >/dev/null 2>&1 || fail "redraw: exit $?"
 for f in wa_util.gp wa_util.dat latency_cdf.dat; do cmp -s "$dir/$f" "$P/$f" || fail "$f differs when drawn again"; done
 
+# --- compare --plot: every configuration before and after, the change on the right axis
+cp -r "$dir/r" "$dir/r2"
+sed -i 's/"data": \([0-9.]*\)/"data": 2.5/' "$dir/r2/points/p30-0000.json" "$dir/r2/points/p30-0001.json"
+"$ZL" compare "$dir/r" "$dir/r2" --plot >"$dir/cmp.log" 2>&1
+[ $? = 1 ] || fail "compare --plot of changed runs: exit $?, want 1 (flagged)"
+check "$dir/r2/plots/compare" --panels 1 --series 2
+[ "$(grep -c '^[0-9]' "$dir/r2/plots/compare.dat")" = 30 ] || fail "compare: want 30 configurations"
+grep -q '^29 .* 2.5 0 [0-9.]* "util=0.5 clean=fifo placement=one-log"$' "$dir/r2/plots/compare.dat" ||
+	fail "compare: first configuration: $(grep '^29 ' "$dir/r2/plots/compare.dat")"
+grep -q 'y2tic(sprintf("%+.1f%%", $6))' "$dir/r2/plots/compare.gp" || fail "compare: no change in percent"
+"$ZL" compare "$dir/r" "$dir/r2" --plot --y nope >"$dir/cmp.log" 2>&1
+[ $? = 2 ] || fail "compare --plot --y nope: exit $?, want 2"
+grep -q "unknown metric 'nope' in both directories" "$dir/cmp.log" || fail "compare --y nope: $(cat "$dir/cmp.log")"
+
 # --- the checker itself catches a clipped label
 sed 's/translate(\([0-9.]*\),18\.25)/translate(5000,18.25)/' "$P/wa_util.svg" >"$P/clip.svg"
 cp "$P/wa_util.gp" "$P/clip.gp"
