@@ -11,21 +11,6 @@
 
 #include "ana_plot_int.h"
 
-static void mean_of(const struct ana_group *g, const char *metric, double *m, double *ci)
-{
-	double *v = g_new(double, g->points->len + 1);
-	unsigned n = 0;
-
-	for (guint i = 0; i < g->points->len; i++) {
-		double y = ana_point_num(g->points->pdata[i], metric);
-
-		if (!isnan(y))
-			v[n++] = y;
-	}
-	ana_mean_ci95(v, n, m, ci);
-	g_free(v);
-}
-
 static const struct ana_group *match(const struct ana_set *set, const struct ana_group *g)
 {
 	for (guint i = 0; i < set->groups->len; i++) {
@@ -78,9 +63,9 @@ int ana_plot_compare(const struct ana_set *a, const struct ana_set *b, const cha
 		char *q;
 
 		if (ga)
-			mean_of(ga, metric, &ma, &ca);
+			anp_group_mean(ga, metric, &ma, &ca);
 		if (gb)
-			mean_of(gb, metric, &mb, &cb);
+			anp_group_mean(gb, metric, &mb, &cb);
 		q = anp_quote(g->label);
 		fprintf(d, "%u %.6g %.6g %.6g %.6g %.6g %s\n", n - 1 - i, ma * scale,
 			isnan(ca) ? 0 : ca * scale, mb * scale, isnan(cb) ? 0 : cb * scale,

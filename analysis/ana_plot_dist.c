@@ -278,16 +278,10 @@ int anp_cdf(const struct anp *pl)
 		anp_panel(f, &fr, p, ptitles->pdata[p]);
 		fprintf(f, "  plot \\\n");
 		for (guint s = 0; s < nser; s++) {
-			char *t;
-
 			if (g_array_index(panel_of, unsigned, s) != p)
 				continue;
-			t = anp_key_quote(labels->pdata[s]);
-			fprintf(f, "%s    \"%s.dat\" index %u using 1:2 with lines lw 2 ", k ? ", \\\n" : "",
-				sp->name, s);
-			anp_style(f, k++);
-			fprintf(f, " title %s", t);
-			g_free(t);
+			anp_line(f, sp->name, s, 2, 2, k, labels->pdata[s], !k);
+			k++;
 		}
 		fprintf(f, "\n");
 	}

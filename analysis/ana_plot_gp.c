@@ -145,6 +145,33 @@ char *anp_label(const struct ana_point *p, GPtrArray *keys)
 	return g_string_free(g, FALSE);
 }
 
+void anp_group_mean(const struct ana_group *g, const char *metric, double *mean, double *ci)
+{
+	double *v = g_new(double, g->points->len + 1);
+	unsigned n = 0;
+
+	for (guint i = 0; i < g->points->len; i++) {
+		double y = ana_point_num(g->points->pdata[i], metric);
+
+		if (!isnan(y))
+			v[n++] = y;
+	}
+	ana_mean_ci95(v, n, mean, ci);
+	g_free(v);
+}
+
+void anp_line(FILE *f, const char *name, unsigned block, unsigned col, double lw, unsigned style,
+	      const char *label, bool first)
+{
+	char *t = anp_key_quote(label);
+
+	fprintf(f, "%s    \"%s.dat\" index %u using 1:%u with lines lw %g ", first ? "" : ", \\\n",
+		name, block, col, lw);
+	anp_style(f, style);
+	fprintf(f, " title %s", t);
+	g_free(t);
+}
+
 /* Okabe & Ito (2008), without yellow and black (too light / the axes'). */
 static const char *const colors[ANP_NR_STYLES] = {
 	"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9",

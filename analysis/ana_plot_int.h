@@ -46,12 +46,19 @@ bool anp_param_is_numeric(const struct ana_set *set, const char *key);
 /* "k=v k=v" of @p's parameters in @keys (borrowed char *), "" when none. */
 char *anp_label(const struct ana_point *p, GPtrArray *keys);
 
+/* Mean and 95% CI of @metric over @g's seeds (NAN where none has it). */
+void anp_group_mean(const struct ana_group *g, const char *metric, double *mean, double *ci);
+
 /* ---- style ---- */
 
 #define ANP_NR_STYLES 6
 /* Series @i's colour (Okabe-Ito), dash type and point type, as gnuplot words. */
 void anp_style(FILE *f, unsigned i);
 const char *anp_color(unsigned i);
+/* One titled line of a plot command: block @block of NAME.dat, column
+ * @col against column 1, style @style; ", \" before it unless @first. */
+void anp_line(FILE *f, const char *name, unsigned block, unsigned col, double lw, unsigned style,
+	      const char *label, bool first);
 /* An axis label with its unit for @name (a metric path or parameter), and
  * the factor to scale values by (ns shown in us, bytes in MiB). */
 char *anp_axis(const char *name, double *scale);

@@ -185,15 +185,8 @@ int anp_timeseries(const struct anp *pl)
 			fprintf(f, "  set xlabel \"virtual time (s)\"\n  set ylabel \"%s\"\n  plot \\\n",
 				ts_metrics[mi].ylabel);
 			for (guint s = ch * ANA_PLOT_MAX_SERIES;
-			     s < names->len && s < (ch + 1) * ANA_PLOT_MAX_SERIES; s++) {
-				char *t = anp_key_quote(names->pdata[s]);
-
-				fprintf(f, "%s    \"%s.dat\" index %u using 1:%u with lines lw 1.5 ",
-					k ? ", \\\n" : "", sp->name, s, mi + 2);
-				anp_style(f, k++);
-				fprintf(f, " title %s", t);
-				g_free(t);
-			}
+			     s < names->len && s < (ch + 1) * ANA_PLOT_MAX_SERIES; s++, k++)
+				anp_line(f, sp->name, s, mi + 2, 1.5, k, names->pdata[s], !k);
 			fprintf(f, "\n");
 		}
 	anp_end(f);

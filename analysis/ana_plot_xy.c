@@ -30,7 +30,6 @@ struct xy {
 	GPtrArray *facet_keys, *series_keys;    /* char * (borrowed) */
 	GPtrArray *facets, *series, *xcats;     /* char * labels (owned) */
 	GPtrArray *panels;                      /* char * panel titles (owned) */
-	GArray *panel_facet;                    /* unsigned: facet of each panel */
 	GArray *cells;                          /* struct cell */
 	bool shared_key;
 };
@@ -80,21 +79,6 @@ static const char *oracle_of(const struct ana_point *p, const char **model)
 		return fifo ? "wa.oracle_hotcold_fifo" : "wa.oracle_hotcold_greedy";
 	}
 	return NULL;
-}
-
-static void group_mean(const struct ana_group *g, const char *metric, double *mean, double *ci)
-{
-	double *v = g_new(double, g->points->len + 1);
-	unsigned n = 0;
-
-	for (guint i = 0; i < g->points->len; i++) {
-		double y = ana_point_num(g->points->pdata[i], metric);
-
-		if (!isnan(y))
-			v[n++] = y;
-	}
-	ana_mean_ci95(v, n, mean, ci);
-	g_free(v);
 }
 
 static char *list_names(GPtrArray *a, unsigned max)
@@ -199,7 +183,7 @@ static void xy_cells(const struct anp *pl, struct xy *xy)
 		const char *of, *xv = xy->x_is_param ? anp_param(p, xy->x) : NULL;
 		struct cell c = { 0 };
 
-		group_mean(g, xy->y, &c.y, &c.ci);
+		anp_group_mean(g, xy->y, &c.y, &c.ci);
 		if (xy->x_is_param && !xv)
 			c.y = NAN;
 		else if (xy->x_numeric && xv)
@@ -207,7 +191,7 @@ static void xy_cells(const struct anp *pl, struct xy *xy)
 		else if (xv)
 			c.x = intern(xy->xcats, xv);
 		else
-			group_mean(g, xy->x, &c.x, &c.oracle);
+			anp_group_mean(g, xy->x, &c.x, &c.oracle);
 		if (isnan(c.y) || isnan(c.x) || !strcmp(json_str(p, "error"), "enospc")) {
 			g_free(f);
 			g_free(s);
@@ -220,7 +204,7 @@ static void xy_cells(const struct anp *pl, struct xy *xy)
 		if (of) {
 			double ci;
 
-			group_mean(g, of, &c.oracle, &ci);
+			anp_group_mean(g, of, &c.oracle, &ci);
 		}
 		if (isnan(c.oracle))
 			c.model = NULL;
@@ -262,7 +246,6 @@ static void xy_cells(const struct anp *pl, struct xy *xy)
 			g_ptr_array_add(xy->panels, nch > 1 ?
 					g_strdup_printf("%s%s(%u/%u)", fl, *fl ? " " : "", ch + 1, nch) :
 					g_strdup(fl));
-			g_array_append_val(xy->panel_facet, f);
 		}
 		g_array_free(in, TRUE);
 	}
@@ -429,7 +412,6 @@ int anp_xy(const struct anp *pl, bool bars)
 	xy.series = g_ptr_array_new_with_free_func(g_free);
 	xy.xcats = g_ptr_array_new_with_free_func(g_free);
 	xy.panels = g_ptr_array_new_with_free_func(g_free);
-	xy.panel_facet = g_array_new(FALSE, FALSE, sizeof(unsigned));
 	xy.cells = g_array_new(FALSE, FALSE, sizeof(struct cell));
 	if (xy_resolve(pl, &xy, swept))
 		goto out;
@@ -451,7 +433,6 @@ out:
 	g_ptr_array_free(xy.series, TRUE);
 	g_ptr_array_free(xy.xcats, TRUE);
 	g_ptr_array_free(xy.panels, TRUE);
-	g_array_free(xy.panel_facet, TRUE);
 	g_array_free(xy.cells, TRUE);
 	return r;
 }
