@@ -212,9 +212,14 @@ char *anp_axis(const char *name, double *scale)
 			*scale = axes[i].scale;
 			return g_strdup(axes[i].label);
 		}
-	if (strstr(name, "_ns")) {
+	if (strstr(name, "_ns")) {      /* reorder_latency_ns.p99: "reorder_latency.p99 (us)" */
+		char **w = g_strsplit(name, "_ns", -1), *j = g_strjoinv("", w), *l;
+
 		*scale = 1e-3;
-		return g_strdup_printf("%s (us)", name);
+		l = g_strdup_printf("%s (us)", j);
+		g_strfreev(w);
+		g_free(j);
+		return l;
 	}
 	if (strstr(name, "_bytes")) {
 		*scale = 1.0 / 1048576;

@@ -94,7 +94,7 @@ check "$P/eff" --panels 6
 "$ZL" plot "$dir/r" --kind line --x util --y reorder_latency_ns.p99 -o p99 >/dev/null || fail "p99: exit $?"
 check "$P/p99" --panels 2 --series 3
 grep -q 'analytic' "$P/p99.gp" && fail "an analytic WA curve on a latency plot"
-grep -q 'set ylabel "reorder_latency_ns.p99 (us)"' "$P/p99.gp" || fail "latency axis without its unit"
+grep -q 'set ylabel "reorder_latency.p99 (us)"' "$P/p99.gp" || fail "latency axis without its unit"
 # everything in one panel's series: 30 series, split into panels of at most 6
 "$ZL" plot "$dir/r" --kind line --x util --series clean --facet placement --y wa.total -o tot >/dev/null || fail "tot: exit $?"
 check "$P/tot" --panels 2
