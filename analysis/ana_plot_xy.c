@@ -109,14 +109,12 @@ static int xy_resolve(const struct anp *pl, struct xy *xy, GPtrArray *swept)
 		g_free(l);
 		return -1;
 	}
-	for (guint i = 0; !sp->x && i < swept->len; i++)
-		if (anp_param_is_numeric(pl->set, swept->pdata[i]) ||
-		    (i + 1 == swept->len && !xy->x))
+	xy->x = sp->x;
+	for (guint i = 0; !xy->x && i < swept->len; i++)      /* the first numeric one */
+		if (anp_param_is_numeric(pl->set, swept->pdata[i]))
 			xy->x = swept->pdata[i];
 	if (!xy->x && swept->len)
 		xy->x = swept->pdata[0];
-	if (sp->x)
-		xy->x = sp->x;
 	if (!xy->x)
 		return anp_spec_error(pl, "no parameter is swept in these points: name --x");
 	xy->x_is_param = has(pl->set->param_keys, xy->x);
