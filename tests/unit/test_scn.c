@@ -83,6 +83,7 @@ static const struct {
 	{ "[expect]\nx = wa.data ~ 3\n", "t.ini:2: ", "expected one of == != < <= > >= within" },
 	{ "[expect]\nx = 3 < wa.data\n", "t.ini:2: ", "the left side must be a field" },
 	{ "[expect]\nx = wa.data within of 3\n", "t.ini:2: ", "'within' needs a tolerance" },
+	{ "[expect]\nx = wa.data within -1%% of 3\n", "t.ini:2: ", "'within' needs a tolerance" },
 	{ "[expect]\nx = wa.data within 3%% 3\n", "t.ini:2: ", "expected 'of' after the tolerance" },
 	{ "[expect]\nx = wa.data == \"abc\n", "t.ini:2: ", "without its closing" },
 	{ "[expect]\nx = wa.data == 1 if a within 1 of 2\n", "t.ini:2: ", "'within' is not allowed in an 'if'" },
