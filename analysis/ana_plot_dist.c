@@ -153,7 +153,8 @@ int anp_cdf(const struct anp *pl)
 	GPtrArray *ptitles = g_ptr_array_new_with_free_func(g_free);
 	GArray *panel_of = g_array_new(FALSE, FALSE, sizeof(unsigned));
 	GArray *bs = g_array_new(FALSE, FALSE, sizeof(struct bucket));
-	unsigned nfound = 0, nser = 0;
+	unsigned nfound = 0, nser = 0, nhist = 0, npts;
+	GString *pts = g_string_new(NULL);
 	bool shared;
 	struct anp_frame fr;
 	char *title = NULL, *what = NULL, *xl = NULL;
@@ -196,6 +197,33 @@ int anp_cdf(const struct anp *pl)
 			g_free(fl);
 			continue;
 		}
+		nhist++;
+		/* the points: two a bucket; not 0 on the log axis, nor 1 - F = 0 */
+		g_array_sort(bs, cmp_bucket);
+		g_string_truncate(pts, 0);
+		npts = 0;
+		for (guint k = 0; k < bs->len; k++) {
+			struct bucket *b = &g_array_index(bs, struct bucket, k);
+			double f0 = cum / n, f1 = (cum + b->count) / n;
+
+			cum += b->count;
+			if (sp->ccdf) {
+				f0 = 1 - f0;
+				f1 = 1 - f1;
+			}
+			if (b->lo > 0 && (!sp->ccdf || f0 > 0)) {
+				g_string_append_printf(pts, "%.6g %.9g\n", b->lo * xs, f0);
+				npts++;
+			}
+			if (b->hi > 0 && (!sp->ccdf || f1 > 0)) {
+				g_string_append_printf(pts, "%.6g %.9g\n", b->hi * xs, f1);
+				npts++;
+			}
+		}
+		if (npts < 2) {         /* every value 0 (or in one bucket of a CCDF) */
+			g_free(fl);
+			continue;
+		}
 		nfound++;
 		/* the panel: the last of this facet with room, or a new one */
 		for (panel = 0; panel < ptitles->len; panel++) {
@@ -215,24 +243,8 @@ int anp_cdf(const struct anp *pl)
 			if (!*sl)
 				g_free(sl);
 		}
-		g_array_sort(bs, cmp_bucket);
-		fprintf(d, "# block %u: panel %u, \"%s\", %u seeds, %.0f values\n", nser, panel,
-			(char *)labels->pdata[nser], g->points->len, n);
-		for (guint k = 0; k < bs->len; k++) {
-			struct bucket *b = &g_array_index(bs, struct bucket, k);
-			double f0 = cum / n, f1 = (cum + b->count) / n;
-
-			cum += b->count;
-			if (sp->ccdf) {
-				f0 = 1 - f0;
-				f1 = 1 - f1;
-			}
-			if (b->lo > 0 && (!sp->ccdf || f0 > 0))
-				fprintf(d, "%.6g %.9g\n", b->lo * xs, f0);
-			if (b->hi > 0 && (!sp->ccdf || f1 > 0))
-				fprintf(d, "%.6g %.9g\n", b->hi * xs, f1);
-		}
-		fprintf(d, "\n\n");
+		fprintf(d, "# block %u: panel %u, \"%s\", %u seeds, %.0f values\n%s\n\n", nser,
+			panel, (char *)labels->pdata[nser], g->points->len, n, pts->str);
 		nser++;
 		g_free(fl);
 	}
@@ -248,8 +260,9 @@ int anp_cdf(const struct anp *pl)
 			goto out;
 		}
 		g_free(l);
-		g_string_append_printf(pl->notes, "%s: %s is empty in every configuration (no "
-				       "workers?)\n", sp->name, y);
+		g_string_append_printf(pl->notes, "%s: %s %s in every configuration%s\n", sp->name,
+				       y, nhist ? "is 0" : "is empty",
+				       g_str_has_prefix(y, "reorder") ? " (no workers?)" : "");
 		r = 0;
 		goto out;
 	}
@@ -291,6 +304,7 @@ out:
 	g_free(title);
 	g_free(what);
 	g_free(xl);
+	g_string_free(pts, TRUE);
 	g_array_free(bs, TRUE);
 	g_array_free(panel_of, TRUE);
 	g_ptr_array_free(labels, TRUE);

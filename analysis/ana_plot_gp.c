@@ -295,11 +295,11 @@ void anp_panel(FILE *f, const struct anp_frame *fr, unsigned k, const char *ptit
 	if ((fr->shared_key && k) || (fr->key_first_row && r))
 		fprintf(f, "  unset key\n");
 	else if (fr->shared_key)
-		fprintf(f, "  set key outside at screen %.4f,%.4f left top Left reverse vertical "
+		fprintf(f, "  set key at screen %.4f,%.4f left top Left reverse vertical "
 			"samplen 3 spacing 1.1 box lc rgb \"#999999\"\n",
 			(fr->cols * stride + 6) / W, 1 - (y0 + ANP_PAD_T) / H);
 	else
-		fprintf(f, "  set key outside at screen %.4f,%.4f left top Left reverse vertical "
+		fprintf(f, "  set key at screen %.4f,%.4f left top Left reverse vertical "
 			"samplen 3 spacing 1.1 box lc rgb \"#999999\"\n",
 			(x0 + fr->cell_w + 4) / W, 1 - (y0 + ANP_PAD_T) / H);
 }

@@ -129,6 +129,23 @@ grep -q 'y2tic(sprintf("%+.1f%%", $6))' "$dir/r2/plots/compare.gp" || fail "comp
 [ $? = 2 ] || fail "compare --plot --y nope: exit $?, want 2"
 grep -q "unknown metric 'nope' in both directories" "$dir/cmp.log" || fail "compare --y nope: $(cat "$dir/cmp.log")"
 
+# --- trace replay: the per-op latency histograms; a distribution that is all 0 is a note
+cat >"$dir/rp.ini" <<INI
+[scenario]
+name = rp
+[sim]
+trace = $src/tests/data/msr.csv
+zone-size = 256K
+util = [0.6, 0.7]
+timing = timed
+INI
+"$ZL" run "$dir/rp.ini" -o "$dir/rp" -q >"$dir/rp.log" 2>&1 || fail "replay run: exit $?: $(tail -3 "$dir/rp.log")"
+grep -q '^- latency_cdf: reorder_latency_ns is 0 in every configuration (no workers?)' "$dir/rp/report.md" ||
+	fail "replay run: report.md has no note for the empty reorder CDF"
+"$ZL" plot "$dir/rp" --kind cdf --y replay.requests.write.latency_ns -o wlat >/dev/null || fail "write latency CDF: exit $?"
+check "$dir/rp/plots/wlat" --panels 1 --series 2
+[ "$(grep -c '^[0-9]' "$dir/rp/plots/wlat.dat")" -gt 10 ] || fail "write latency CDF: a few points"
+
 # --- the checker itself catches a clipped label
 sed 's/translate(\([0-9.]*\),18\.25)/translate(5000,18.25)/' "$P/wa_util.svg" >"$P/clip.svg"
 cp "$P/wa_util.gp" "$P/clip.gp"
