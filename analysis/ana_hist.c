@@ -1,6 +1,7 @@
 /*
  * ana_hist.c — the log-linear histogram (32 sub-buckets per power of two)
- * that latency and lifetime metrics are counted in, and its quantiles.
+ * that latency and lifetime metrics are counted in, and its quantiles
+ * (interpolated inside a bucket).
  * Fixed size, no allocation; not a general statistics library.
  */
 #include <math.h>
@@ -17,7 +18,7 @@ static uint32_t hist_idx(uint64_t v)
 	return 64 + (uint32_t)(e - 6) * 32 + (uint32_t)((v >> (e - 5)) & 31);
 }
 
-static uint64_t hist_upper(uint32_t i)
+uint64_t ana_hist_bucket_hi(uint32_t i)
 {
 	uint32_t e, sub;
 
@@ -28,13 +29,31 @@ static uint64_t hist_upper(uint32_t i)
 	return ((32ULL + sub + 1) << (e - 5)) - 1;
 }
 
+uint64_t ana_hist_bucket_lo(uint32_t i)
+{
+	return i ? ana_hist_bucket_hi(i - 1) + 1 : 0;
+}
+
 void ana_hist_add(struct ana_hist *h, uint64_t v)
 {
 	h->count[hist_idx(v)]++;
 	h->n++;
 	h->sum += v;
+	if (h->n == 1 || v < h->min)
+		h->min = v;
 	if (v > h->max)
 		h->max = v;
+}
+
+/* Rank @k (1..@c) of the @c values of bucket @i, spread evenly over it. */
+static uint64_t bucket_interp(uint32_t i, uint64_t k, uint64_t c)
+{
+	uint64_t lo = ana_hist_bucket_lo(i), hi = ana_hist_bucket_hi(i);
+	double w = (double)(hi - lo) + 1.0, off = w * ((double)k - 0.5) / (double)c;
+
+	if (off >= (double)(hi - lo))
+		return hi;
+	return lo + (uint64_t)off;
 }
 
 uint64_t ana_hist_quantile(const struct ana_hist *h, double q)
@@ -45,14 +64,17 @@ uint64_t ana_hist_quantile(const struct ana_hist *h, double q)
 	if (!h->n)
 		return 0;
 	want = (uint64_t)ceil(q * (double)h->n);
-	if (want < 1)
-		want = 1;
+	if (want <= 1)
+		return h->min;
+	if (want >= h->n)
+		return h->max;
 	for (i = 0; i < ANA_HIST_BUCKETS; i++) {
-		acc += h->count[i];
-		if (acc >= want) {
-			v = hist_upper(i);
-			return v > h->max ? h->max : v;
+		if (acc + h->count[i] >= want) {
+			v = bucket_interp(i, want - acc, h->count[i]);
+			v = v > h->max ? h->max : v;
+			return v < h->min ? h->min : v;
 		}
+		acc += h->count[i];
 	}
 	return h->max;
 }

@@ -106,7 +106,8 @@ int ana_set_add(struct ana_set *set, const char *text, size_t len, const char *c
 			g_ptr_array_add(p->pvals, g_strdup(l->text));
 			if (!has_str(set->param_keys, l->path + strlen(pre)))
 				g_ptr_array_add(set->param_keys, g_strdup(l->path + strlen(pre)));
-		} else if (!g_str_has_prefix(l->path, "point.") && !has_str(set->metrics, l->path)) {
+		} else if (!g_str_has_prefix(l->path, "point.") && !ana_path_is_hist(l->path) &&
+			   !has_str(set->metrics, l->path)) {
 			g_ptr_array_add(set->metrics, g_strdup(l->path));
 		}
 	}

@@ -1,7 +1,7 @@
 /*
  * ana_results.h — a result directory's points as data: tables (results.csv,
  * summary.csv with mean and 95% confidence interval over the seeds) and
- * plots (gnuplot scripts, data, PNG and SVG).  See docs/ANALYSIS.md.
+ * the numbers plots are made of (ana_plot.h).  See docs/ANALYSIS.md.
  *
  * A point is the JSON file `zonelab run` writes (points/<id>.json): the
  * simulator's JSON plus a "point" object (scenario, id, index, label, seed,
@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <glib.h>
 
@@ -23,7 +24,7 @@
 /* The errors of this module (a point file that is not one, a file not written). */
 #define ANA_ERROR (ana_error_quark())
 GQuark ana_error_quark(void);
-enum { ANA_ERROR_SYNTAX = 1, ANA_ERROR_IO };
+enum { ANA_ERROR_SYNTAX = 1, ANA_ERROR_IO, ANA_ERROR_SPEC };
 
 struct ana_point {
 	char *id, *scenario;
@@ -46,7 +47,7 @@ struct ana_group {
 struct ana_set {
 	GPtrArray *points;      /* struct ana_point *, in the order added */
 	GPtrArray *param_keys;  /* char *: union over points, first seen first */
-	GPtrArray *metrics;     /* char *: every leaf path outside "point.", first seen first */
+	GPtrArray *metrics;     /* char *: every leaf path outside "point." and histograms, first seen first */
 	GPtrArray *groups;      /* struct ana_group *, first seen first */
 };
 
@@ -60,6 +61,13 @@ int ana_set_add(struct ana_set *set, const char *text, size_t len, const char *c
 /* Group the points by (scenario, label): call after the last add. */
 void ana_set_group(struct ana_set *set);
 
+/* @path is inside a whole histogram ("reorder_latency_ns.hist.lo.3"): a
+ * distribution (ana_dist), not a metric of the tables. */
+static inline bool ana_path_is_hist(const char *path)
+{
+	return strstr(path, ".hist.") != NULL;
+}
+
 /* Mean and half-width of the 95% confidence interval (Student t) of @x. */
 void ana_mean_ci95(const double *x, unsigned n, double *mean, double *ci95);
 /* A numeric metric of @p, or NAN when absent or not a number. */
@@ -68,17 +76,5 @@ double ana_point_num(const struct ana_point *p, const char *path);
 /* results.csv and summary.csv in @dir; 0 or -1 with *@err. */
 int ana_write_results(const struct ana_set *set, const char *path, GError **err);
 int ana_write_summary(const struct ana_set *set, const char *path, GError **err);
-
-/*
- * ana_plot_all() - write the plots of @set into @dir (created): for each
- * plot NAME.dat (data), NAME.gp (the gnuplot script; run it from @dir),
- * and NAME.png, NAME.svg when gnuplot is there.  The names of the plots
- * written are appended to @made (char *, caller frees), one line of what
- * was skipped and why to @notes.  Returns 0, 1 when gnuplot is not
- * installed (data and scripts written), -1 with *@err on an I/O error or a
- * gnuplot failure.
- */
-int ana_plot_all(const struct ana_set *set, const char *dir, GPtrArray *made, GString *notes,
-		 GError **err);
 
 #endif

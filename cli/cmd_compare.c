@@ -13,15 +13,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ana_plot.h"
 #include "ana_results.h"
 #include "cli.h"
 
 static const char compare_help[] =
 "usage: zonelab compare DIR_A DIR_B [--tolerance X[%]] [--metrics PREFIX,...] [-v]\n"
+"                       [--plot [--y METRIC]]\n"
 "  per point (by id) and metric: A, B and the relative change; flags changes\n"
 "  beyond the tolerance (default 1%; 0 flags any change), points only one side\n"
 "  has and points run with other arguments.  Exit 0: nothing flagged, 1: flagged,\n"
-"  2: error.  -v lists every change, not only the flagged ones.\n";
+"  2: error.  -v lists every change, not only the flagged ones.\n"
+"  --plot: also draw DIR_B/plots/compare.{png,svg,pdf}: METRIC (default wa.data)\n"
+"  of every configuration before (A) and after (B) with 95% CIs over the seeds,\n"
+"  and the change in percent (docs/ANALYSIS.md).\n";
 
 static gint cmp_name(gconstpointer a, gconstpointer b)
 {
@@ -91,17 +96,43 @@ static bool wanted(char **prefixes, const char *m)
  * cmd_compare() - see compare_help.  0 nothing flagged, 1 something
  * flagged, 2 usage or unreadable directories.
  */
+/* --plot: DIR_B/plots/compare.*; 0, or -1 after a message. */
+static int draw(const char *dir_b, struct ana_set *a, struct ana_set *b, const char *metric)
+{
+	char *pdir = g_build_filename(dir_b, "plots", NULL);
+	GError *e = NULL;
+	int r;
+
+	ana_set_group(a);
+	ana_set_group(b);
+	g_mkdir_with_parents(pdir, 0755);
+	r = ana_plot_compare(a, b, metric, pdir, "compare", &e);
+	if (!r)
+		r = ana_plot_render(pdir, "compare", &e);
+	if (r < 0) {
+		fprintf(stderr, "zonelab: compare: %s\n", e->message);
+		g_error_free(e);
+	} else {
+		printf("zonelab: compare: %s/compare.%s (script compare.gp, data compare.dat)\n",
+		       pdir, r ? "gp (gnuplot is not installed)" : "{png,svg}");
+		r = 0;
+	}
+	g_free(pdir);
+	return r;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "tolerance", 1, 0, 't' }, { "metrics", 1, 0, 'm' }, { "verbose", 0, 0, 'v' },
-		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
+		{ "plot", 0, 0, 'p' }, { "y", 1, 0, 'y' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
 	};
 	static const struct cli_opts cli = { .cmd = "compare", .help = "compare",
 					     .shortopts = "t:m:vh", .longopts = opts };
 	double tol = 0.01;
 	char **prefixes = NULL;
-	bool verbose = false;
+	bool verbose = false, plot = false;
+	const char *metric = "wa.data";
 	struct ana_set *a = NULL, *b = NULL;
 	unsigned flagged = 0, compared = 0, changed = 0;
 	int o, r = 2;
@@ -128,6 +159,8 @@ int cmd_compare(int argc, char **argv)
 			prefixes = g_strsplit(optarg, ",", -1);
 			break;
 		case 'v': verbose = true; break;
+		case 'p': plot = true; break;
+		case 'y': metric = optarg; break;
 		case 'h':
 			fputs(compare_help, stdout);
 			r = 0;
@@ -172,7 +205,8 @@ int cmd_compare(int argc, char **argv)
 			double rel;
 			bool flag;
 
-			if (g_str_has_prefix(la->path, "point.") || !wanted(prefixes, la->path))
+			if (g_str_has_prefix(la->path, "point.") || ana_path_is_hist(la->path) ||
+			    !wanted(prefixes, la->path))
 				continue;
 			lb = zl_json_get(pb->json, la->path);
 			if (!lb) {
@@ -213,6 +247,8 @@ int cmd_compare(int argc, char **argv)
 	printf("zonelab: compare: %u points compared, %u metric changes, %u flagged "
 	       "(tolerance %g%%)\n", compared, changed, flagged, tol * 100);
 	r = flagged ? 1 : 0;
+	if (plot && draw(argv[optind + 1], a, b, metric))
+		r = 2;
 out:
 	g_strfreev(prefixes);
 	ana_set_destroy(a);

@@ -34,11 +34,12 @@ int run_collect(const char *dir, GPtrArray *scns, const struct run_collect_opts 
 
 struct ana_set;
 /*
- * The plots of @set into DIR/plots (names of those made appended to @made,
+ * The plots of @set into DIR/plots: the built-in ones and the [plot NAME]
+ * sections of @scns (struct scn *, may be NULL) (names of those made appended to @made,
  * notes to @notes, and printed on stderr unless @quiet).  0, 1 when
  * gnuplot is missing (data and scripts written), -1 after a message.
  */
-int run_draw(const char *dir, const struct ana_set *set, GPtrArray *made, GString *notes,
-	     bool quiet);
+int run_draw(const char *dir, const struct ana_set *set, GPtrArray *scns, GPtrArray *made,
+	     GString *notes, bool quiet);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ana_plot.h"
 #include "ana_results.h"
 #include "cli.h"
 #include "run.h"
@@ -246,12 +247,35 @@ static int write_report(const char *dir, GPtrArray *scns, const struct ana_set *
 	return r;
 }
 
-int run_draw(const char *dir, const struct ana_set *set, GPtrArray *made, GString *notes,
-	     bool quiet)
+/* The built-in plots, then each scenario's own (a name seen before replaces it). */
+static GPtrArray *plot_specs(const struct ana_set *set, GPtrArray *scns)
+{
+	GPtrArray *specs = g_ptr_array_new_with_free_func((GDestroyNotify)ana_plot_spec_free);
+
+	ana_plot_defaults(set, specs);
+	for (guint i = 0; scns && i < scns->len; i++) {
+		const struct scn *s = scns->pdata[i];
+
+		for (guint k = 0; k < s->plots->len; k++) {
+			const struct ana_plot_spec *p = s->plots->pdata[k];
+			struct ana_plot_spec *c = ana_plot_spec_dup(p);
+
+			for (guint j = 0; j < specs->len; j++)
+				if (!strcmp(((struct ana_plot_spec *)specs->pdata[j])->name, c->name))
+					g_ptr_array_remove_index(specs, j--);
+			g_ptr_array_add(specs, c);
+		}
+	}
+	return specs;
+}
+
+int run_draw(const char *dir, const struct ana_set *set, GPtrArray *scns, GPtrArray *made,
+	     GString *notes, bool quiet)
 {
 	char *pdir = g_build_filename(dir, "plots", NULL);
+	GPtrArray *specs = plot_specs(set, scns);
 	GError *e = NULL;
-	int r = ana_plot_all(set, pdir, made, notes, &e);
+	int r = ana_plot_all(set, specs, pdir, false, made, notes, &e);
 
 	if (r < 0) {
 		fprintf(stderr, "zonelab: plot: %s\n", e->message);
@@ -260,6 +284,7 @@ int run_draw(const char *dir, const struct ana_set *set, GPtrArray *made, GStrin
 	if (!quiet && notes->len)
 		fprintf(stderr, "zonelab: plot: %s", notes->str);
 	g_free(pdir);
+	g_ptr_array_free(specs, TRUE);
 	return r;
 }
 
@@ -297,7 +322,7 @@ int run_collect(const char *dir, GPtrArray *scns, const struct run_collect_opts 
 		}
 		g_free(x);
 	}
-	if (!o->no_plots && run_draw(dir, set, made, notes, o->quiet) < 0)
+	if (!o->no_plots && run_draw(dir, set, scns, made, notes, o->quiet) < 0)
 		goto out;
 	if (write_report(dir, scns, set, &v, made, notes))
 		goto out;

@@ -4,8 +4,9 @@
  * A scenario is an INI file read with GLib's GKeyFile: a [scenario] section
  * (name, description, seeds, zip, max_points), simulator options in [sim]
  * (or the grouping sections [devices], [fs-core], [reorder], [workload],
- * [cleaning], [output], which mean the same), and [expect] (named
- * expectations); the sections are one table in scn_keys.c.  The
+ * [cleaning], [output], which mean the same), [expect] (named
+ * expectations) and [plot NAME] (the scenario's own plots, with the keys
+ * of `zonelab plot`: scn_plot.c); the sections are one table in scn_keys.c.  The
  * option names are not a list kept here: the loader is given the
  * simulator's own getopt table (cli/cmd_sim.c), so an option added to
  * `zonelab sim` is a scenario key the same day.  A value is one argument
@@ -107,6 +108,7 @@ struct scn {
 	GArray *seeds;          /* uint64_t, at least one */
 	unsigned max_points;
 	GPtrArray *expects;     /* struct scn_expect * */
+	GPtrArray *plots;       /* struct ana_plot_spec *: the [plot NAME] sections, file order */
 	unsigned nr_configs;    /* points without the seeds */
 	unsigned nr_points;     /* nr_configs x seeds */
 };

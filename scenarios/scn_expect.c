@@ -163,6 +163,7 @@ static int cond_parse(struct lex *x, struct scn_cond *c, bool allow_within, char
 		}
 		c->op = SCN_OP_WITHIN;
 		if (number(x, &c->tol, &t, &c->tol_rel) || c->tol < 0) {
+			g_free(t);      /* a negative tolerance was read as a number */
 			*why = g_strdup_printf("'within' needs a tolerance (a number, e.g. 1%% or 0.05) at '%s'",
 					       x->s + x->pos);
 			return -1;

@@ -61,6 +61,12 @@ int scn_ld_count(struct scn_ld *l);
  */
 int scn_list_split(const char *text, GPtrArray *out, char **why);
 
+/*
+ * scn_plot_key() - set @key = @value of the plot @name of @s (created at
+ * its first key; scn_plot.c).  0, or -1 and *@why (caller frees).
+ */
+int scn_plot_key(struct scn *s, const char *name, const char *key, const char *value, char **why);
+
 /* @s is in the NULL-terminated list @v (which may be NULL). */
 static inline bool scn_strv_has(const char *const *v, const char *s)
 {

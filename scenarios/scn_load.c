@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "ana_plot.h"
 #include "scn_ld.h"
 
 /* The line scan: syntax, duplicates, known sections, every key's line. */
@@ -147,6 +148,7 @@ int scn_load_data(const char *path, const char *text, size_t len, const struct o
 	s->zip = g_ptr_array_new_with_free_func(g_free);
 	s->seeds = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	s->expects = g_ptr_array_new_with_free_func(expect_free);
+	s->plots = g_ptr_array_new_with_free_func((GDestroyNotify)ana_plot_spec_free);
 	s->max_points = SCN_MAX_POINTS_DEFAULT;
 	{
 		uint64_t one = 1;
@@ -220,5 +222,6 @@ void scn_destroy(struct scn *s)
 	g_ptr_array_free(s->zip, TRUE);
 	g_array_free(s->seeds, TRUE);
 	g_ptr_array_free(s->expects, TRUE);
+	g_ptr_array_free(s->plots, TRUE);
 	g_free(s);
 }

@@ -59,6 +59,30 @@ static void hist_json(FILE *f, const struct ana_hist *h)
 		U(ana_hist_quantile(h, 0.99)));
 }
 
+/* The whole histogram, compact: its non-empty buckets as three arrays of
+ * the same length (smallest value, largest value, count), lowest first. */
+static void hist_full_json(FILE *f, const struct ana_hist *h)
+{
+	static const char *const names[] = { "lo", "hi", "count" };
+
+	fprintf(f, "\"hist\": {");
+	for (int a = 0; a < 3; a++) {
+		int first = 1;
+
+		fprintf(f, "%s \"%s\": [", a ? "," : "", names[a]);
+		for (uint32_t i = 0; i < ANA_HIST_BUCKETS; i++) {
+			if (!h->count[i])
+				continue;
+			fprintf(f, "%s%llu", first ? "" : ",",
+				U(a == 0 ? ana_hist_bucket_lo(i) :
+				  a == 1 ? ana_hist_bucket_hi(i) : h->count[i]));
+			first = 0;
+		}
+		fputc(']', f);
+	}
+	fprintf(f, " }");
+}
+
 /* The trace's descriptors as `zonelab trace stat` computes them (trc_stat). */
 static void stat_json(FILE *f, const struct trc_stat_result *t)
 {
@@ -122,11 +146,13 @@ static void replay_json(FILE *f, const struct sim_cfg *c, const struct sim_resul
 
 		fprintf(f, "%s\n      \"%s\": { \"count\": %llu, \"bytes\": %llu, \"latency_ns\": "
 			"{ \"p50\": %llu, \"p90\": %llu, \"p99\": %llu, \"p99_9\": %llu, "
-			"\"max\": %llu, \"mean\": %.0f } }", k ? "," : "", trc_op_name(k),
+			"\"max\": %llu, \"mean\": %.0f,\n        ", k ? "," : "", trc_op_name(k),
 			U(r->req_nr[k]), U(r->req_bytes[k]), U(ana_hist_quantile(h, 0.5)),
 			U(ana_hist_quantile(h, 0.9)), U(ana_hist_quantile(h, 0.99)),
 			U(ana_hist_quantile(h, 0.999)), U(h->max),
 			h->n ? (double)h->sum / (double)h->n : 0.0);
+		hist_full_json(f, h);
+		fprintf(f, " } }");
 	}
 	for (k = SIM_NR_LAT_OPS; k < TRC_NR_OPS; k++)
 		other += r->req_nr[k];
@@ -220,10 +246,12 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 		"\"active_zones_max\": %u },\n", U(r->finish_waste_bytes), U(r->nr_zone_finishes),
 		r->active_max);
 	fprintf(f, "  \"reorder_latency_ns\": { \"count\": %llu, \"p50\": %llu, \"p90\": %llu, "
-		"\"p99\": %llu, \"p99_9\": %llu, \"max\": %llu },\n", U(r->reorder.n),
+		"\"p99\": %llu, \"p99_9\": %llu, \"max\": %llu,\n    ", U(r->reorder.n),
 		U(ana_hist_quantile(&r->reorder, 0.5)), U(ana_hist_quantile(&r->reorder, 0.9)),
 		U(ana_hist_quantile(&r->reorder, 0.99)), U(ana_hist_quantile(&r->reorder, 0.999)),
 		U(r->reorder.max));
+	hist_full_json(f, &r->reorder);
+	fprintf(f, " },\n");
 	fprintf(f, "  \"submit_buffer\": { \"held\": %llu, \"occupancy_mean\": %.3f, "
 		"\"occupancy_max\": %llu, \"expired_bios\": %llu, \"expired_bgs\": %llu, "
 		"\"unaligned_submits\": %llu },\n", U(r->nr_held), r->sbuf_mean, U(r->sbuf_max),

@@ -262,7 +262,7 @@ struct trc_stat_result {
 	uint64_t nr_seq;                   /* requests starting where the previous one on the device ended */
 	uint64_t nr_seq_candidates;        /* reads and writes after the first on their device */
 	double skew[3];                    /* share of block writes to the hottest 1, 10, 20% of written blocks */
-	uint64_t iat_pct_ns[TRC_NR_PCT];   /* inter-arrival percentiles (ana_hist: < 3.2% above, p100 exact) */
+	uint64_t iat_pct_ns[TRC_NR_PCT];   /* inter-arrival percentiles (ana_hist: within 3.2%, p100 exact) */
 	double iat_mean_ns;
 	uint64_t nr_devs;                  /* distinct devices seen (records with a device) */
 	uint64_t mem_bytes;                /* memory the footprint structures use */

@@ -82,10 +82,10 @@ if command -v gnuplot >/dev/null; then
 		grep -q '<svg' "$dir/a/plots/$p.svg" || fail "$p.svg is not an SVG"
 	done
 	series() { grep -o 'id="gnuplot_plot_[0-9]*[a-z]*"' "$dir/a/plots/$1.svg" | sort -u | wc -l; }
-	# 2 policies + the 2 analytic curves (fifo, greedy Np=64)
-	[ "$(series wa_util)" = 4 ] || fail "wa_util.svg: $(series wa_util) series, want 4"
-	# bars + analytic markers
-	[ "$(series wa_bars)" = 2 ] || fail "wa_bars.svg: $(series wa_bars) series, want 2"
+	# 2 policies + each one's analytic curve (fifo: Eq. 4, greedy: Eq. 12) + the legend's "analytic model"
+	[ "$(series wa_util)" = 5 ] || fail "wa_util.svg: $(series wa_util) series, want 5"
+	# grouped bars: 2 policies + their analytic markers + the legend entry
+	[ "$(series wa_bars)" = 5 ] || fail "wa_bars.svg: $(series wa_bars) series, want 5"
 	# one CDF per configuration
 	[ "$(series latency_cdf)" = 4 ] || fail "latency_cdf.svg: $(series latency_cdf) series, want 4"
 	# 3 panels x 4 configurations

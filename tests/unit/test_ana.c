@@ -1,6 +1,7 @@
 /*
  * test_ana.c — analysis/: the metrics library (the log-linear histogram:
- * exact small values, bucket error bound, quantile edges, empty; the
+ * exact small values, bucket error bound, interpolation inside a bucket,
+ * quantile edges, empty, bucket bounds; the
  * write-amplification oracles against the published values of
  * wa-models.md and their limits) and the result tables (mean and 95% CI,
  * replicates grouped, CSV rows quoted, a file that is no point refused).
@@ -51,22 +52,49 @@ static void test_ana_hist_relative_error_is_bounded(void **state)
 	static struct ana_hist h;
 	uint64_t v;
 
-	/* one value per histogram: the quantile is its bucket's upper bound,
-	 * at most 1/32 above it, and never above the maximum */
+	/* one value per histogram: exact (kept within [min, max]); two values
+	 * in one bucket: within the bucket, at most 1/32 of the value away */
 	for (v = 100; v < (1ULL << 62); v = v * 3 + 7) {
-		uint64_t q;
+		uint64_t q, w = v + v / 64;
 
 		memset(&h, 0, sizeof(h));
 		ana_hist_add(&h, v);
 		ana_hist_add(&h, v);
-		q = ana_hist_quantile(&h, 0.5);
-		assert_true(q >= v);
-		assert_true((double)(q - v) <= (double)v / 32.0);
+		assert_int_equal(ana_hist_quantile(&h, 0.5), v);
 		assert_int_equal(ana_hist_quantile(&h, 1.0), v);
+		ana_hist_add(&h, w);
+		q = ana_hist_quantile(&h, 0.5);
+		assert_true(q >= v && q <= w);
+		assert_true(fabs((double)q - (double)v) <= (double)v / 32.0);
+		assert_int_equal(ana_hist_quantile(&h, 1.0), w);
 	}
 	memset(&h, 0, sizeof(h));
 	ana_hist_add(&h, UINT64_MAX);
 	assert_int_equal(ana_hist_quantile(&h, 0.5), UINT64_MAX);
+}
+
+static void test_ana_hist_quantile_interpolates_inside_a_bucket(void **state)
+{
+	static struct ana_hist h;
+	uint64_t v;
+
+	/* 1024..2047: buckets 32 wide; the upper bound (the old answer) would
+	 * put the median at 1535 + up to 31, interpolation at the true one */
+	memset(&h, 0, sizeof(h));
+	for (v = 1024; v < 2048; v++)
+		ana_hist_add(&h, v);
+	assert_in_range(ana_hist_quantile(&h, 0.5), 1534, 1536);
+	assert_in_range(ana_hist_quantile(&h, 0.1), 1124, 1127);
+	assert_int_equal(ana_hist_quantile(&h, 0.0), 1024);
+	assert_int_equal(h.min, 1024);
+	/* monotone in q */
+	for (int i = 1; i <= 100; i++)
+		assert_true(ana_hist_quantile(&h, (i - 1) / 100.0) <= ana_hist_quantile(&h, i / 100.0));
+	/* bucket bounds tile the line: each starts after the last ends */
+	for (uint32_t i = 1; i < ANA_HIST_BUCKETS; i++)
+		assert_true(ana_hist_bucket_lo(i) == ana_hist_bucket_hi(i - 1) + 1);
+	assert_int_equal(ana_hist_bucket_hi(ANA_HIST_BUCKETS - 1), UINT64_MAX);
+	(void)state;
 }
 
 static void test_ana_oracles_match_published_values(void **state)
@@ -158,6 +186,7 @@ int main(void)
 		cmocka_unit_test(test_ana_hist_quantiles),
 		cmocka_unit_test(test_ana_hist_small_values_are_exact),
 		cmocka_unit_test(test_ana_hist_relative_error_is_bounded),
+		cmocka_unit_test(test_ana_hist_quantile_interpolates_inside_a_bucket),
 		cmocka_unit_test(test_ana_oracles_match_published_values),
 		cmocka_unit_test(test_ana_oracles_limits_and_order),
 		cmocka_unit_test(test_ana_mean_ci95_student_t),

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "ana_plot.h"
 #include "scn.h"
 
 static const struct option opts[] = {
@@ -82,6 +83,7 @@ static const struct {
 	{ "[expect]\nx = wa.data ~ 3\n", "t.ini:2: ", "expected one of == != < <= > >= within" },
 	{ "[expect]\nx = 3 < wa.data\n", "t.ini:2: ", "the left side must be a field" },
 	{ "[expect]\nx = wa.data within of 3\n", "t.ini:2: ", "'within' needs a tolerance" },
+	{ "[expect]\nx = wa.data within -1%% of 3\n", "t.ini:2: ", "'within' needs a tolerance" },
 	{ "[expect]\nx = wa.data within 3%% 3\n", "t.ini:2: ", "expected 'of' after the tolerance" },
 	{ "[expect]\nx = wa.data == \"abc\n", "t.ini:2: ", "without its closing" },
 	{ "[expect]\nx = wa.data == 1 if a within 1 of 2\n", "t.ini:2: ", "'within' is not allowed in an 'if'" },
@@ -89,7 +91,43 @@ static const struct {
 	{ "[expect]\nx = wa.data ==\n", "t.ini:2: ", "expected a field, a number or a \"string\"" },
 	{ "[expect]\nx y = wa.data == 1\n", "t.ini:2: ", "an expectation's name is 1 to 64" },
 	{ "[sim]\nzones = 1\n\xff\n", "t.ini:3: ", "not valid UTF-8" },
+	{ "[plot w]\nkind = pie\n", "t.ini:2: ", "[plot w] kind: 'pie' is not a kind of plot; accepted: line bars cdf timeseries zones" },
+	{ "[plot w]\ncolour = red\n", "t.ini:2: ", "[plot w] colour: unknown key 'colour'; accepted: kind x y series facet point ccdf smooth" },
+	{ "[plot w]\nccdf = yes\n", "t.ini:2: ", "[plot w] ccdf: 'yes' is not true or false" },
+	{ "[plot w]\nsmooth = 0\n", "t.ini:2: ", "smooth: '0' is not a number of samples from 1 to 100000" },
+	{ "[plot w]\nx =\n", "t.ini:2: ", "[plot w] x: an empty value" },
+	{ "[plot a b]\nx = util\n", "t.ini:2: ", "'a b': a plot's name is 1 to 64" },
+	{ "[plot w]\nx = util\n[plot w]\n", "t.ini:3: ", "section [plot w] again (first on line 1)" },
+	{ "[plotx]\n", "t.ini:1: ", "unknown section [plotx]; accepted: [scenario], [expect], [sim], [devices], [fs-core], [reorder], [workload], [cleaning], [output], [plot NAME]" },
 };
+
+static void test_scn_plot_sections_become_plot_specs(void **state)
+{
+	struct scn *s = load_ok("[sim]\nutil = [0.5, 0.8]\nclean = [fifo, greedy]\n"
+				"[plot w]\nkind = bars\ny = device.zone_resets\nseries = clean\n"
+				"[plot c]\nkind = cdf\nccdf = true\n[plot t]\nkind = timeseries\n"
+				"smooth = 4\n");
+	const struct ana_plot_spec *p;
+
+	(void)state;
+	assert_int_equal(s->plots->len, 3);
+	p = s->plots->pdata[0];
+	assert_string_equal(p->name, "w");
+	assert_int_equal(p->kind, ANA_KIND_BARS);
+	assert_string_equal(p->y, "device.zone_resets");
+	assert_string_equal(p->series, "clean");
+	assert_null(p->x);
+	assert_null(p->facet);
+	p = s->plots->pdata[1];
+	assert_int_equal(p->kind, ANA_KIND_CDF);
+	assert_true(p->ccdf);
+	p = s->plots->pdata[2];
+	assert_int_equal(p->kind, ANA_KIND_TIMESERIES);
+	assert_int_equal(p->smooth, 4);
+	/* the plots change no point */
+	assert_int_equal(s->nr_points, 4);
+	scn_destroy(s);
+}
 
 static void test_scn_every_loader_error_names_file_line_and_what(void **state)
 {
@@ -301,6 +339,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scn_every_loader_error_names_file_line_and_what),
+		cmocka_unit_test(test_scn_plot_sections_become_plot_specs),
 		cmocka_unit_test(test_scn_nul_byte_is_refused_with_its_line),
 		cmocka_unit_test(test_scn_product_order_seeds_fastest_last_key_next),
 		cmocka_unit_test(test_scn_zip_moves_keys_together),
