@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/bench/ab.sh [-n ROUNDS] [-s SECONDS] REV [bench...] - is the working
+# tests/bench/ab.sh [-n ROUNDS] [-s SECONDS] [-c] REV [bench...] - is the working
 # tree slower than REV?  Builds REV in a temporary git worktree under /tmp
 # (removed at the end) and the working tree in $O (default build), then
 # runs the benches in rounds in which REV and the working tree alternate,
@@ -19,22 +19,31 @@
 # MiB/s ...), the first rate of a line, named by the text before it (times,
 # which are better when lower, are not compared).
 #
+# -c: instructions instead of time, for the handler: tests/bench/bench_ops
+# (the working tree's) runs each build's handler_zonelab.so under valgrind
+# --tool=callgrind for a fixed number of commands per row and prints the
+# instructions per command of each and their ratio (working / REV: below 1
+# is fewer).  Deterministic: one run says it; timing cannot see a few
+# percent on a shared machine, this can (but not cache or system-call
+# costs: use both).
+#
 # Environment: O (working tree build directory, default build), AB_JOBS
 # (make -j, default 2), ZL_BENCH_SECONDS (per row, default 0.5 here; -s),
 # BENCH_DIR (scratch directory; default a temporary one in /dev/shm, a
 # tmpfs, else under /var/tmp).
 # Exit status: 0, or 1 when a build or a bench run failed.
 set -euo pipefail
-rounds=9 secs=${ZL_BENCH_SECONDS:-0.5}
-while getopts n:s: o; do
+rounds=9 secs=${ZL_BENCH_SECONDS:-0.5} instr=0
+while getopts n:s:c o; do
 	case $o in
+	c) instr=1 ;;
 	n) rounds=$OPTARG ;;
 	s) secs=$OPTARG ;;
 	*) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { echo "usage: $0 [-n ROUNDS] [-s SECONDS] REV [bench...]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 [-n ROUNDS] [-s SECONDS] [-c] REV [bench...]" >&2; exit 2; }
 rev=$1; shift
 benches=("$@"); [ ${#benches[@]} -gt 0 ] || benches=(bench_tcmu)
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -58,18 +67,20 @@ cleanup() {
 }
 trap cleanup EXIT
 
-targets() { # BUILD_DIR: what the benches need
+targets() { # BUILD_DIR SIDE: what the benches need (a: REV, b: the working tree)
 	local b
 	for b in "${benches[@]}"; do
 		echo "$1/tests/bench/$b"
 		[ "$b" = bench_tcmu ] && echo "$1/handler_zonelab.so"
 	done | sort -u
+	[ $instr = 0 ] || echo "$1/handler_zonelab.so"
+	[ $instr = 0 ] || [ "$2" = a ] || echo "$1/tests/bench/bench_ops"   # (the working tree's runs both)
 }
 echo "ab: building $rev (${sha:0:12}) in $tmp/src and the working tree in $O (make -j$jobs)"
 git -C "$repo" worktree add --detach -q "$tmp/src" "$sha"
-make -s -C "$tmp/src" -j"$jobs" O=build $(targets build) > "$tmp/build-a.log" 2>&1 ||
+make -s -C "$tmp/src" -j"$jobs" O=build $(targets build a) > "$tmp/build-a.log" 2>&1 ||
 	{ tail -20 "$tmp/build-a.log"; echo "ab: building $rev failed" >&2; exit 1; }
-make -s -C "$repo" -j"$jobs" O="$O" $(targets "$O") > "$tmp/build-b.log" 2>&1 ||
+make -s -C "$repo" -j"$jobs" O="$O" $(targets "$O" b) > "$tmp/build-b.log" 2>&1 ||
 	{ tail -20 "$tmp/build-b.log"; echo "ab: building the working tree failed" >&2; exit 1; }
 
 # run SIDE BENCH OUT: one run of a program of side a (REV) or b (the
@@ -118,6 +129,31 @@ rows() {
 		if (m ~ /^k/) v *= 1e3; else if (m ~ /^M/) v *= 1e6; else if (m ~ /^G/) v *= 1e9
 		if (n != "") print n "\t" v }' "$1"
 }
+
+# ir SO ROW COUNT: instructions of one bench_ops run under callgrind.
+ir() {
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$O/tests/bench/bench_ops" "$1" \
+		"$scratch" "$2" "$3" 2>&1 | sed -n 's/.*refs: *//p' | tr -d ,
+}
+# per_op SO: "row<TAB>instructions per command" for each row.
+per_op() {
+	local w0 w r z
+	w0=$(ir "$1" write4k 0); w=$(ir "$1" write4k 20000)
+	r=$(ir "$1" read4k 20000); z=$(ir "$1" reset 20000)
+	printf 'write4k\t%s\n' $(( (w - w0) / 20000 ))
+	printf 'read4k\t%s\n' $(( (r - w) / 20000 ))
+	printf 'reset all\t%s\n' $(( (z - w) / 200 ))
+	printf 'report 1024 zones\t%s\n' $(( ($(ir "$1" report 50) - $(ir "$1" report 0)) / 50 ))
+}
+if [ $instr = 1 ]; then
+	type valgrind > /dev/null 2>&1 || { echo "ab: -c needs valgrind" >&2; exit 1; }
+	echo "== instructions per command (callgrind, bench_ops); ratio = working tree / $rev"
+	per_op "$tmp/src/build/handler_zonelab.so" > "$tmp/ir.a"
+	per_op "$O/handler_zonelab.so" > "$tmp/ir.b"
+	printf '  %-20s %12s %12s %7s\n' row "$rev" working ratio
+	paste "$tmp/ir.a" "$tmp/ir.b" | awk -F'\t' '{ printf "  %-20s %12d %12d %7.3f\n", $1, $2, $4, $4 / $2 }'
+	exit 0
+fi
 
 rc=0
 for b in "${benches[@]}"; do
