@@ -59,3 +59,11 @@ $(O)/tests/bench/bench_tcmu: $(O)/tests/bench/bench_tcmu.o $(TCMU_STANDIN_OBJ) $
 		| $(O)/handler_zonelab.so $(FLOOR_SO)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -rdynamic -o $@ $(filter %.o %.a,$^) $(LDLIBS)
+# Instruction counts per command (under callgrind; tests/bench/ab.sh -c):
+# not a timed bench, so not in BENCH_SRCS (make bench runs those).
+BENCH_OPS_BIN := $(O)/tests/bench/bench_ops
+EXTRA_PROGS += $(BENCH_OPS_BIN)
+$(BENCH_OPS_BIN): $(O)/tests/bench/bench_ops.o $(TCMU_STANDIN_OBJ) $(TCMU_HELPER_OBJ) | $(O)/handler_zonelab.so
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -rdynamic -o $@ $(filter %.o %.a,$^) $(LDLIBS)
+-include $(O)/tests/bench/bench_ops.d

@@ -37,11 +37,20 @@ static size_t inquiry_std(const struct zscsi *s, uint8_t *b)
 	put_padded(b + 8, s->vendor, 8);
 	put_padded(b + 16, s->product, 16);
 	put_padded(b + 32, "0001", 4);
-	/* VERSION DESCRIPTORS (no version claimed) */
+	/*
+	 * VERSION DESCRIPTORS, all "no version claimed": the architecture, the
+	 * command sets whose pages and commands zscsi returns (SPC-5 and
+	 * SBC-4, and SPC-4 and SBC-3, which define the same standard data and
+	 * the same 3Ch-byte Block Limits page: initiators that know only the
+	 * older codes look for them), then ZBC.  No transport: the handler
+	 * does not know which fabric carries it (docs/ZBC.md).
+	 */
 	zl_put_be16(b + 58, 0x00c0); /* SAM-6 */
 	zl_put_be16(b + 60, 0x05c0); /* SPC-5 */
-	zl_put_be16(b + 62, 0x0600); /* SBC-4 */
-	zl_put_be16(b + 64, 0x0620); /* ZBC */
+	zl_put_be16(b + 62, 0x0460); /* SPC-4 */
+	zl_put_be16(b + 64, 0x0600); /* SBC-4 */
+	zl_put_be16(b + 66, 0x04c0); /* SBC-3 */
+	zl_put_be16(b + 68, 0x0620); /* ZBC */
 	return INQ_STD_LEN;
 }
 
@@ -88,7 +97,7 @@ static size_t inquiry_vpd(const struct zscsi *s, uint8_t page, uint8_t *b)
 		n = 12 + 4 + d[3];
 		break;
 	case 0xb0:
-		/* Block limits: only what is implemented (no UNMAP) */
+		/* Block limits: only what is implemented (no UNMAP: 0 blocks, 0 descriptors) */
 		n = 0x3c;
 		b[4] = 0x01;                                          /* WSNZ: WRITE SAME of 0 blocks refused */
 		b[5] = ZSCSI_MAX_CAW_LBA;                             /* MAXIMUM COMPARE AND WRITE LENGTH */

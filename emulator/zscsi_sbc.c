@@ -248,10 +248,12 @@ uint8_t zscsi_write_verify(struct zscsi_cmd *c)
  * with NDOB, 16 only) written to NUMBER OF LOGICAL BLOCKS blocks, as one
  * zdisk write (the same buffer repeated in the iovec), so the zone rules
  * see one command.  0 blocks is refused (VPD B0h WSNZ = 1); more than
- * MAXIMUM WRITE SAME LENGTH too.  UNMAP is accepted and ignored: the
- * logical unit is fully provisioned (LBPME = 0), so the blocks are written
- * (SBC-4 4.7.3.3), which for a sequential zone is the only meaning a
- * deallocation could have anyway.  ANCHOR is not supported.
+ * MAXIMUM WRITE SAME LENGTH too.  UNMAP and ANCHOR are refused (INVALID
+ * FIELD IN CDB, the field pointer on the bit): the logical unit does not
+ * implement logical block provisioning (READ CAPACITY(16) LBPME = 0, no
+ * LBP VPD page, so LBPWS = LBPWS10 = 0), and a WRITE SAME that asked for a
+ * deallocation must not quietly write instead (docs/ZBC.md, "Logical block
+ * provisioning").
  */
 uint8_t zscsi_write_same(struct zscsi_cmd *c)
 {
@@ -272,6 +274,8 @@ uint8_t zscsi_write_same(struct zscsi_cmd *c)
 		return zscsi_fail_cdb(c, 1, 7);
 	if (c->cdb[1] & 0x10)                           /* ANCHOR */
 		return zscsi_fail_cdb(c, 1, 4);
+	if (c->cdb[1] & 0x08)                           /* UNMAP: no provisioning */
+		return zscsi_fail_cdb(c, 1, 3);
 	if (!a.nr_lba || (uint64_t)a.nr_lba * bs > ZSCSI_MAX_WS_BYTES)
 		return zscsi_fail_cdb(c, a.nr_byte, 7);
 	if (!ndob && c->buf_len < bs)                   /* the one block of data-out */

@@ -29,6 +29,12 @@
  * $ZL_HANDLER_SO (default <build>/handler_zonelab.so next to this program's
  * directory), $ZL_FLOOR_SO (default <build>/tests/tcmu_standin/handler_floor.so) and
  * $ZL_FILE_ZBC_SO.  Not a test: it checks only that commands succeed.
+ *
+ * A/B: with $ZL_HANDLER_B_SO (another build's handler_zonelab.so, e.g.
+ * tests/bench/ab.sh's), that handler takes file_zbc's place as "zonelab_b"
+ * with zonelab's own device, in the same process and the same interleaved
+ * rounds, so ours/B (the ours/fzbc column) is the two builds' ratio with
+ * the machine's drift hitting both alike.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -478,6 +484,7 @@ int main(int argc, char **argv)
 	const char *fz = getenv("ZL_FILE_ZBC_SO");
 	const char *ours = getenv("ZL_HANDLER_SO");
 	const char *flo = getenv("ZL_FLOOR_SO");
+	const char *bso = getenv("ZL_HANDLER_B_SO");
 	struct target raw = { .name = "raw" }, zl = { .name = "zonelab" }, fzbc = { .name = "file_zbc" };
 	struct target fl = { .name = "floor", .no_zones = true };
 	struct target zl_raw = { 0 }, fl_raw = { 0 }, fz_raw = { 0 }, *twins[3];
@@ -516,11 +523,16 @@ int main(int argc, char **argv)
 		ts[nr++] = &zl;
 	else
 		fprintf(stderr, "zonelab handler not measured\n");
-	hf = access(fz, R_OK) ? NULL : open_handler(&fzbc, fz, argv[1], H_FILE_ZBC);
+	if (bso) {
+		fzbc.name = "zonelab_b";
+		hf = open_handler(&fzbc, bso, argv[1], H_ZONELAB);
+	} else {
+		hf = access(fz, R_OK) ? NULL : open_handler(&fzbc, fz, argv[1], H_FILE_ZBC);
+	}
 	if (hf)
 		ts[nr++] = &fzbc;
 	else
-		fprintf(stderr, "file_zbc not measured (%s)\n", fz);
+		fprintf(stderr, "%s not measured (%s)\n", fzbc.name, bso ? bso : fz);
 	hl = open_handler(&fl, flo, argv[1], H_FLOOR);
 	if (hl)
 		ts[nr++] = &fl;
@@ -528,7 +540,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "floor handler not measured (%s)\n", flo);
 	if (hz && open_twin(&zl_raw, &zl, H_ZONELAB, "raw: zonelab's image") == 0)
 		twins[nr_twins++] = &zl_raw;
-	if (hf && open_twin(&fz_raw, &fzbc, H_FILE_ZBC, "raw: file_zbc's file") == 0)
+	if (hf && open_twin(&fz_raw, &fzbc, bso ? H_ZONELAB : H_FILE_ZBC, "raw: file_zbc's file") == 0)
 		twins[nr_twins++] = &fz_raw;
 	if (hl && open_twin(&fl_raw, &fl, H_FLOOR, "raw: floor's file") == 0)
 		twins[nr_twins++] = &fl_raw;
@@ -553,8 +565,8 @@ int main(int argc, char **argv)
 	       "same offsets; the raw column shows zonelab's).\nRatios: median over %d rounds of the "
 	       "per-round ratio (REPORT/RESET: ratio of rates; ours/fzbc and ours/flr for reads: "
 	       "(ours/its raw) / (other/its raw)).\n", ROUNDS);
-	printf("%-28s %11s %11s %11s %11s %9s %9s %9s %9s\n", "row (ops/s)", "zonelab", "file_zbc",
-	       "floor", "raw file", "ours/fzbc", "ours/raw", "floor/raw", "ours/flr");
+	printf("%-28s %11s %11s %11s %11s %9s %9s %9s %9s\n", "row (ops/s)", "zonelab", fzbc.name,
+	       "floor", "raw file", bso ? "ours/B" : "ours/fzbc", "ours/raw", "floor/raw", "ours/flr");
 	for (int i = 0; i < NR_ROWS; i++) {
 		printf("%-28s", row_names[i]);
 		print_ops(zl.ops[i]);

@@ -24,6 +24,7 @@ E2E_PKGS="$E2E_PKGS python3 python3-minimal python3.11 python3.11-minimal
   gir1.2-glib-2.0 python3-pyudev python3-six python3-pyparsing python3-urwid
   dbus-daemon dbus-bin dbus-system-bus-common"
 E2E_PKGS="$E2E_PKGS blktrace"  # vm_trace (46-vm-trace.sh): blktrace of the traced disk
+E2E_PKGS="$E2E_PKGS zbd-utils"  # libzbd's zbd tool (zonefs/libzbd check; zonefs-tools is not in Debian 12)
 
 e2e_log() { printf '[e2e %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 e2e_die() { e2e_log "error: $*"; exit 1; }

@@ -14,7 +14,7 @@ out=$1; build=${2:-}
 [ -f "$ROOT/.unpacked" ] || e2e_die "run tests/e2e/fetch.sh first"
 kver=$(cat "$ROOT/.kver")
 MODULES="configfs target_core_mod target_core_user uio tcm_loop sd_mod sg crc32c_generic crc32_generic
-  libcrc32c btrfs f2fs iscsi_target_mod iscsi_tcp scsi_debug"
+  libcrc32c btrfs f2fs iscsi_target_mod iscsi_tcp scsi_debug target_core_file zonefs"
 
 # copy_with_libs STAGE FILE... - copy ROOT-relative files and their libraries.
 copy_with_libs() {
@@ -49,7 +49,8 @@ build_base() {
 	local stage=$1 f m
 	rm -rf "$stage"; mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lib64,etc,e2e,mnt,tmp,run}
 	# Every executable of the unpacked packages (they are all guest tools).
-	mapfile -t files < <(cd "$ROOT" && find bin sbin usr/bin usr/sbin \( -type f -o -type l \) | sort)
+	# (zbd-utils' GTK viewers gzbd* excepted: their GTK closure is not needed.)
+	mapfile -t files < <(cd "$ROOT" && find bin sbin usr/bin usr/sbin \( -type f -o -type l \) ! -name 'gzbd*' | sort)
 	copy_with_libs "$stage" "${files[@]}"
 	# tcmu-runner's handler directory, glibc's dlopened libgcc_s, the loader.
 	mapfile -t files < <(cd "$ROOT" && ls usr/lib/x86_64-linux-gnu/tcmu-runner/*.so lib/x86_64-linux-gnu/libgcc_s.so.1 2>/dev/null)
@@ -116,7 +117,7 @@ trap 'rm -rf "$ov" "$ov.cpio"' EXIT
 mkdir -p "$ov/e2e/handlers" "$ov/e2e/bin" "$ov/e2e/fio"
 cp "$E2E_DIR/guest/init" "$ov/init"
 mkdir -p "$ov/etc/rtslib-fb-target"   # rtslib's dbroot (python3-rtslib-fb's postinst makes it)
-cp -r "$E2E_DIR/guest/run-checks.sh" "$E2E_DIR/guest/lib.sh" "$E2E_DIR/guest/ksigs.awk" "$E2E_DIR"/guest/handler-*.sh "$E2E_DIR/guest/checks" "$ov/e2e/"
+cp -r "$E2E_DIR/guest/run-checks.sh" "$E2E_DIR/guest/lib.sh" "$E2E_DIR/guest/ksigs.awk" "$E2E_DIR"/guest/handler-*.sh "$E2E_DIR"/guest/*.py "$E2E_DIR/guest/checks" "$ov/e2e/"
 ln -s /usr/lib/x86_64-linux-gnu/tcmu-runner/handler_file_zbc.so "$ov/e2e/handlers/"
 # Ours as a user installs it: `make install PREFIX=/usr` into the guest's
 # root (zonelab in /usr/bin, handler_zonelab.so in tcmu-runner's default

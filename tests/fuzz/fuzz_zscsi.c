@@ -11,7 +11,7 @@
  * for data-out the buffer bytes.  Every buffer is allocated to its exact
  * size so ASan sees any overrun.  A data-in buffer starts as 0xa5 bytes:
  * after a GOOD data-in command everything past the data-in length must be
- * zero.  Seeds sbc-* cover VERIFY BYTCHK, WRITE SAME, WRITE AND VERIFY,
+ * zero.  Seeds sbc-* cover VERIFY BYTCHK, WRITE SAME (sbc-unmap: UNMAP=1), WRITE AND VERIFY,
  * COMPARE AND WRITE and READs whose buffer differs from TRANSFER LENGTH.  A fresh disk per input keeps runs
  * deterministic.
  */
