@@ -81,20 +81,22 @@ if command -v python3 > /dev/null && [ -d "$src/tests/data/kernel-6.1" ]; then
 		"$src/tests/data/kernel-6.1/expect.json" --results "$dir/results.json" > "$dir/kwa" 2>&1 ||
 		fail "kwa.py check: $(grep FAIL "$dir/kwa" | head -5 | tr '\n' ' ')$(tail -3 "$dir/kwa")"
 	cat "$dir/kwa"
-	# the comparison can fail: a tolerance of 0.1%, and the ENOSPC gap not
-	# listed, are both reported
+	# the comparison can fail: a tolerance of 0.1%, the ENOSPC gap not
+	# listed, and a recorded ratio 0.1 away are all reported
 	python3 - "$src/tests/data/kernel-6.1/expect.json" "$dir/strict.json" <<'EOF2'
 import json, sys
 e = json.load(open(sys.argv[1]))
 e["tolerance"] = 0.001
 for p in e["points"].values():
     p.pop("enospc_gap", None)
+e["points"]["25-75-1"]["ratio"] += 0.1
 json.dump(e, open(sys.argv[2], "w"))
 EOF2
 	python3 "$src/tests/validate/kwa.py" check "$src/tests/data/kernel-6.1" "$dir/strict.json" \
 		--results "$dir/results.json" > "$dir/strict" 2>&1 && fail "kwa.py check passed with a 0.1% tolerance"
 	grep -q "over 0%" "$dir/strict" || fail "kwa.py check (0.1%): no point reported over tolerance"
 	grep -q "kernel ENOSPC after" "$dir/strict" || fail "kwa.py check: an unlisted ENOSPC difference not reported"
+	grep -q "25-75-1: data WA ratio .* fs-core's replay moved" "$dir/strict" || fail "kwa.py check: a moved ratio not reported"
 else
 	fail "no tests/data/kernel-6.1 or no python3"
 fi

@@ -36,7 +36,8 @@ for ((i = 0; i < ${#todo[@]}; i += batch)); do
 		id=${p//,/-}
 		if [ -s "$out/logs/kwa-$id.out" ] && grep -q '"phase"' "$out/logs/kwa-$id.out"; then
 			cp "$out/logs/kwa-$id.out" "$data/"
-			[ ! -s "$out/logs/kwa-$id.idx" ] || cp "$out/logs/kwa-$id.idx" "$data/"
+			# the offsets, compressed (about 100 KiB a point as text)
+			[ ! -s "$out/logs/kwa-$id.idx" ] || gzip -9 < "$out/logs/kwa-$id.idx" > "$data/kwa-$id.idx.gz"
 		else
 			echo "validate-kernel: point $p left no results (see $out)" >&2
 		fi

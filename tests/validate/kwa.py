@@ -21,6 +21,7 @@ the table says which).
 """
 import concurrent.futures
 import glob
+import gzip
 import json
 import os
 import random
@@ -48,8 +49,11 @@ def load_point(path):
         raise SystemExit(f"{path}: no header line or no phase")
     idx = {}
     ipath = path[:-4] + ".idx"
+    opener = open
+    if not os.path.exists(ipath) and os.path.exists(ipath + ".gz"):
+        ipath, opener = ipath + ".gz", gzip.open
     if os.path.exists(ipath):
-        with open(ipath) as f:
+        with opener(ipath, "rt") as f:
             for line in f:
                 w = line.split()
                 if w:
@@ -63,7 +67,11 @@ def phase_writes(head, ph, idx, rng):
     if ph["phase"] == "fill":
         return list(range(nb)), True
     if ph["phase"] in idx:
-        return idx[ph["phase"]], True
+        got = idx[ph["phase"]]
+        if len(got) < ph["app_bytes"] // bs:
+            raise SystemExit(f"{head['point']} phase {ph['phase']}: {len(got)} offsets kept, "
+                             f"fio wrote {ph['app_bytes'] // bs} blocks")
+        return got, True
     return [rng.randrange(nb) for _ in range(head["phase_bytes"] // bs)], False
 
 
@@ -329,11 +337,13 @@ def main(argv):
         q = r.get("data_wa_ratio")
         if q is None:
             continue
+        # the ratio as last recorded: a change to fs-core that moves it shows
+        # here long before it leaves the tolerance (the replay is deterministic)
+        if "ratio" in e and abs(q - e["ratio"]) > expect.get("drift", 0.02):
+            bad.append(f"{r['point']}: data WA ratio {q:.3f}, recorded {e['ratio']:.3f}: fs-core's "
+                       f"replay moved (update expect.json if that is meant, and docs/VALIDATION.md)")
         if e.get("gap"):
-            # a known gap (docs/VALIDATION.md says why): it must not move
-            if abs(q - e["ratio"]) > e.get("drift", 0.02):
-                bad.append(f"{r['point']}: data WA ratio {q:.3f}, the known gap was {e['ratio']:.3f} "
-                           f"({e['gap']})")
+            pass  # a known WA gap (docs/VALIDATION.md says why): only its drift is checked
         elif abs(q - 1) > tol:
             bad.append(f"{r['point']}: fs-core data WA {r['fscore_data_wa']:.3f} vs kernel "
                        f"{r['kernel_data_wa']:.3f}: ratio {q:.3f}, over {tol:.0%}")

@@ -111,6 +111,7 @@ run_point() {
 		# mark would lose relocations)
 		dmesg -c >> $LOGS/kwa-dmesg.log; t0=$EPOCHREALTIME
 		bt_start
+		rm -f $W/iolog  # fio appends to an existing log
 		if [ $p = fill ]; then rw=write; io=$file; seed=$S
 		else rw=randwrite; io=$ph; seed=$(( S * 1000 + ${p%.*} * 100 + ${p#*.} )); fi
 		fio --name=kwa --filename=$M/f --size=$file --bs=$bs --direct=1 --ioengine=psync \
