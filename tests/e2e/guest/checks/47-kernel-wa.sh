@@ -4,7 +4,7 @@
 # bg_reclaim_threshold T, fio seed SEED) on a fresh disk of its own
 # (KWA_DISK_MIB, KWA_ZONE_MIB zones, KWA_NCONV conventional, control socket
 # on): mkfs.btrfs -O zoned (defaults: metadata and system DUP), mount with
-# commit=KWA_COMMIT, a sequential O_DIRECT fill of the file, then
+# commit=KWA_COMMIT and enospc_debug, a sequential O_DIRECT fill of the file, then
 # KWA_PASSES passes of uniform random O_DIRECT overwrites (fio norandommap,
 # KWA_BS blocks), each pass in KWA_PHASES phases.  Every phase ends with
 # `btrfs filesystem sync` (a commit, and the transaction thread wakes the
@@ -90,7 +90,9 @@ run_point() {
 	dev_create kwa $disk "$(h_cfg_ctl $img $KWA_ZONE_MIB $KWA_NCONV 128)" || fail "$id: backstore"
 	dev=$(lun_attach kwa) || fail "$id: no disk"
 	mkfs.btrfs -f -O zoned $dev > $W/mkfs.out 2>&1 || { cat $W/mkfs.out; fail "$id: mkfs.btrfs -O zoned"; }
-	mount -t btrfs -o commit=$KWA_COMMIT $dev $M || fail "$id: mount"
+	# enospc_debug: the space infos in the kernel log at each ENOSPC (no
+	# change to what is allocated; kept in logs/kwa-dmesg.log)
+	mount -t btrfs -o commit=$KWA_COMMIT,enospc_debug $dev $M || fail "$id: mount"
 	uuid=$(findmnt -no UUID $M)
 	[ -d /sys/fs/btrfs/$uuid ] || fail "$id: no /sys/fs/btrfs/$uuid"
 	echo $T > /sys/fs/btrfs/$uuid/allocation/data/bg_reclaim_threshold || fail "$id: data bg_reclaim_threshold=$T"
