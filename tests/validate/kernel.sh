@@ -43,4 +43,4 @@ for ((i = 0; i < ${#todo[@]}; i += batch)); do
 		fi
 	done
 done
-python3 tests/validate/kwa.py table "$data" --zonelab "$O/zonelab" --json "$data/table.json"
+python3 tests/validate/kwa.py table "$data" --zonelab "$O/zonelab" --json "$O/kernel-6.1-table.json"
