@@ -191,8 +191,7 @@ def compare(zonelab, path):
     kfail = next((i for i, ph in enumerate(phases) if ph["fio_error"]), None)
     r["kernel_enospc_after"] = k[kfail]["user"] if kfail is not None else None
     r["kernel_errors"] = sorted({ph["fio_error"] for ph in phases if ph["fio_error"]})
-    r["kernel_recovered"] = kfail is not None and any(
-        ph["app_bytes"] and not ph["fio_error"] for ph in phases[kfail + 1:])
+    r["kernel_recovered"] = kfail is not None and any(ph["app_bytes"] for ph in phases[kfail + 1:])
     r["kernel_stuck_from"] = next((phases[i]["phase"] for i in range(len(phases))
                                    if all(not ph["app_bytes"] for ph in phases[i:])), None)
     r["fscore_enospc_after"], r["fscore_error"] = fscore_intended(zonelab, head, phases, idx)
