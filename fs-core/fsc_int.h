@@ -335,8 +335,14 @@ void fsc_slab_fini(struct fsc *fs);
 
 /* fsc_reclaim.c: Linux 6.1's reclaim list (cfg.reclaim.linux61; no-ops when off) */
 /* @bg lost live bytes (now bg->used_bytes, @old_used before): queue it when
- * that crossed its type's threshold; remember it for the commit's check. */
-void fsc_reclaim_freed(struct fsc *fs, struct fsc_bg *bg, uint64_t old_used);
+ * that crossed its type's threshold; remember it for the commit's check.
+ * On the free path: with the list off, one test of a flag and no call. */
+void fsc_reclaim_freed_slow(struct fsc *fs, struct fsc_bg *bg, uint64_t old_used);
+static inline void fsc_reclaim_freed(struct fsc *fs, struct fsc_bg *bg, uint64_t old_used)
+{
+	if (fs->cfg.reclaim.linux61)
+		fsc_reclaim_freed_slow(fs, bg, old_used);
+}
 /* After a commit unpinned: queue those freed since whose unusable space
  * (freed behind the write pointer) reached the threshold of their length. */
 void fsc_reclaim_commit(struct fsc *fs);

@@ -55,13 +55,11 @@ static void queue(struct fsc *fs, struct fsc_bg *bg)
 	fs->st.nr_reclaim_queued++;
 }
 
-void fsc_reclaim_freed(struct fsc *fs, struct fsc_bg *bg, uint64_t old_used)
+void fsc_reclaim_freed_slow(struct fsc *fs, struct fsc_bg *bg, uint64_t old_used)
 {
 	uint64_t thresh;
 	uint32_t pct;
 
-	if (!fs->cfg.reclaim.linux61)
-		return;
 	bg->rc_freed = true;  /* for the unpin check at the commit */
 	pct = type_pct(fs, bg);
 	if (!pct)
@@ -112,20 +110,6 @@ void fsc_reclaim_forget(struct fsc *fs, struct fsc_bg *bg)
 	bg->rc_queued = false;
 }
 
-/* Bytes allocated to chunks (every stripe is one zone), and the disk. */
-static void alloc_total(const struct fsc *fs, uint64_t *alloc, uint64_t *total)
-{
-	uint32_t i;
-
-	*alloc = *total = 0;
-	for (i = 0; i < fs->nr_slots; i++)
-		if (fs->bgs[i])
-			*alloc += (uint64_t)fs->bgs[i]->nr_stripes * fs->zone_bytes;
-	for (i = 0; i < fs->nr_devs; i++)
-		if (fs->devs[i].blk)
-			*total += (uint64_t)fs->devs[i].nr_zones * fs->devs[i].zone_bytes;
-}
-
 uint32_t fsc_chunk_zones(const struct fsc *fs, uint32_t type)
 {
 	uint32_t i, n = 0;
@@ -138,11 +122,15 @@ uint32_t fsc_chunk_zones(const struct fsc *fs, uint32_t type)
 
 bool fsc_reclaim_gate(const struct fsc *fs)
 {
-	uint64_t alloc, total;
+	uint64_t alloc = (uint64_t)fsc_chunk_zones(fs, FSC_BG_DATA | FSC_BG_META | FSC_BG_SYSTEM) *
+			 fs->zone_bytes, total = 0;
+	uint32_t i;
 
 	if (!fs->cfg.reclaim.global_pct)
 		return false;
-	alloc_total(fs, &alloc, &total);
+	for (i = 0; i < fs->nr_devs; i++)  /* the disk(s): every zone */
+		if (fs->devs[i].blk)
+			total += (uint64_t)fs->devs[i].nr_zones * fs->devs[i].zone_bytes;
 	return total && alloc * 100 / total >= fs->cfg.reclaim.global_pct;
 }
 
