@@ -157,6 +157,12 @@ struct fsc_cfg {
 	uint64_t file_bytes;              /* size of the one file the model holds */
 	uint32_t tree_fanout;             /* child pointers per internal node */
 	uint32_t leaf_items;              /* file blocks described per leaf */
+	/* metadata model: FSC_META_FILE the one file tree above; FSC_META_BTRFS
+	 * the kernel's trees besides (extent, checksum, root, data relocation;
+	 * fsc_btree.c), sizes derived from node_bytes and extent_bytes, which
+	 * then also set leaf_items and tree_fanout */
+	enum fsc_meta_model { FSC_META_FILE, FSC_META_BTRFS } meta_model;
+	uint32_t extent_bytes;            /* a data extent (the application's write size) */
 	bool sb_log;                      /* force the two-zone superblock log */
 	enum fsc_clean_policy clean;      /* victim selection (fsc_clean_pick()) */
 	struct fsc_clean_params clean_params;
@@ -410,6 +416,21 @@ struct fsc_bg *fsc_clean_pick_scan(struct fsc *fs);
  * them (nothing moved then).
  */
 int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_bio **list);
+/*
+ * cfg.meta_model btrfs: the kernel's relocation of the last victim goes on
+ * after its copies, in commits (btrfs_relocate_block_group() calls
+ * relocate_block_group() once per stage, each commits three times: data
+ * MOVE_DATA_EXTENTS, UPDATE_DATA_PTRS and a last call that finds nothing,
+ * 9; tree blocks 6; nothing to move 3).  fsc_reloc_commits() - how many
+ * are left (0 in the file model); fsc_reloc_stage() - what changes before
+ * the next one, then the caller commits.  0, -ENOSPC, -EROFS or -ENOMEM.
+ */
+uint32_t fsc_reloc_commits(const struct fsc *fs);
+int fsc_reloc_stage(struct fsc *fs, uint64_t now_ns);
+/* fsc_delete_unused() - the cleaner's btrfs_delete_unused_bgs(): block
+ * groups left empty since the last call go (cfg.reclaim.linux61 keeps them
+ * until then, as the kernel does; otherwise they went at once). */
+void fsc_delete_unused(struct fsc *fs, uint64_t now_ns);
 
 /*
  * Linux 6.1's reclaim list (cfg.reclaim.linux61, fsc_reclaim.c): frees and
@@ -460,6 +481,11 @@ struct fsc_stats {
 	uint64_t nr_relocations;
 	uint64_t nr_relocating;            /* victims whose copies are still in flight */
 	uint64_t nr_relocating_meta;       /* of which tree-block groups waiting for a commit */
+	/* cfg.meta_model btrfs: tree blocks CoW'd per tree (file, extent, csum,
+	 * root, data relocation), metadata allocations that failed (ENOSPC:
+	 * the kernel aborts the transaction), block groups deleted unused */
+	uint64_t nr_cow[5];
+	uint64_t nr_meta_enospc;
 	/* Linux 6.1 reclaim (cfg.reclaim.linux61): block groups queued by a
 	 * free crossing the threshold, by unusable space at a commit; passes
 	 * run, passes the gate held back, entries dropped busy, lost (no memory) */

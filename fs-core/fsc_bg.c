@@ -220,6 +220,26 @@ static void bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 			fs->cur[t] = NULL;
 	fsc_bg_unlink(fs, bg);
 	fs->st.nr_bg_removed++;
+	if (bg->kleaf) {
+		/* btrfs model: its items' leaves go at the next commit (fsc_btree.c) */
+		for (i = 0; i < 2u * bg->kmax; i++) {
+			uint32_t *d;
+
+			if (!bg->kleaf[i])
+				continue;
+			d = fsc_grow(fs->bt.dead, &fs->bt.dead_cap, fs->bt.nr_dead, sizeof(*d));
+			if (!d)
+				break;  /* out of memory: those leaves stay live */
+			fs->bt.dead = d;
+			d[fs->bt.nr_dead++] = bg->kleaf[i];
+		}
+	}
+	if (bg->unused) {
+		for (i = 0; i < fs->nr_unused && fs->unused[i] != bg; i++)
+			;
+		if (i < fs->nr_unused)
+			fs->unused[i] = fs->unused[--fs->nr_unused];
+	}
 	if (bg->relocating) {
 		fs->st.nr_relocating--;
 		if (bg->type != FSC_BG_DATA)
@@ -245,8 +265,39 @@ static void bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 void fsc_bg_put(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 {
 	fsc_clean_sync(fs, bg);
-	if (bg->alloc_done && !bg->used_bytes && !bg->nr_inflight && !bg->nr_held)
-		bg_remove(fs, bg, now_ns);
+	if (!bg->alloc_done || bg->used_bytes || bg->nr_inflight || bg->nr_held)
+		return;
+	if (fs->cfg.reclaim.linux61 && !bg->reclaimed) {
+		/* btrfs_mark_bg_unused(): the cleaner deletes it */
+		struct fsc_bg **a;
+
+		if (bg->unused)
+			return;
+		a = fsc_grow(fs->unused, &fs->unused_cap, fs->nr_unused, sizeof(*a));
+		if (a) {
+			fs->unused = a;
+			fs->unused[fs->nr_unused++] = bg;
+			bg->unused = true;
+			return;
+		}  /* out of memory: at once */
+	}
+	bg_remove(fs, bg, now_ns);
+}
+
+void fsc_delete_unused(struct fsc *fs, uint64_t now_ns)
+{
+	/* btrfs_delete_unused_bgs(): those still empty and idle (the cleaner
+	 * runs between relocations, never inside one) */
+	while (fs->nr_unused) {
+		struct fsc_bg *bg = fs->unused[fs->nr_unused - 1];
+
+		if (bg->used_bytes || bg->nr_inflight || bg->nr_held || bg->pinned_bytes) {
+			fs->nr_unused--;  /* in use again: off the list */
+			bg->unused = false;
+			continue;
+		}
+		bg_remove(fs, bg, now_ns);  /* takes it off the list */
+	}
 }
 
 /* fsc_bg_relocating() - relocation of @bg starts (@on) or stops (moved or
@@ -254,6 +305,7 @@ void fsc_bg_put(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 void fsc_bg_relocating(struct fsc *fs, struct fsc_bg *bg, bool on)
 {
 	bg->relocating = on;
+	bg->reclaimed |= on;
 	fsc_clean_sync(fs, bg);
 }
 

@@ -135,6 +135,10 @@ struct fsc_bg {
 	bool rc_queued;           /* on the Linux 6.1 reclaim list (fsc_reclaim.c) */
 	bool rc_freed;            /* freed bytes since the last commit (the unpin check) */
 	uint32_t rc_order;        /* its place on the list when a pass sorts it */
+	bool reclaimed;           /* relocation began: removed at once when empty */
+	bool unused;              /* on fs->unused, deleted by fsc_delete_unused() */
+	uint16_t kmax;            /* btrfs model: leaves per keyed tree it may have */
+	uint32_t *kleaf;          /* btrfs model: their node ids, [tree][kmax] (0 = none) */
 	struct fsc_bg *pool_next; /* on fs->slab's free list, once removed */
 	struct fsc_stripe stripes[FSC_MAX_STRIPES];
 };
@@ -227,7 +231,12 @@ static inline bool fsc_bg_is_cleanable(const struct fsc_bg *bg)
 struct fsc_node {
 	uint64_t logical;
 	uint32_t gen;             /* transaction that last CoW'ed it */
+	uint32_t tree;            /* btrfs model keyed nodes: which tree (FSC_BT_*) */
 };
+
+/* The btrfs model's trees (fsc_btree.c); the file tree is fs->nodes. */
+enum { FSC_BT_FILE, FSC_BT_EXT, FSC_BT_CSUM, FSC_BT_ROOT, FSC_BT_DRELOC, FSC_BT_NR };
+#define FSC_KID 0x40000000u       /* node ids from here are fs->bt.kn's */
 
 struct fsc_pin {
 	uint64_t logical;
@@ -289,6 +298,26 @@ struct fsc {
 	uint32_t nr_commit_pinned, commit_pinned_cap;
 	uint32_t trans_id;
 	uint64_t generation;
+
+	struct fsc_bt {           /* cfg.meta_model btrfs (fsc_btree.c) */
+		struct fsc_node *kn;  /* keyed trees' nodes (id FSC_KID + index); 0 unused */
+		uint32_t nr_kn, kn_cap;
+		uint32_t *kfree, nr_kfree, kfree_cap;  /* free indexes */
+		uint64_t span[3];     /* key bytes a leaf covers: data extent items,
+				       * tree block items (extent tree), checksums */
+		uint32_t root[FSC_BT_NR];  /* keyed trees' roots, root tree, data reloc tree */
+		uint32_t *par[FSC_BT_NR]; /* extent / csum trees' level-1 nodes */
+		uint32_t nr_par[FSC_BT_NR], nr_leaves[FSC_BT_NR];
+		uint32_t ext_blocks;  /* file blocks per extent */
+		uint32_t *dead, nr_dead, dead_cap;     /* leaves of removed block groups */
+		uint32_t *moved, nr_moved, moved_cap;  /* file leaves the relocation moved */
+		uint32_t *mark;       /* per file leaf: relocation seq that listed it */
+		uint32_t seq, stage, nr_stages, steps; /* relocation in progress */
+		bool meta_victim;
+		int err;              /* a tree block allocation failed: sticky (abort) */
+	} bt;
+	struct fsc_bg **unused;   /* linux61: left empty, deleted by fsc_delete_unused() */
+	uint32_t nr_unused, unused_cap;
 
 	struct fsc_clean clean;   /* victim selection */
 	struct fsc_reclaim {      /* Linux 6.1's reclaim list (fsc_reclaim.c) */
@@ -411,11 +440,49 @@ void fsc_free_extent(struct fsc *fs, uint64_t logical, uint64_t len, uint64_t no
 struct fsc_bio *fsc_bio_get(struct fsc *fs);
 void fsc_bio_put(struct fsc *fs, struct fsc_bio *bio);
 
-/* fsc_trans.c: the transaction and the B-tree model */
+/* fsc_btree.c: tree blocks: CoW of a node; the btrfs model's keyed trees */
+static inline struct fsc_node *fsc_node(struct fsc *fs, uint32_t id)
+{
+	return id < FSC_KID ? &fs->nodes[id] : &fs->bt.kn[id - FSC_KID];
+}
+static inline bool fsc_bt_on(const struct fsc *fs)
+{
+	return fs->cfg.meta_model == FSC_META_BTRFS && fs->nr_nodes;
+}
+/* fsc_node_cow() - node @id copied on write in the running transaction:
+ * a new block, the old one pinned until commit. */
+int fsc_node_cow(struct fsc *fs, uint32_t id, uint64_t now_ns);
+/* The old copy of a tree block at @logical waits for the commit. */
+int fsc_node_pin(struct fsc *fs, uint64_t logical);
+int fsc_bt_init(struct fsc *fs);
+void fsc_bt_fini(struct fsc *fs);
+/* Data at @logical of @bg was allocated or freed (its extent item and
+ * checksums change): their leaves dirty.  Returns 0 or an error. */
+int fsc_bt_data(struct fsc *fs, struct fsc_bg *bg, uint64_t logical, bool csum, uint64_t now_ns);
+static inline int fsc_bt_data_at(struct fsc *fs, uint64_t logical, uint64_t now_ns)
+{
+	struct fsc_bg *bg;
+
+	if (!fsc_bt_on(fs) || (logical & FSC_TOKEN_BIT) || logical == FSC_NO_ADDR)
+		return 0;
+	bg = fsc_bg_lookup(fs, logical);
+	return bg ? fsc_bt_data(fs, bg, logical, true, now_ns) : 0;
+}
+/* CoW keyed node @id and its path (relocation of a tree block). */
+int fsc_bt_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns);
+/* CoW node @id (file tree or keyed) and its path to the root. */
+int fsc_tree_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns);
+/* Before a commit: leaves of removed block groups go, the root tree is CoW'd. */
+int fsc_bt_commit_prep(struct fsc *fs, uint64_t now_ns);
+/* Relocation moved file-tree leaf @leaf's data or the leaf itself. */
+int fsc_bt_moved(struct fsc *fs, uint32_t leaf);
+/* The relocation of a victim of @meta type, @moved anything: its commits. */
+void fsc_bt_reloc_begin(struct fsc *fs, bool meta, bool moved, uint64_t now_ns);
+
+/* fsc_trans.c: the transaction and the file tree */
 int fsc_tree_init(struct fsc *fs);
 void fsc_tree_fini(struct fsc *fs);
 int fsc_tree_dirty(struct fsc *fs, uint64_t lbn, uint64_t now_ns);
-int fsc_tree_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns);
 
 /* fsc_reloc.c: fsc_relocate() (fsc.h).  fsc_file.c: fsc_file_locate() ... (fsc.h). */
 

@@ -34,8 +34,11 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 		bool empty = !bg->used_bytes;
 
 		ret = fsc_bg_finish(fs, bg, now_ns);
-		if (ret || empty)
+		if (ret || empty) {
+			if (!ret)  /* btrfs model: the relocation's commits all the same */
+				fsc_bt_reloc_begin(fs, bg->type != FSC_BG_DATA, false, now_ns);
 			return ret;  /* empty: the finish removed it */
+		}
 	}
 	fsc_bg_relocating(fs, bg, true);  /* no longer a candidate */
 	if (bg->type != FSC_BG_DATA) {
@@ -43,18 +46,25 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 		 * copies are written at commit, the old ones unpinned then */
 		for (u = 0; u < nr_units && !ret; u++)
 			if (bg->owner[u]) {
-				ret = fsc_tree_cow_node(fs, bg->owner[u] - 1, now_ns);
+				uint32_t id = bg->owner[u] - 1;
+
+				ret = fsc_tree_cow_node(fs, id, now_ns);
+				if (!ret && id < fs->nr_leaves)  /* a file leaf: its backrefs */
+					ret = fsc_bt_moved(fs, id);
 				n += !ret;
 			}
 		*list = NULL;
+		fsc_bt_reloc_begin(fs, true, n > 0, now_ns);
 		if (n)
 			fs->st.nr_relocations++;
 		if (n && !ret) {
 			fs->st.nr_relocating++;
 			fs->st.nr_relocating_meta++;
 		}
-		if (ret)
+		if (ret || !n)
 			fsc_bg_relocating(fs, bg, false);
+		if (!n && !ret)
+			fsc_bg_put(fs, bg, now_ns);  /* nothing was live: it goes now */
 		return !n && ret ? ret : 0;
 	}
 	/* the owners' file map entries are scattered over the file: ask for
@@ -75,6 +85,15 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 		if (!b) {
 			ret = -ENOMEM;
 			break;
+		}
+		if (fsc_bt_on(fs)) {  /* its new extent item and checksums; its file leaf */
+			(void)fsc_bt_data(fs, dst, logical, true, now_ns);
+			if (owner <= fs->nr_file_blocks &&
+			    fsc_bt_moved(fs, (uint32_t)((owner - 1) / fs->cfg.leaf_items))) {
+				fsc_bio_put(fs, b);
+				ret = -ENOMEM;
+				break;
+			}
 		}
 		b->logical = logical;
 		b->len_bytes = bg->unit_bytes;
@@ -97,6 +116,7 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 	}
 	*tail = NULL;
 	*list = head;
+	fsc_bt_reloc_begin(fs, false, n > 0, now_ns);
 	if (!n) {
 		fsc_bg_relocating(fs, bg, false);
 		if (ret)

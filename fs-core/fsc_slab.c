@@ -130,6 +130,8 @@ void fsc_bg_free(struct fsc *fs, struct fsc_bg *bg)
 		return;
 	free(bg->held);
 	bg->held = NULL;
+	free(bg->kleaf);
+	bg->kleaf = NULL;
 	if (bg->in_slab) {
 		bg->pool_next = fs->slab.free;
 		fs->slab.free = bg;

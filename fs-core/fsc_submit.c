@@ -31,6 +31,8 @@ int fsc_write_file_hint(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint32
 
 	if (!nr_blocks || lbn + nr_blocks > fs->nr_file_blocks)
 		return -EINVAL;
+	if (fs->bt.err)
+		return fs->bt.err;  /* the btrfs model aborted a transaction: read-only */
 	/* the tree first: a failure leaves at most some extra CoW, no data */
 	for (i = 0; i < nr_blocks; i++)
 		if (i == 0 || (lbn + i) % fs->cfg.leaf_items == 0) {
@@ -49,8 +51,11 @@ int fsc_write_file_hint(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint32
 	}
 	if (append)
 		bio->token = FSC_TOKEN_BIT | ++fs->bio_seq;
+	if (fsc_bt_on(fs))  /* its extent item and checksums (errors stick in bt.err) */
+		(void)fsc_bt_data(fs, bg, logical, true, now_ns);
 	for (i = 0; i < nr_blocks; i++) {
 		old = fs->file_map[lbn + i];
+		(void)fsc_bt_data_at(fs, old, now_ns);  /* the old extent's */
 		fs->file_map[lbn + i] = append ? bio->token : logical + i * fs->cfg.sector_bytes;
 		if (!(old & FSC_TOKEN_BIT))  /* a token: that append frees itself */
 			fsc_free_extent(fs, old, fs->cfg.sector_bytes, now_ns);

@@ -1,5 +1,5 @@
 /*
- * fsc_trans.c — the transaction and the B-tree model.  One file of
+ * fsc_trans.c — the transaction and the file tree.  One file of
  * nr_file_blocks blocks is described by a B-tree: leaves of leaf_items file
  * blocks, internal nodes of tree_fanout children, up to one root.  Writing
  * a file block dirties its leaf and the path to the root; a node is copied
@@ -7,7 +7,8 @@
  * transaction.  fsc_tree_release() models a split/merge: a tree block
  * allocated in this transaction is released before it was written; at
  * commit it is redirtied (011), zeroed, or left as a hole per cfg.release.
- * It models traffic, not keys: nothing is searched.
+ * It models traffic, not keys: nothing is searched.  The copy on write of
+ * a node, and the btrfs model's other trees, are fsc_btree.c's.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -31,6 +32,16 @@ int fsc_tree_init(struct fsc *fs)
 	}
 	if (!fs->nr_file_blocks || !fs->cfg.tree_fanout || !fs->cfg.leaf_items)
 		return 0;  /* no metadata model */
+	if (fs->cfg.meta_model == FSC_META_BTRFS) {
+		/* a file extent item (25 + 53 bytes) per extent in a leaf, 33-byte
+		 * key pointers in a node (fsc_btree.c has the sizes) */
+		if (!fs->cfg.extent_bytes || fs->cfg.extent_bytes % fs->cfg.sector_bytes ||
+		    fs->cfg.node_bytes < 1024)
+			return -EINVAL;
+		fs->cfg.leaf_items = (fs->cfg.node_bytes - 101) / (25 + 53) *
+				     (fs->cfg.extent_bytes / fs->cfg.sector_bytes);
+		fs->cfg.tree_fanout = (fs->cfg.node_bytes - 101) / 33;
+	}
 	if (fs->cfg.tree_fanout < 2)
 		return -EINVAL;
 	count = (fs->nr_file_blocks + fs->cfg.leaf_items - 1) / fs->cfg.leaf_items;
@@ -52,8 +63,14 @@ int fsc_tree_init(struct fsc *fs)
 	for (i = 0; i < total; i++) {
 		fs->nodes[i].logical = FSC_NO_ADDR;
 		fs->nodes[i].gen = 0;
+		fs->nodes[i].tree = FSC_BT_FILE;
 	}
-	return 0;
+	if (fs->cfg.meta_model == FSC_META_BTRFS) {
+		fs->bt.mark = calloc(fs->nr_leaves, sizeof(*fs->bt.mark));
+		if (!fs->bt.mark)
+			return -ENOMEM;
+	}
+	return fsc_bt_init(fs);
 }
 
 void fsc_tree_fini(struct fsc *fs)
@@ -64,6 +81,7 @@ void fsc_tree_fini(struct fsc *fs)
 	free(fs->released);
 	free(fs->pinned);
 	free(fs->commit_pinned);
+	fsc_bt_fini(fs);
 }
 
 static int pin(struct fsc_pin **arr, uint32_t *nr, uint32_t *cap, uint64_t logical, uint32_t len)
@@ -76,47 +94,6 @@ static int pin(struct fsc_pin **arr, uint32_t *nr, uint32_t *cap, uint64_t logic
 	(*arr)[*nr].logical = logical;
 	(*arr)[*nr].len = len;
 	(*nr)++;
-	return 0;
-}
-
-/* The block at @logical keeps its space until commit but has no owner:
- * relocation must not move it. */
-static void disown(struct fsc *fs, uint64_t logical)
-{
-	struct fsc_bg *bg = fsc_bg_lookup(fs, logical);
-
-	if (bg) {
-		bg->owner[(logical - bg->start) / bg->unit_bytes] = 0;
-		bg->pinned_bytes += fs->cfg.node_bytes;
-		fsc_clean_sync(fs, bg);  /* pinned: no longer a candidate */
-	}
-}
-
-static int cow(struct fsc *fs, uint32_t id, uint64_t now_ns)
-{
-	struct fsc_node *n = &fs->nodes[id];
-	struct fsc_bg *bg;
-	uint64_t logical;
-	uint32_t *d;
-	int ret;
-
-	ret = fsc_alloc(fs, FSC_BG_META, fs->cfg.node_bytes, id, now_ns, &bg, &logical);
-	if (ret)
-		return ret;
-	if (n->logical != FSC_NO_ADDR) {
-		disown(fs, n->logical);
-		ret = pin(&fs->pinned, &fs->nr_pinned, &fs->pinned_cap, n->logical,
-			  fs->cfg.node_bytes);
-		if (ret)
-			return ret;
-	}
-	n->logical = logical;
-	n->gen = fs->trans_id;
-	d = fsc_grow(fs->dirty, &fs->dirty_cap, fs->nr_dirty, sizeof(*fs->dirty));
-	if (!d)
-		return -ENOMEM;
-	fs->dirty = d;
-	fs->dirty[fs->nr_dirty++] = id;
 	return 0;
 }
 
@@ -138,34 +115,7 @@ int fsc_tree_dirty(struct fsc *fs, uint64_t lbn, uint64_t now_ns)
 
 		if (fs->nodes[id].gen == fs->trans_id)
 			break;  /* its ancestors were copied with it */
-		ret = cow(fs, id, now_ns);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-/**
- * fsc_tree_cow_node() - CoW tree node @id and its path to the root in the
- * running transaction (relocation of metadata, as btrfs relocates tree
- * blocks).  Returns 0, -ENOSPC or -ENOMEM.
- */
-int fsc_tree_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns)
-{
-	uint32_t l, idx;
-	int ret;
-
-	if (id >= fs->nr_nodes)
-		return -EINVAL;
-	for (l = fs->nr_levels - 1; l > 0 && id < fs->level_first[l]; l--)
-		;
-	idx = id - fs->level_first[l];
-	for (; l < fs->nr_levels; l++, idx /= fs->cfg.tree_fanout) {
-		uint32_t n = fs->level_first[l] + idx;
-
-		if (fs->nodes[n].gen == fs->trans_id)
-			break;
-		ret = cow(fs, n, now_ns);
+		ret = fsc_node_cow(fs, id, now_ns);
 		if (ret)
 			return ret;
 	}
@@ -236,13 +186,17 @@ int fsc_commit_start(struct fsc *fs, uint64_t now_ns, struct fsc_bio **list)
 	int ret = 0;
 
 	*list = NULL;
+	ret = fsc_bt_commit_prep(fs, now_ns);  /* may dirty more: before counting */
+	if (ret)
+		return ret;
+	max = fs->nr_dirty + fs->nr_released;
 	v = malloc((max + 1) * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < fs->nr_dirty; i++) {
 		uint32_t id = fs->dirty[i];
 
-		b = meta_bio(fs, fs->nodes[id].logical, FSC_KIND_META, id, now_ns);
+		b = meta_bio(fs, fsc_node(fs, id)->logical, FSC_KIND_META, id, now_ns);
 		if (!b || !b->bg) {
 			ret = -ENOMEM;
 			goto out_free;

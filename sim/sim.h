@@ -60,6 +60,7 @@ enum sim_store { SIM_STORE_NONE = 0, SIM_STORE_MEM, SIM_STORE_FILE };
  */
 extern const char *const sim_profile_names[];   /* enum fsc_profile */
 extern const char *const sim_order_names[];     /* enum fsc_order */
+extern const char *const sim_meta_model_names[]; /* enum fsc_meta_model */
 extern const char *const sim_release_names[];   /* enum fsc_release */
 #define sim_clean_names fsc_clean_names          /* enum fsc_clean_policy (fs-core's table) */
 extern const char *const sim_dist_names[];      /* enum sim_dist */
@@ -134,6 +135,8 @@ struct sim_cfg {
 					 * under max_active by finishing zones */
 	uint32_t reserve_zones;     /* clean when free zones drop below this */
 	struct fsc_reclaim_cfg reclaim; /* --reclaim: reserve (above) or linux-6.1 */
+	enum fsc_meta_model meta_model; /* --meta-model file|btrfs (fs-core's fsc_btree.c) */
+	uint64_t extent_bytes;      /* --extent-size: a data extent, for the btrfs model */
 	/* output */
 	uint64_t sample_ns;         /* CSV time-series period */
 	FILE *csv;                  /* borrowed, may be NULL */

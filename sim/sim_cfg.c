@@ -54,6 +54,8 @@ void sim_cfg_init(struct sim_cfg *c)
 	fsc_place_params_init(&c->place_params);
 	c->reserve_zones = 2;
 	fsc_reclaim_cfg_init(&c->reclaim);
+	c->meta_model = FSC_META_FILE;
+	c->extent_bytes = 64 << 10;
 	c->sample_ns = 1000000000ULL;
 	c->dev_error_abort = true;
 	c->reloc_reads = true;
@@ -217,6 +219,15 @@ static int check_layout(const struct sim_cfg *c, char *msg, size_t msg_len)
 			(unsigned long long)(c->nr_conv * c->zone_bytes),
 			(unsigned long long)((need + c->zone_bytes - 1) / c->zone_bytes),
 			(unsigned long long)(((need + c->nr_conv - 1) / c->nr_conv + 4095) / 4096 * 4));
+		return -EINVAL;
+	}
+	if (c->meta_model == FSC_META_BTRFS &&
+	    (!c->metadata || !c->extent_bytes || c->extent_bytes % SIM_BLOCK ||
+	     c->extent_bytes > (16384 - 101 - 25) / 4 * (uint64_t)SIM_BLOCK)) {
+		zl_msgf(msg, msg_len, "--meta-model btrfs --extent-size %llu: the btrfs model needs "
+			"the metadata model (no --no-metadata) and an extent of a multiple of %u bytes "
+			"whose checksums fit a leaf (at most %llu)", (unsigned long long)c->extent_bytes,
+			SIM_BLOCK, (unsigned long long)((16384 - 101 - 25) / 4 * (uint64_t)SIM_BLOCK));
 		return -EINVAL;
 	}
 	if (c->metadata && c->zone_bytes < 16384) {

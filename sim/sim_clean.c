@@ -66,9 +66,25 @@ static void reclaim(struct sim *s)
 
 	if (s->rc_wanted && !s->rc_active) {
 		s->rc_wanted = false;
+		fsc_delete_unused(s->fs, s->now);  /* the cleaner deletes first */
 		s->rc_active = fsc_reclaim_pass_begin(s->fs);
 	}
 	while (s->rc_active && !fsc_stats(s->fs)->nr_relocating) {
+		/* --meta-model btrfs: the victim's stages, a commit each */
+		while (fsc_reloc_commits(s->fs)) {
+			if (s->in_commit)
+				return;  /* its end kicks us again */
+			if (fsc_reloc_stage(s->fs, s->now) && !s->err)
+				s->err = -EROFS;  /* the kernel aborts the transaction */
+			sim_commit_start(s);
+			if (s->err) {
+				fsc_reclaim_pass_end(s->fs);
+				s->rc_active = false;
+				return;
+			}
+		}
+		if (s->in_commit)
+			return;
 		victim = fsc_reclaim_next(s->fs);
 		if (!victim) {
 			fsc_reclaim_pass_end(s->fs);

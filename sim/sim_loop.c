@@ -6,6 +6,8 @@
  * commit and what it drains.  It keeps the clock (s->now) and the
  * submit-buffer occupancy integral; it decides nothing about bios itself.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include "sim_run.h"
 
 /* One event; @draining: the workload is over, only completions matter. */

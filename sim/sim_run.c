@@ -118,6 +118,8 @@ static int create_fs(struct sim *s)
 	fc.seed = c->seed;
 	fc.place = c->place;
 	fc.reclaim = c->reclaim;
+	fc.meta_model = c->meta_model;
+	fc.extent_bytes = (uint32_t)c->extent_bytes;
 	fc.place_params = c->place_params;
 	fc.max_active_zones = c->max_active;
 	ret = fsc_create(&fc, &s->fs);

@@ -72,6 +72,26 @@ run "${base[@]}" --reclaim linux-6.1:data=0,meta=0,sys=0
 # reserve mode: no reclaim section, the list unused
 run "${base[@]}" --reclaim reserve --reserve 2
 grep -q '"reclaim"' "$dir/out" && fail "reserve: a reclaim section in the JSON"
+# --meta-model btrfs: the kernel's trees and relocation stages
+# the file tree alone, with the leaves the btrfs model derives (208 extents)
+run "${base[@]}" --reclaim linux-6.1 --leaf-items 3328
+fm=$(num metadata_bytes)
+run "${base[@]}" --reclaim linux-6.1 --meta-model btrfs --extent-size 64K
+[ $rc = 0 ] || fail "btrfs model: exit $rc: $(head -c 300 "$dir/err")"
+grep -q '"meta_model": "btrfs", "extent_bytes": 65536' "$dir/out" || fail "btrfs model: not in the config"
+bm=$(num metadata_bytes)
+# the extent and checksum trees, and relocation's stages: several times the
+# file tree's metadata (docs/VALIDATION.md)
+[ "$bm" -gt $((fm * 4)) ] || fail "btrfs model: metadata $bm bytes, file model $fm: want over 4x"
+[ "$(num relocated)" -ge 1 ] || fail "btrfs model: nothing relocated"
+grep -q '"error": "none"' "$dir/out" || fail "btrfs model: the run did not complete: $(grep -m1 error_text "$dir/out")"
+for bad in "--meta-model btree" "--meta-model btrfs --extent-size 1000" "--meta-model btrfs --extent-size 16M" \
+	"--meta-model btrfs --no-metadata"; do
+	# shellcheck disable=SC2086
+	run "${base[@]}" --reclaim linux-6.1 $bad
+	[ $rc = 2 ] || fail "$bad: exit $rc, want 2 (a refused option)"
+	grep -qE "meta-model|extent-size" "$dir/err" || fail "$bad: the message does not name the option: $(head -c 200 "$dir/err")"
+done
 
 # fs-core against the stored kernel measurements
 if command -v python3 > /dev/null && [ -d "$src/tests/data/kernel-6.1" ]; then
@@ -90,6 +110,8 @@ e["tolerance"] = 0.001
 for p in e["points"].values():
     p.pop("enospc_gap", None)
 e["points"]["25-75-1"]["ratio"] += 0.1
+e["points"]["35-75-2"]["total_ratio"] += 0.1
+e["total_tolerance"] = 0.001
 json.dump(e, open(sys.argv[2], "w"))
 EOF2
 	python3 "$src/tests/validate/kwa.py" check "$src/tests/data/kernel-6.1" "$dir/strict.json" \
@@ -97,6 +119,8 @@ EOF2
 	grep -q "over 0%" "$dir/strict" || fail "kwa.py check (0.1%): no point reported over tolerance"
 	grep -q "kernel ENOSPC after" "$dir/strict" || fail "kwa.py check: an unlisted ENOSPC difference not reported"
 	grep -q "25-75-1: data WA ratio .* fs-core's replay moved" "$dir/strict" || fail "kwa.py check: a moved ratio not reported"
+	grep -q "35-75-2: total WA ratio .* fs-core's replay moved" "$dir/strict" || fail "kwa.py check: a moved total ratio not reported"
+	grep -q "fs-core total WA .* over 0%" "$dir/strict" || fail "kwa.py check (0.1%): no total WA over tolerance reported"
 else
 	fail "no tests/data/kernel-6.1 or no python3"
 fi

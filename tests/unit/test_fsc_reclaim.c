@@ -148,7 +148,10 @@ static void test_removed_block_group_leaves_the_list(void **state)
 
 	free_units(fs, bg, 0, UNITS / 2);
 	assert_int_equal(fsc_reclaim_queued(fs), 1);
-	free_units(fs, bg, UNITS / 2, UNITS - UNITS / 2);  /* empty: reset, removed */
+	free_units(fs, bg, UNITS / 2, UNITS - UNITS / 2);  /* empty: unused, for the cleaner */
+	assert_true(bg->unused);
+	assert_ptr_equal(fsc_bg_lookup(fs, start), bg);
+	fsc_delete_unused(fs, 0);  /* btrfs_delete_unused_bgs(): reset, removed */
 	assert_null(fsc_bg_lookup(fs, start));
 	assert_int_equal(fsc_reclaim_queued(fs), 0);
 	fsc_destroy(fs);

@@ -97,17 +97,12 @@ def write_iolog(path, head, phases, idx, upto, as_run=True):
 
 
 # fs-core's tree indexes the file in 4 KiB blocks; btrfs's fs tree holds one
-# file extent item (25-byte header + 53-byte item) per extent in a 16 KiB leaf
-# (nodesize, mkfs's default; 101-byte leaf header): 208 extents of the
-# point's block size per leaf.  fs-core's leaves get the same coverage.
-def leaf_items(head):
-    return (16384 - 101) // (25 + 53) * (head["bs"] // 4096)
-
-
 def sim_args(head):
     z = head["zone_bytes"]
     t = head["threshold"]
-    return ["--leaf-items", str(leaf_items(head)), "--zones", str(head["disk_bytes"] // z), "--zone-size", str(z), "--conv", "0",
+    # --meta-model btrfs: the kernel's trees, their sizes from the 16 KiB
+    # node (mkfs's default) and the extent size, the point's block size
+    return ["--meta-model", "btrfs", "--extent-size", str(head["bs"]), "--zones", str(head["disk_bytes"] // z), "--zone-size", str(z), "--conv", "0",
             "--profile", "single", "--meta-profile", "dup", "--placement", "reloc",
             "--reserve", "0",
             "--reclaim", f"linux-6.1:data={t['data']},meta={t['metadata']},sys={t['system']},"
@@ -217,6 +212,7 @@ def compare(zonelab, path):
         r["fscore_data_wa"] = ratio(f[end]["data"] - f[fill]["data"], fu)
         r["fscore_total_wa"] = ratio(sum(f[end][x] - f[fill][x] for x in ("data", "meta", "sb")), fu)
         r["data_wa_ratio"] = ratio(r["fscore_data_wa"], r["kernel_data_wa"])
+        r["total_wa_ratio"] = ratio(r["fscore_total_wa"], r["kernel_total_wa"])
     # per phase: data bytes written / user bytes, both sides
     r["phases"] = []
     for i in range(1, len(phases)):
@@ -352,8 +348,19 @@ def main(argv):
         elif abs(q - 1) > tol:
             bad.append(f"{r['point']}: fs-core data WA {r['fscore_data_wa']:.3f} vs kernel "
                        f"{r['kernel_data_wa']:.3f}: ratio {q:.3f}, over {tol:.0%}")
+        # total WA (data, metadata, superblocks): the same, its own tolerance
+        qt, ttol = r["total_wa_ratio"], expect.get("total_tolerance", 0.1)
+        if "total_ratio" in e and abs(qt - e["total_ratio"]) > expect.get("drift", 0.02):
+            bad.append(f"{r['point']}: total WA ratio {qt:.3f}, recorded {e['total_ratio']:.3f}: "
+                       f"fs-core's replay moved (update expect.json if that is meant)")
+        if not e.get("total_gap") and abs(qt - 1) > ttol:
+            bad.append(f"{r['point']}: fs-core total WA {r['fscore_total_wa']:.3f} vs kernel "
+                       f"{r['kernel_total_wa']:.3f}: ratio {qt:.3f}, over {ttol:.0%}")
         print(f"{r['point']}: data WA kernel {fmt(r.get('kernel_data_wa'), 3)} fs-core "
-              f"{fmt(r.get('fscore_data_wa'), 3)} ratio {q:.3f}{' (known gap)' if e.get('gap') else ''}")
+              f"{fmt(r.get('fscore_data_wa'), 3)} ratio {q:.3f}{' (known gap)' if e.get('gap') else ''}; "
+              f"total WA kernel {fmt(r.get('kernel_total_wa'), 3)} fs-core "
+              f"{fmt(r.get('fscore_total_wa'), 3)} ratio {qt:.3f}"
+              f"{' (known gap)' if e.get('total_gap') else ''}")
     if bad:
         print("\n".join("FAIL " + b for b in bad))
         return 1

@@ -1,0 +1,451 @@
+/*
+ * fsc_btree.c — tree blocks: the copy on write of one node (a new block,
+ * the old one pinned until the commit), and, with cfg.meta_model btrfs,
+ * the kernel's trees besides the file tree, which decide most of what a
+ * zoned btrfs writes as metadata (docs/VALIDATION.md, "The metadata
+ * model"):
+ *  - the extent tree: an item per data extent, keyed by its address, and
+ *    one per tree block (skinny metadata items).  Allocating or freeing
+ *    either dirties the leaf holding its item;
+ *  - the checksum tree: the data's crc32c, keyed by address, inserted with
+ *    the data and deleted with it;
+ *  - the root tree (a root item per tree changed: CoW'd by every commit
+ *    that writes anything) and the data relocation tree (the relocation
+ *    inode's file extents).
+ * Leaves of the keyed trees belong to block groups: a block group's key
+ * range holds ceil(live bytes / span) leaves, span = the items a 16 KiB
+ * leaf holds (node size less the 101-byte header, over the 25-byte item
+ * header plus the item) times the key bytes an item covers.  Removing the
+ * block group deletes its leaves.  Above them one level of nodes when a
+ * tree outgrows one root (key pointers of 33 bytes), then the root.
+ * Relocation (fsc_reloc_stage()): the kernel's stages and their commits,
+ * and what UPDATE_DATA_PTRS costs: each file leaf pointing at moved data
+ * is CoW'd through the relocation tree, a snapshot of the file tree, so
+ * update_ref_for_cow() takes a reference on every extent the leaf holds
+ * (btrfs_inc_ref()), and dropping the relocation tree after the merge
+ * gives them back (btrfs_dec_ref()): the extent items of the whole file,
+ * twice per victim.  It models traffic, not keys: nothing is searched.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsc_int.h"
+
+#define LEAF_HDR 101u   /* struct btrfs_header */
+#define ITEM_HDR 25u    /* struct btrfs_item: key 17 + offset 4 + size 4 */
+#define KEY_PTR 33u     /* struct btrfs_key_ptr */
+#define FILE_EXT 53u    /* struct btrfs_file_extent_item */
+#define DATA_EXT 53u    /* btrfs_extent_item 24 + inline EXTENT_DATA_REF 1 + 28 */
+#define META_EXT 33u    /* skinny METADATA_ITEM: 24 + inline TREE_BLOCK_REF 1 + 8 */
+#define CSUM 4u         /* crc32c */
+
+enum { SPAN_DATA, SPAN_META, SPAN_CSUM };
+
+/* ---- one node ---- */
+
+int fsc_node_pin(struct fsc *fs, uint64_t logical)
+{
+	struct fsc_bg *bg = fsc_bg_lookup(fs, logical);
+	struct fsc_pin *a = fsc_grow(fs->pinned, &fs->pinned_cap, fs->nr_pinned, sizeof(*a));
+
+	if (!a)
+		return -ENOMEM;
+	fs->pinned = a;
+	a[fs->nr_pinned].logical = logical;
+	a[fs->nr_pinned].len = fs->cfg.node_bytes;
+	fs->nr_pinned++;
+	if (bg) {
+		/* it keeps its space until the commit but has no owner:
+		 * relocation must not move it */
+		bg->owner[(logical - bg->start) / bg->unit_bytes] = 0;
+		bg->pinned_bytes += fs->cfg.node_bytes;
+		fsc_clean_sync(fs, bg);  /* pinned: no longer a candidate */
+	}
+	return 0;
+}
+
+static int item(struct fsc *fs, uint64_t logical, uint64_t now_ns);
+
+int fsc_node_cow(struct fsc *fs, uint32_t id, uint64_t now_ns)
+{
+	uint64_t logical, old;
+	struct fsc_node *n;
+	struct fsc_bg *bg;
+	uint32_t *d;
+	int ret;
+
+	if (fs->bt.err)
+		return fs->bt.err;
+	ret = fsc_alloc(fs, FSC_BG_META, fs->cfg.node_bytes, id, now_ns, &bg, &logical);
+	if (ret) {
+		if (ret == -ENOSPC && fsc_bt_on(fs)) {
+			/* the kernel aborts the transaction: read-only from here */
+			fs->st.nr_meta_enospc++;
+			fs->bt.err = -EROFS;
+		}
+		return ret;
+	}
+	n = fsc_node(fs, id);
+	old = n->logical;
+	n->logical = logical;
+	n->gen = fs->trans_id;
+	if (old != FSC_NO_ADDR) {
+		ret = fsc_node_pin(fs, old);
+		if (ret)
+			return ret;
+	}
+	d = fsc_grow(fs->dirty, &fs->dirty_cap, fs->nr_dirty, sizeof(*fs->dirty));
+	if (!d)
+		return -ENOMEM;
+	fs->dirty = d;
+	fs->dirty[fs->nr_dirty++] = id;
+	if (!fsc_bt_on(fs))
+		return 0;
+	fs->st.nr_cow[id < FSC_KID ? FSC_BT_FILE : fsc_node(fs, id)->tree]++;
+	/* the new block's extent item goes in, the old one's out */
+	ret = item(fs, logical, now_ns);
+	if (!ret && old != FSC_NO_ADDR)
+		ret = item(fs, old, now_ns);
+	return ret;
+}
+
+/**
+ * fsc_tree_cow_node() - CoW tree node @id and its path to the root in the
+ * running transaction (relocation of metadata, as btrfs relocates tree
+ * blocks).  Returns 0, -ENOSPC or -ENOMEM.
+ */
+int fsc_tree_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns)
+{
+	uint32_t l, idx;
+	int ret;
+
+	if (id >= FSC_KID)
+		return fsc_bt_cow_node(fs, id, now_ns);  /* a keyed tree's */
+	if (id >= fs->nr_nodes)
+		return -EINVAL;
+	for (l = fs->nr_levels - 1; l > 0 && id < fs->level_first[l]; l--)
+		;
+	idx = id - fs->level_first[l];
+	for (; l < fs->nr_levels; l++, idx /= fs->cfg.tree_fanout) {
+		uint32_t n = fs->level_first[l] + idx;
+
+		if (fs->nodes[n].gen == fs->trans_id)
+			break;
+		ret = fsc_node_cow(fs, n, now_ns);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- the keyed trees ---- */
+
+static int knode_new(struct fsc *fs, uint32_t tree, uint32_t *id)
+{
+	struct fsc_bt *t = &fs->bt;
+	uint32_t i;
+
+	if (t->nr_kfree) {
+		i = t->kfree[--t->nr_kfree];
+	} else {
+		struct fsc_node *a = fsc_grow(t->kn, &t->kn_cap, t->nr_kn, sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		t->kn = a;
+		i = t->nr_kn++;
+	}
+	t->kn[i].logical = FSC_NO_ADDR;
+	t->kn[i].gen = 0;
+	t->kn[i].tree = tree;
+	*id = FSC_KID + i;
+	return 0;
+}
+
+/* Dirty node @id alone (CoW once per transaction). */
+static int touch(struct fsc *fs, uint32_t id, uint64_t now_ns)
+{
+	return fsc_node(fs, id)->gen == fs->trans_id ? 0 : fsc_node_cow(fs, id, now_ns);
+}
+
+/* Dirty keyed leaf @id and its path to its tree's root. */
+static int touch_path(struct fsc *fs, uint32_t id, uint64_t now_ns)
+{
+	struct fsc_bt *t = &fs->bt;
+	uint32_t tree = fsc_node(fs, id)->tree, p;
+	int ret;
+
+	if (fsc_node(fs, id)->gen == fs->trans_id)
+		return 0;  /* its path was dirtied with it */
+	ret = fsc_node_cow(fs, id, now_ns);
+	if (ret)
+		return ret;
+	if (id != t->root[tree] && t->nr_leaves[tree] > fs->cfg.tree_fanout) {
+		p = (id - FSC_KID) / fs->cfg.tree_fanout;
+		while (p >= t->nr_par[tree]) {
+			uint32_t *a = fsc_grow(t->par[tree], &t->nr_par[tree], t->nr_par[tree],
+					       sizeof(*a));
+			uint32_t i, n = t->nr_par[tree];
+
+			if (!a)
+				return -ENOMEM;
+			t->par[tree] = a;
+			for (i = n; i < t->nr_par[tree]; i++)
+				a[i] = 0;  /* fsc_grow() set nr_par to the new capacity */
+		}
+		if (!t->par[tree][p]) {
+			ret = knode_new(fs, tree, &t->par[tree][p]);
+			if (ret)
+				return ret;
+		}
+		ret = touch(fs, t->par[tree][p], now_ns);
+		if (ret)
+			return ret;
+	}
+	return id == t->root[tree] ? 0 : touch(fs, t->root[tree], now_ns);
+}
+
+/* The leaf of @tree holding the key @logical of @bg, made when missing. */
+static int leaf_of(struct fsc *fs, struct fsc_bg *bg, uint32_t tree, uint64_t logical,
+		   uint32_t *out)
+{
+	struct fsc_bt *t = &fs->bt;
+	uint64_t span = t->span[tree == FSC_BT_CSUM ? SPAN_CSUM :
+				bg->type & FSC_BG_DATA ? SPAN_DATA : SPAN_META];
+	uint64_t live = (bg->used_bytes + span / 2) / span, j;
+	uint32_t *slot;
+	int ret;
+
+	if (!bg->kleaf) {
+		uint64_t k = (bg->len_bytes + t->span[SPAN_META] - 1) / t->span[SPAN_META];
+		uint64_t kd = (bg->len_bytes + t->span[SPAN_DATA] - 1) / t->span[SPAN_DATA];
+		uint64_t kc = (bg->len_bytes + t->span[SPAN_CSUM] - 1) / t->span[SPAN_CSUM];
+
+		k = k > kd ? k : kd;
+		k = k > kc ? k : kc;
+		bg->kmax = (uint16_t)(k > UINT16_MAX ? UINT16_MAX : k);
+		bg->kleaf = calloc(2 * (size_t)bg->kmax, sizeof(*bg->kleaf));
+		if (!bg->kleaf)
+			return -ENOMEM;
+	}
+	/* a leaf holds so many live items: the block group's range spreads
+	 * over as many leaves as its live bytes fill */
+	live = live < 1 ? 1 : live > bg->kmax ? bg->kmax : live;
+	j = (logical - bg->start) * live / bg->len_bytes;
+	slot = &bg->kleaf[(tree == FSC_BT_CSUM) * bg->kmax + j];
+	if (!*slot) {
+		ret = knode_new(fs, tree, slot);
+		if (ret)
+			return ret;
+		t->nr_leaves[tree]++;
+	}
+	*out = *slot;
+	return 0;
+}
+
+int fsc_bt_data(struct fsc *fs, struct fsc_bg *bg, uint64_t logical, bool csum, uint64_t now_ns)
+{
+	uint32_t id;
+	int ret;
+
+	ret = leaf_of(fs, bg, FSC_BT_EXT, logical, &id);
+	if (!ret)
+		ret = touch_path(fs, id, now_ns);
+	if (!ret && csum && (bg->type & FSC_BG_DATA)) {
+		ret = leaf_of(fs, bg, FSC_BT_CSUM, logical, &id);
+		if (!ret)
+			ret = touch_path(fs, id, now_ns);
+	}
+	return ret;
+}
+
+/* A tree block at @logical was allocated or freed: its extent item. */
+static int item(struct fsc *fs, uint64_t logical, uint64_t now_ns)
+{
+	struct fsc_bg *bg = fsc_bg_lookup(fs, logical);
+
+	return bg ? fsc_bt_data(fs, bg, logical, false, now_ns) : 0;
+}
+
+int fsc_bt_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns)
+{
+	if (id - FSC_KID >= fs->bt.nr_kn)
+		return -EINVAL;
+	return touch_path(fs, id, now_ns);
+}
+
+static void kfree_id(struct fsc *fs, uint32_t id)
+{
+	struct fsc_bt *t = &fs->bt;
+	uint32_t *a = fsc_grow(t->kfree, &t->kfree_cap, t->nr_kfree, sizeof(*a));
+
+	if (!a)
+		return;  /* out of memory: the index is not reused */
+	t->kfree = a;
+	t->kfree[t->nr_kfree++] = id - FSC_KID;
+}
+
+int fsc_bt_commit_prep(struct fsc *fs, uint64_t now_ns)
+{
+	struct fsc_bt *t = &fs->bt;
+	uint32_t i;
+	int ret = 0;
+
+	if (!fsc_bt_on(fs))
+		return 0;
+	/* the leaves of block groups removed since: deleted from their trees */
+	for (i = 0; i < t->nr_dead && !ret; i++) {
+		struct fsc_node *n = fsc_node(fs, t->dead[i]);
+		uint64_t old = n->logical;
+		uint32_t tree = n->tree;
+
+		t->nr_leaves[tree]--;
+		if (old != FSC_NO_ADDR) {
+			ret = fsc_node_pin(fs, old);
+			if (!ret)
+				ret = item(fs, old, now_ns);
+		}
+		kfree_id(fs, t->dead[i]);
+		if (!ret)
+			ret = touch(fs, t->root[tree], now_ns);
+	}
+	t->nr_dead = 0;
+	/* a commit that writes anything updates root items in the root tree */
+	if (!ret && fs->nr_dirty)
+		ret = touch(fs, t->root[FSC_BT_ROOT], now_ns);
+	return ret ? ret : t->err;
+}
+
+/* ---- relocation ---- */
+
+int fsc_bt_moved(struct fsc *fs, uint32_t leaf)
+{
+	struct fsc_bt *t = &fs->bt;
+	uint32_t *a;
+
+	if (!fsc_bt_on(fs) || leaf >= fs->nr_leaves || t->mark[leaf] == t->seq)
+		return 0;
+	a = fsc_grow(t->moved, &t->moved_cap, t->nr_moved, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	t->moved = a;
+	t->moved[t->nr_moved++] = leaf;
+	t->mark[leaf] = t->seq;
+	return 0;
+}
+
+void fsc_bt_reloc_begin(struct fsc *fs, bool meta, bool moved, uint64_t now_ns)
+{
+	struct fsc_bt *t = &fs->bt;
+
+	if (!fsc_bt_on(fs))
+		return;
+	t->meta_victim = meta;
+	t->stage = 0;
+	t->nr_stages = !moved ? 3 : meta ? 6 : 9;
+	/* MOVE_DATA_EXTENTS: the relocation inode's file extents */
+	if (moved && !meta && touch(fs, t->root[FSC_BT_DRELOC], now_ns))
+		t->err = t->err ? t->err : -ENOSPC;
+}
+
+uint32_t fsc_reloc_commits(const struct fsc *fs)
+{
+	return fsc_bt_on(fs) ? fs->bt.nr_stages - fs->bt.stage : 0;
+}
+
+/* Every extent the moved file leaves point at: its extent item's backrefs. */
+static int sweep(struct fsc *fs, bool cow_leaves, uint64_t now_ns)
+{
+	struct fsc_bt *t = &fs->bt;
+	uint32_t i, step = t->ext_blocks ? t->ext_blocks : 1;
+	int ret = 0;
+
+	for (i = 0; i < t->nr_moved && !ret; i++) {
+		uint64_t lbn = (uint64_t)t->moved[i] * fs->cfg.leaf_items, end, b;
+
+		end = lbn + fs->cfg.leaf_items;
+		end = end < fs->nr_file_blocks ? end : fs->nr_file_blocks;
+		if (cow_leaves)
+			ret = fsc_tree_cow_node(fs, t->moved[i], now_ns);
+		for (b = lbn; b < end && !ret; b += step)
+			ret = fsc_bt_data_at(fs, fs->file_map[b], now_ns);
+	}
+	return ret;
+}
+
+int fsc_reloc_stage(struct fsc *fs, uint64_t now_ns)
+{
+	struct fsc_bt *t = &fs->bt;
+	uint32_t s;
+	int ret = 0;
+
+	if (!fsc_reloc_commits(fs))
+		return 0;
+	s = t->stage++;
+	if (t->err)
+		return t->err;
+	/* data: commits 0-2 MOVE_DATA_EXTENTS, 3-5 UPDATE_DATA_PTRS (its
+	 * leaves and backrefs before the merge's commit, the relocation
+	 * tree dropped before the next), 6-8 nothing found; tree blocks
+	 * move by CoW in the first call (fsc_relocate()), their file leaves'
+	 * backrefs with them, the drop before the second call */
+	if (!t->meta_victim && s == 3)
+		ret = sweep(fs, true, now_ns);
+	else if ((!t->meta_victim && s == 5) || (t->meta_victim && s == 3))
+		ret = sweep(fs, false, now_ns);
+	else if (t->meta_victim && s == 0)
+		ret = sweep(fs, false, now_ns);
+	if (t->stage == t->nr_stages) {
+		t->nr_moved = 0;
+		t->seq++;
+	}
+	return ret;
+}
+
+/* ---- set up ---- */
+
+int fsc_bt_init(struct fsc *fs)
+{
+	struct fsc_bt *t = &fs->bt;
+	uint64_t room = fs->cfg.node_bytes - LEAF_HDR, ext = fs->cfg.extent_bytes;
+	uint32_t i;
+	int ret;
+
+	if (fs->cfg.meta_model != FSC_META_BTRFS)
+		return 0;
+	if (!ext || ext % fs->cfg.sector_bytes || fs->cfg.node_bytes <= LEAF_HDR + 2 * ITEM_HDR)
+		return -EINVAL;
+	t->ext_blocks = (uint32_t)(ext / fs->cfg.sector_bytes);
+	t->span[SPAN_DATA] = room / (ITEM_HDR + DATA_EXT) * ext;
+	t->span[SPAN_META] = room / (ITEM_HDR + META_EXT) * fs->cfg.node_bytes;
+	t->span[SPAN_CSUM] = room / (ITEM_HDR + CSUM * t->ext_blocks) * ext;
+	if (!t->span[SPAN_CSUM])
+		return -EINVAL;  /* an extent's checksums outgrow a leaf */
+	t->seq = 1;
+	t->nr_kn = 1;  /* index 0: "none" in the block groups' leaf arrays */
+	t->kn = calloc(1, sizeof(*t->kn));
+	if (!t->kn)
+		return -ENOMEM;
+	t->kn_cap = 1;
+	for (i = FSC_BT_EXT; i < FSC_BT_NR; i++) {
+		ret = knode_new(fs, i, &t->root[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+void fsc_bt_fini(struct fsc *fs)
+{
+	uint32_t i;
+
+	free(fs->bt.kn);
+	free(fs->bt.kfree);
+	for (i = 0; i < FSC_BT_NR; i++)
+		free(fs->bt.par[i]);
+	free(fs->bt.dead);
+	free(fs->bt.moved);
+	free(fs->bt.mark);
+	free(fs->unused);
+}

@@ -1,0 +1,243 @@
+/*
+ * test_fsc_btree.c — fs-core's btrfs metadata model (cfg.meta_model btrfs,
+ * fsc_btree.c, docs/VALIDATION.md): its sizes come from btrfs's on-disk
+ * structures; a user write dirties the file, extent and checksum trees and
+ * a commit the root tree, each node once per transaction; relocating a
+ * victim takes the kernel's commits (9 data, 6 tree blocks, 3 nothing),
+ * UPDATE_DATA_PTRS CoWs the file leaves that pointed at the moved data; a
+ * tree block allocation that fails aborts (the file system is read-only
+ * from then on); with Linux 6.1 reclaim an emptied block group waits for
+ * the cleaner (fsc_delete_unused()); bad sizes are refused.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fsc_test_util.h"
+
+#define BLK 4096u
+#define EXT (64u << 10)
+
+static struct fsc *mk(struct tdevs *t, uint32_t zones, uint64_t file_bytes, bool linux61)
+{
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+
+	tdevs_init(t, 1, zones, 0);
+	tcfg(&cfg, t, FSC_SINGLE);
+	cfg.file_bytes = file_bytes;
+	cfg.meta_model = FSC_META_BTRFS;
+	cfg.extent_bytes = EXT;
+	cfg.reclaim.linux61 = linux61;
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	return fs;
+}
+
+/* Write @n extents from file block @lbn, each submitted (and so completed). */
+static int write_ext(struct fsc *fs, uint64_t lbn, uint32_t n)
+{
+	struct fsc_bio *b;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = fsc_write_file(fs, lbn + (uint64_t)i * (EXT / BLK), EXT / BLK, 0, &b);
+		if (ret)
+			return ret;
+		assert_int_equal(fsc_submit(fs, b, 0), 0);
+	}
+	return 0;
+}
+
+/* Commit: write the dirty tree blocks (synchronously), unpin. */
+static int commit(struct fsc *fs)
+{
+	struct fsc_bio *list, *b, *next;
+	int n = fsc_commit_start(fs, 0, &list);
+
+	for (b = list; b; b = next) {
+		next = b->next;
+		assert_int_equal(fsc_submit(fs, b, 0), 0);
+	}
+	if (n >= 0)
+		assert_int_equal(fsc_commit_finish(fs, 0), 0);
+	return n;
+}
+
+static void test_sizes(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 32, 8u << 20, false);
+
+	/* 16 KiB node less the 101-byte header: 208 file extent items (25 + 53) */
+	assert_int_equal(fs->cfg.leaf_items, 208 * (EXT / BLK));
+	assert_int_equal(fs->cfg.tree_fanout, (16384 - 101) / 33);
+	assert_int_equal(fs->bt.span[0], 208ull * EXT);           /* data extent items */
+	assert_int_equal(fs->bt.span[1], 280ull * 16384);         /* skinny metadata items */
+	assert_int_equal(fs->bt.span[2], (16283ull / (25 + 64)) * EXT); /* 16 crc32c an extent */
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+static void test_write_dirties_trees_once(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 32, 8u << 20, false);
+	const struct fsc_stats *st = fsc_stats(fs);
+	uint64_t before[5];
+	int n;
+
+	assert_int_equal(write_ext(fs, 0, 1), 0);
+	assert_true(st->nr_cow[FSC_BT_FILE] >= 1);
+	assert_true(st->nr_cow[FSC_BT_EXT] >= 2);   /* the data's leaf, the root (and tree blocks') */
+	assert_true(st->nr_cow[FSC_BT_CSUM] >= 2);  /* leaf and root */
+	assert_int_equal(st->nr_cow[FSC_BT_ROOT], 0);
+	memcpy(before, st->nr_cow, sizeof(before));
+	/* the next extent lands beside it: the same leaves, already dirty */
+	assert_int_equal(write_ext(fs, EXT / BLK, 1), 0);
+	assert_memory_equal(before, st->nr_cow, sizeof(before));
+	n = commit(fs);
+	assert_true(n > 0);
+	assert_int_equal(st->nr_cow[FSC_BT_ROOT], 1);  /* the root tree, once */
+	/* a new transaction: the same write CoWs them again */
+	memcpy(before, st->nr_cow, sizeof(before));
+	assert_int_equal(write_ext(fs, 0, 1), 0);
+	assert_true(st->nr_cow[FSC_BT_FILE] > before[FSC_BT_FILE]);
+	assert_true(st->nr_cow[FSC_BT_CSUM] > before[FSC_BT_CSUM]);
+	/* nothing dirty: a commit writes nothing, not even the root tree */
+	assert_true(commit(fs) > 0);
+	memcpy(before, st->nr_cow, sizeof(before));
+	assert_int_equal(commit(fs), 0);
+	assert_int_equal(st->nr_cow[FSC_BT_ROOT], before[FSC_BT_ROOT]);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+static void test_relocation_stages(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 32, 8u << 20, false);
+	const struct fsc_stats *st = fsc_stats(fs);
+	struct fsc_bio *list, *b, *next;
+	struct fsc_bg *victim;
+	uint64_t file_cow, ext_cow;
+	uint32_t i;
+
+	/* the first data block group (1 MiB: 16 extents), then half of it
+	 * overwritten elsewhere: half live */
+	assert_int_equal(write_ext(fs, 0, 16), 0);
+	victim = fsc_bg_lookup(fs, fs->file_map[0]);
+	assert_non_null(victim);
+	assert_true(victim->alloc_done);
+	assert_int_equal(write_ext(fs, 0, 8), 0);
+	assert_true(commit(fs) > 0);
+	assert_int_equal(fsc_reloc_commits(fs), 0);
+	assert_true(fsc_relocate(fs, victim, 0, &list) > 0);
+	for (b = list; b; b = next) {
+		next = b->next;
+		assert_int_equal(fsc_submit(fs, b, 0), 0);
+	}
+	/* MOVE_DATA_EXTENTS, UPDATE_DATA_PTRS, and a call that finds nothing */
+	assert_int_equal(fsc_reloc_commits(fs), 9);
+	for (i = 0; i < 9; i++) {
+		file_cow = st->nr_cow[FSC_BT_FILE];
+		ext_cow = st->nr_cow[FSC_BT_EXT];
+		assert_int_equal(fsc_reloc_stage(fs, 0), 0);
+		if (i == 3) {  /* the file leaf that pointed at the moved data, its backrefs */
+			assert_true(st->nr_cow[FSC_BT_FILE] > file_cow);
+			assert_true(st->nr_cow[FSC_BT_EXT] > ext_cow);
+		}
+		if (i == 5)  /* the relocation tree dropped: backrefs again */
+			assert_true(st->nr_cow[FSC_BT_EXT] > ext_cow);
+		assert_true(commit(fs) >= 0);
+		assert_int_equal(fsc_reloc_commits(fs), 8 - i);
+	}
+	assert_int_equal(fsc_reloc_stage(fs, 0), 0);  /* none left: nothing */
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+static void test_metadata_enospc_aborts(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 8, 1u << 20, false);
+	struct fsc_bg *bg;
+	uint64_t l;
+	int ret;
+
+	assert_int_equal(write_ext(fs, 0, 1), 0);
+	assert_true(commit(fs) > 0);
+	/* every other zone into data, the metadata block group filled */
+	while (!fsc_alloc(fs, FSC_BG_DATA, BLK, FSC_NO_OWNER, 0, &bg, &l))
+		bg->nr_inflight--;
+	while (!fsc_alloc(fs, FSC_BG_META, 16384, FSC_NO_OWNER, 0, &bg, &l))
+		bg->nr_inflight--;
+	ret = write_ext(fs, 0, 1);
+	assert_true(ret == -ENOSPC || ret == -EROFS);
+	assert_int_equal(fsc_stats(fs)->nr_meta_enospc, 1);
+	/* the transaction aborted: read-only from here */
+	assert_int_equal(write_ext(fs, 16, 1), -EROFS);
+	assert_int_equal(fsc_reloc_stage(fs, 0), 0);  /* no relocation running */
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+static void test_unused_waits_for_cleaner(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 32, 8u << 20, true);
+	struct fsc_bg *bg;
+	uint64_t start, resets;
+
+	assert_int_equal(write_ext(fs, 0, 16), 0);  /* one data block group, full */
+	bg = fsc_bg_lookup(fs, fs->file_map[0]);
+	start = bg->start;
+	assert_int_equal(write_ext(fs, 0, 16), 0);  /* all of it overwritten */
+	assert_int_equal(bg->used_bytes, 0);
+	assert_true(bg->unused);                    /* btrfs_mark_bg_unused() */
+	assert_ptr_equal(fsc_bg_lookup(fs, start), bg);
+	resets = fsc_stats(fs)->nr_zone_resets;
+	fsc_delete_unused(fs, 0);                   /* the cleaner */
+	assert_null(fsc_bg_lookup(fs, start));
+	assert_int_equal(fsc_stats(fs)->nr_zone_resets, resets + 1);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+static void test_bad_sizes(void **state)
+{
+	struct tdevs t;
+	struct fsc_cfg cfg;
+	struct fsc *fs = NULL;
+
+	tdevs_init(&t, 1, 32, 0);
+	tcfg(&cfg, &t, FSC_SINGLE);
+	cfg.file_bytes = 8u << 20;
+	cfg.meta_model = FSC_META_BTRFS;
+	cfg.extent_bytes = 1000;  /* not a multiple of the sector */
+	assert_int_equal(fsc_create(&cfg, &fs), -EINVAL);
+	assert_null(fs);
+	cfg.extent_bytes = 0;
+	assert_int_equal(fsc_create(&cfg, &fs), -EINVAL);
+	cfg.extent_bytes = 16u << 20;  /* its checksums outgrow a leaf */
+	assert_int_equal(fsc_create(&cfg, &fs), -EINVAL);
+	tdevs_fini(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_write_dirties_trees_once),
+		cmocka_unit_test(test_relocation_stages),
+		cmocka_unit_test(test_metadata_enospc_aborts),
+		cmocka_unit_test(test_unused_waits_for_cleaner),
+		cmocka_unit_test(test_bad_sizes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
