@@ -255,6 +255,11 @@ int fsc_sb_place(struct fsc *fs)
 		dev->sb_zone[1] = 1;
 		fsc_bit_set(dev->used_bits, 0);
 		fsc_bit_set(dev->used_bits, 1);
+		/* Linux 6.1 also keeps chunks off the zones of the regular
+		 * superblock copies (btrfs_find_allocatable_zones()) */
+		for (m = 1; fs->cfg.reclaim.linux61 && m < FSC_NR_SB_MIRRORS; m++)
+			if (sb_offset(m) + FSC_SB_BYTES <= dev->blk->capacity_bytes)
+				fsc_bit_set(dev->used_bits, (uint32_t)(sb_offset(m) / dev->zone_bytes));
 	}
 	return 0;
 }

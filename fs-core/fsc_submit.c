@@ -24,7 +24,7 @@ int fsc_write_file_hint(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint32
 			uint64_t now_ns, struct fsc_bio **out)
 {
 	uint64_t len = (uint64_t)nr_blocks * fs->cfg.sector_bytes, logical, i, old;
-	bool append = fs->cfg.order == FSC_ORDER_APPEND;
+	bool append = fs->cfg.order == FSC_ORDER_APPEND, bt = fsc_bt_on(fs);
 	struct fsc_bio *bio;
 	struct fsc_bg *bg;
 	int ret;
@@ -51,11 +51,12 @@ int fsc_write_file_hint(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint32
 	}
 	if (append)
 		bio->token = FSC_TOKEN_BIT | ++fs->bio_seq;
-	if (fsc_bt_on(fs))  /* its extent item and checksums (errors stick in bt.err) */
+	if (bt)  /* its extent item and checksums (errors stick in bt.err) */
 		(void)fsc_bt_data(fs, bg, logical, true, now_ns);
 	for (i = 0; i < nr_blocks; i++) {
 		old = fs->file_map[lbn + i];
-		(void)fsc_bt_data_at(fs, old, now_ns);  /* the old extent's */
+		if (bt)
+			(void)fsc_bt_data_at(fs, old, now_ns);  /* the old extent's */
 		fs->file_map[lbn + i] = append ? bio->token : logical + i * fs->cfg.sector_bytes;
 		if (!(old & FSC_TOKEN_BIT))  /* a token: that append frees itself */
 			fsc_free_extent(fs, old, fs->cfg.sector_bytes, now_ns);

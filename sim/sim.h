@@ -187,6 +187,9 @@ struct sim_result {
 	 * the victims by used % at their pick, in tenths (100% in the last) */
 	uint64_t rc_queued, rc_by_free, rc_by_unusable, rc_passes, rc_gated, rc_skipped;
 	uint64_t rc_victims[11];
+	/* --meta-model btrfs: tree blocks CoW'd per tree (file, extent, csum,
+	 * root, data relocation), tree block allocations that failed */
+	uint64_t bt_cow[5], bt_meta_enospc;
 	uint32_t chunk_zones[3];    /* at the end: zones in data, metadata, system chunks */
 	uint64_t finish_waste_bytes;  /* measured window: capacity finishes left unwritten */
 	uint64_t nr_zone_finishes;    /* whole run */

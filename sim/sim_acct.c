@@ -143,6 +143,8 @@ void sim_acct_results(struct sim *s)
 	res->rc_passes = st->nr_reclaim_passes;
 	res->rc_gated = st->nr_reclaim_gated;
 	res->rc_skipped = st->nr_reclaim_skipped;
+	memcpy(res->bt_cow, st->nr_cow, sizeof(res->bt_cow));
+	res->bt_meta_enospc = st->nr_meta_enospc;
 	res->chunk_zones[0] = fsc_chunk_zones(s->fs, FSC_BG_DATA);
 	res->chunk_zones[1] = fsc_chunk_zones(s->fs, FSC_BG_META);
 	res->chunk_zones[2] = fsc_chunk_zones(s->fs, FSC_BG_SYSTEM);

@@ -85,6 +85,8 @@ static void reclaim(struct sim *s)
 		}
 		if (s->in_commit)
 			return;
+		/* between entries the worker deletes unused block groups too */
+		fsc_delete_unused(s->fs, s->now);
 		victim = fsc_reclaim_next(s->fs);
 		if (!victim) {
 			fsc_reclaim_pass_end(s->fs);

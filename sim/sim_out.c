@@ -287,6 +287,11 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 			fprintf(f, "%s%llu", k ? ", " : "", U(r->rc_victims[k]));
 		fprintf(f, "] }");
 	}
+	if (c->meta_model == FSC_META_BTRFS)
+		fprintf(f, ",\n  \"meta_trees\": { \"cow\": { \"file\": %llu, \"extent\": %llu, "
+			"\"csum\": %llu, \"root\": %llu, \"data_reloc\": %llu }, \"enospc\": %llu }",
+			U(r->bt_cow[0]), U(r->bt_cow[1]), U(r->bt_cow[2]), U(r->bt_cow[3]),
+			U(r->bt_cow[4]), U(r->bt_meta_enospc));
 	if (r->replay)
 		replay_json(f, c, r);
 	fprintf(f, "\n}\n");

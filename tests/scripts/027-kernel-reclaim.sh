@@ -118,6 +118,7 @@ EOF2
 		--results "$dir/results.json" > "$dir/strict" 2>&1 && fail "kwa.py check passed with a 0.1% tolerance"
 	grep -q "over 0%" "$dir/strict" || fail "kwa.py check (0.1%): no point reported over tolerance"
 	grep -q "kernel ENOSPC after" "$dir/strict" || fail "kwa.py check: an unlisted ENOSPC difference not reported"
+	grep -q "kernel's first failed write after .* apart" "$dir/strict" || fail "kwa.py check: failed writes far apart not reported"
 	grep -q "25-75-1: data WA ratio .* fs-core's replay moved" "$dir/strict" || fail "kwa.py check: a moved ratio not reported"
 	grep -q "35-75-2: total WA ratio .* fs-core's replay moved" "$dir/strict" || fail "kwa.py check: a moved total ratio not reported"
 	grep -q "fs-core total WA .* over 0%" "$dir/strict" || fail "kwa.py check (0.1%): no total WA over tolerance reported"

@@ -158,6 +158,22 @@ static void test_removed_block_group_leaves_the_list(void **state)
 	tdevs_fini(&t);
 }
 
+/* Linux 6.1 keeps chunks off the zone of the superblock copy at 64 MiB
+ * too (btrfs_find_allocatable_zones()); the RFC's layout does not. */
+static void test_sb_copy_zone_kept_free(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 80, 75);
+	uint32_t z = (64u << 20) / T_ZONE_BYTES;
+
+	assert_true(fs->devs[0].sb_log);
+	assert_true(fsc_bit(fs->devs[0].used_bits, z));
+	assert_int_equal(fs->devs[0].nr_free + 3 + fsc_chunk_zones(fs, FSC_BG_DATA | FSC_BG_META |
+								   FSC_BG_SYSTEM), 80);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
 static void test_off_by_default(void **state)
 {
 	struct tdevs t;
@@ -221,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_unusable_queues_at_commit),
 		cmocka_unit_test(test_pass_gate_order_skip_retry),
 		cmocka_unit_test(test_removed_block_group_leaves_the_list),
+		cmocka_unit_test(test_sb_copy_zone_kept_free),
 		cmocka_unit_test(test_off_by_default),
 		cmocka_unit_test(test_parse),
 	};

@@ -335,6 +335,10 @@ def main(argv):
         if (r["kernel_enospc_after"] is None) != (r["fscore_enospc_after"] is None) and not e.get("enospc_gap"):
             bad.append(f"{r['point']}: kernel ENOSPC after {mib(r['kernel_enospc_after'])} MiB, "
                        f"fs-core after {mib(r['fscore_enospc_after'])} MiB")
+        kb, fb = r["kernel_enospc_after"], r["fscore_enospc_after"]
+        if kb and fb and abs(fb / kb - 1) > tol and not e.get("enospc_gap"):
+            bad.append(f"{r['point']}: kernel's first failed write after {mib(kb)} MiB, fs-core's "
+                       f"after {mib(fb)} MiB: over {tol:.0%} apart")
         q = r.get("data_wa_ratio")
         if q is None:
             continue

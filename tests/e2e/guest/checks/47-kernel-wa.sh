@@ -96,6 +96,23 @@ run_point() {
 	uuid=$(findmnt -no UUID $M)
 	[ -d /sys/fs/btrfs/$uuid ] || fail "$id: no /sys/fs/btrfs/$uuid"
 	echo $T > /sys/fs/btrfs/$uuid/allocation/data/bg_reclaim_threshold || fail "$id: data bg_reclaim_threshold=$T"
+	# KWA_TRACE=1: the btrfs tracepoints of space flushing, commits (with
+	# the caller's stack), chunks and the reclaim lists, per phase in
+	# logs/kwa-trace-F-T-SEED.log (docs/VALIDATION.md: why the kernel runs
+	# out of space)
+	if [ -n "${KWA_TRACE:-}" ]; then
+		tr=/sys/kernel/tracing; [ -d $tr/events/btrfs ] || tr=/sys/kernel/debug/tracing
+		[ -d $tr/events/btrfs ] || fail "$id: KWA_TRACE: no btrfs trace events"
+		echo 0 > $tr/tracing_on; echo > $tr/trace; echo 65536 > $tr/buffer_size_kb
+		for e in btrfs_flush_space btrfs_trigger_flush btrfs_transaction_commit btrfs_chunk_alloc \
+			btrfs_chunk_free btrfs_add_unused_block_group btrfs_add_reclaim_block_group \
+			btrfs_reclaim_block_group btrfs_reserve_ticket btrfs_fail_all_tickets; do
+			echo 1 > $tr/events/btrfs/$e/enable || fail "$id: KWA_TRACE: cannot enable $e"
+		done
+		echo stacktrace > $tr/events/btrfs/btrfs_transaction_commit/trigger ||
+			note "$id: no stack trigger on btrfs_transaction_commit;"
+		echo 1 > $tr/tracing_on
+	fi
 	printf '{"point":"%s","kernel":"%s","btrfs_progs":"%s","fio":"%s","disk_bytes":%d,"zone_bytes":%d,"conv_zones":%d,"lba":%d,"file_bytes":%d,"bs":%d,"passes":%d,"phases":%d,"phase_bytes":%d,"commit_s":%d,"seed":%d,"threshold":{"data":%s,"metadata":%s,"system":%s,"global":%s},"profiles":"%s"}\n' \
 		$id "$(sed 's/"/'"'"'/g' /proc/version)" "$(mkfs.btrfs --version | head -1)" "$(fio --version)" \
 		$disk $((KWA_ZONE_MIB << 20)) $KWA_NCONV $LBA $file $bs $KWA_PASSES $KWA_PHASES $ph $KWA_COMMIT $S \
@@ -142,10 +159,17 @@ run_point() {
 			$(grep -ciE 'enospc|No space left' $km) >> $out
 		# the offsets fio wrote, in blocks, one line per random phase (fio
 		# 3.33 does not give the same offsets again from the same seed)
+		if [ -n "${KWA_TRACE:-}" ]; then
+			{ echo "# phase $p"; cat $tr/trace; } >> $LOGS/kwa-trace-$id.log; echo > $tr/trace
+		fi
 		[ $p = fill ] || awk -v p=$p -v bs=$bs '$3 == "write" { printf " %d", $4 / bs; n++ }
 			BEGIN { printf "%s", p } END { printf "\n" }' $W/iolog >> $LOGS/kwa-$id.idx
 	done
 	umount $M || fail "$id: umount"
+	if [ -n "${KWA_TRACE:-}" ]; then
+		echo 0 > $tr/tracing_on; echo '!stacktrace' > $tr/events/btrfs/btrfs_transaction_commit/trigger
+		echo 0 > $tr/events/btrfs/enable
+	fi
 	dev_remove kwa; rm -f $img
 }
 
