@@ -13,7 +13,7 @@
 #                    (docs/VALIDATION.md); ~2-6 min a point
 #   make validate-fscore   fs-core's side alone: replays every stored point and
 #                    prints the table (no VM; seconds)
-.PHONY: e2e e2e-short e2e-fetch validate-kernel validate-fscore
+.PHONY: e2e e2e-short e2e-fetch validate-kernel validate-fscore validate-scenario
 E2E_SHLIB_DEP := $(filter %handler_zonelab.so,$(SHLIBS))
 
 e2e: $(E2E_SHLIB_DEP) $(ZONELAB)
@@ -27,6 +27,12 @@ validate-kernel: $(E2E_SHLIB_DEP) $(ZONELAB)
 
 validate-fscore: $(ZONELAB)
 	@python3 tests/validate/kwa.py table tests/data/kernel-6.1 --zonelab $(ZONELAB)
+
+# fs-core's side as a scenario: every stored point's workload replayed by
+# `zonelab run` (report, tables, plots in $(O)/kernel-6.1/run)
+validate-scenario: $(ZONELAB)
+	@python3 tests/validate/kwa.py scenario tests/data/kernel-6.1 $(O)/kernel-6.1
+	$(ZONELAB) run $(O)/kernel-6.1/kernel-6.1.ini -o $(O)/kernel-6.1/run
 
 e2e-fetch:
 	@tests/e2e/host-deps.sh && tests/e2e/fetch.sh

@@ -122,6 +122,15 @@ EOF2
 	grep -q "25-75-1: data WA ratio .* fs-core's replay moved" "$dir/strict" || fail "kwa.py check: a moved ratio not reported"
 	grep -q "35-75-2: total WA ratio .* fs-core's replay moved" "$dir/strict" || fail "kwa.py check: a moved total ratio not reported"
 	grep -q "fs-core total WA .* over 0%" "$dir/strict" || fail "kwa.py check (0.1%): no total WA over tolerance reported"
+	# fs-core's side as a scenario (make validate-scenario): one point per
+	# stored measurement, each replaying its own workload
+	python3 "$src/tests/validate/kwa.py" scenario "$src/tests/data/kernel-6.1" "$dir/scn" > "$dir/scn.out" 2>&1 ||
+		fail "kwa.py scenario: $(tail -3 "$dir/scn.out")"
+	n=$(ls "$src"/tests/data/kernel-6.1/kwa-*.out | wc -l)
+	[ "$(ls "$dir"/scn/traces/*.iolog | wc -l)" = "$n" ] || fail "kwa.py scenario: not one trace per stored point ($n)"
+	"$ZL" run "$dir/scn/kernel-6.1.ini" -o "$dir/scn/run" --list > "$dir/scn.list" 2>&1 ||
+		fail "the kernel-6.1 scenario does not load: $(tail -3 "$dir/scn.list")"
+	[ "$(grep -c 'kernel-6.1-' "$dir/scn.list")" = "$n" ] || fail "the kernel-6.1 scenario lists $(grep -c 'kernel-6.1-' "$dir/scn.list") points, want $n"
 else
 	fail "no tests/data/kernel-6.1 or no python3"
 fi

@@ -13,6 +13,12 @@ by phase.
                                                 size has not moved
   (check --results R reads the replays from a table's --json R instead of
   running them again)
+  kwa.py scenario DIR OUT                       OUT/kernel-6.1.ini and
+                                                OUT/traces/: every point's
+                                                workload as a fio iolog and a
+                                                scenario that replays them all
+                                                with the kernel's settings
+                                                (`zonelab run`, docs/VALIDATION.md)
 The workload of a point: the sequential fill of the file, then the random
 phases.  A point measured with its offsets (kwa-*.idx) is replayed exactly;
 one measured before the offsets were kept gets uniform offsets from a
@@ -301,7 +307,62 @@ def table(results):
     return "\n".join(lines)
 
 
+def scenario(d, out):
+    """Every point's intended workload as OUT/traces/kwa-F-T-SEED.iolog and
+    OUT/kernel-6.1.ini, a scenario zipping them with each point's own
+    settings (the file size and the thresholds; the rest is the same at
+    every point) so `zonelab run` replays the lot, and a researcher can
+    sweep anything else over the kernel's workloads."""
+    files = sorted(glob.glob(os.path.join(d, "kwa-*.out")))
+    if not files:
+        raise SystemExit(f"{d}: no kwa-*.out (the kernel_wa check's results)")
+    tdir = os.path.abspath(os.path.join(out, "traces"))
+    os.makedirs(tdir, exist_ok=True)
+    heads, traces = [], []
+    for path in files:
+        head, phases, idx = load_point(path)
+        t = os.path.join(tdir, os.path.basename(path)[:-4] + ".iolog")
+        write_iolog(t, head, phases, idx, len(phases) - 1, as_run=False)
+        heads.append(head)
+        traces.append(t)
+    args = sim_args(heads[0])
+    fixed = {args[i][2:]: args[i + 1] for i in range(0, len(args), 2)}
+    per = {"reclaim": [], "file-size": [], "extent-size": []}
+    for h in heads:
+        a = sim_args(h)
+        for k, v in zip(a[::2], a[1::2]):
+            if k[2:] in per:
+                per[k[2:]].append(v)
+            elif fixed.get(k[2:]) != v:
+                raise SystemExit(f"{h['point']}: {k} {v} differs from the first point's; "
+                                 f"kwa.py scenario zips only {', '.join(per)}")
+    for k in per:
+        fixed.pop(k, None)
+    q = lambda v: '"' + v + '"'
+    lines = ["# kernel-6.1.ini - fs-core's side of the kernel comparison (issue 22,",
+             "# docs/VALIDATION.md), written by tests/validate/kwa.py scenario from",
+             f"# {d}: one point per stored kernel measurement, its workload as the",
+             "# kernel ran it (the fill, then the random phases, a sync after each).",
+             "# `make validate-scenario` writes and runs it; edit a copy to sweep",
+             "# other settings (--clean, --reclaim, ...) over the kernel's workloads.",
+             "[scenario]", "name = kernel-6.1",
+             "description = fs-core (--reclaim linux-6.1, --meta-model btrfs) on the workloads measured on kernel btrfs 6.1",
+             "seeds = 1", "zip = trace, " + ", ".join(per), "",
+             "[sim]", "trace = [" + ", ".join(q(t) for t in traces) + "]", "trace-format = iolog"]
+    lines += [f"{k} = {q(v) if ',' in v else v}" for k, v in fixed.items()]
+    lines += [f"{k} = [" + ", ".join(q(v) for v in vs) + "]" for k, vs in per.items()]
+    lines += ["", "[expect]", "# out of space (enospc, or EROFS after an aborted transaction) is the",
+              "# kernel's outcome at 50% too (docs/VALIDATION.md); a stall is not",
+              'no_stall = error != "EDEADLK"', "no_device_errors = device.write_errors == 0", ""]
+    with open(os.path.join(out, "kernel-6.1.ini"), "w") as f:
+        f.write("\n".join(lines))
+    print(f"{out}/kernel-6.1.ini: {len(traces)} points, traces in {tdir}")
+    return 0
+
+
 def main(argv):
+    if len(argv) >= 3 and argv[0] == "scenario":
+        return scenario(argv[1], argv[2])
     if len(argv) < 2 or argv[0] not in ("table", "check"):
         raise SystemExit(__doc__)
     zonelab = "build/zonelab"
