@@ -16,8 +16,10 @@
 # the drift of a shared machine largely cancels.  Any other bench runs as
 # each build's own program, REV and the working tree taking turns (A B,
 # then B A, ...); its rows are its lines that give a rate (ops/s, zones/s,
-# MiB/s ...), the first rate of a line, named by the text before it (times,
-# which are better when lower, are not compared).
+# MiB/s ...), the first rate of a line, named by the text before it, or a
+# line whose label ends in a rate unit and whose last field is the number
+# (bench_sim: "simulated user writes/s  1445951"; times, which are better
+# when lower, are not compared).
 #
 # -c: instructions instead of time, for the handler: tests/bench/bench_ops
 # (the working tree's) runs each build's handler_zonelab.so under valgrind
@@ -119,9 +121,15 @@ tcmu_rows() {
 
 # rows FILE: "row name<TAB>ops" per rate the program printed: the first
 # rate of a line ("16.73 M ops/s", "249.7 M zones/s"), named by the text
-# before it.
+# before it, or a rate named by its unit and printed last ("simulated user
+# writes/s   1445951", bench_sim's form).  Target and ratio lines are not
+# rates.
 rows() {
-	awk '{ if (!match($0, /[0-9][0-9.]* *[kKMG]? *[A-Za-z]*\/s/)) next
+	awk '/^ *(target|ratio)/ { next }
+		match($0, /\/s( \([^)]*\))?[ \t]+[0-9][0-9.]*[ \t]*$/) {
+			n = $0; sub(/[ \t]+[0-9][0-9.]*[ \t]*$/, "", n); sub(/^ +/, "", n); gsub(/  +/, " ", n)
+			print n "\t" ($NF + 0); next }
+		{ if (!match($0, /[0-9][0-9.]* *[kKMG]? *[A-Za-z]*\/s/)) next
 		n = substr($0, 1, RSTART - 1); r = substr($0, RSTART, RLENGTH)
 		gsub(/[0-9][0-9.]* *(ms|us|ns|s)( |$)/, "", n); gsub(/[()]/, "", n)
 		gsub(/  +/, " ", n); sub(/^ +/, "", n); sub(/ +$/, "", n)
