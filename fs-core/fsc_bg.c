@@ -222,17 +222,10 @@ static void bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 	fs->st.nr_bg_removed++;
 	if (bg->kleaf) {
 		/* btrfs model: its items' leaves go at the next commit (fsc_btree.c) */
-		for (i = 0; i < 2u * bg->kmax; i++) {
-			uint32_t *d;
-
-			if (!bg->kleaf[i])
-				continue;
-			d = fsc_grow(fs->bt.dead, &fs->bt.dead_cap, fs->bt.nr_dead, sizeof(*d));
-			if (!d)
+		for (i = 0; i < 2u * bg->kmax; i++)
+			if (bg->kleaf[i] && fsc_push_u32(&fs->bt.dead, &fs->bt.nr_dead,
+							 &fs->bt.dead_cap, bg->kleaf[i]))
 				break;  /* out of memory: those leaves stay live */
-			fs->bt.dead = d;
-			d[fs->bt.nr_dead++] = bg->kleaf[i];
-		}
 	}
 	if (bg->unused) {
 		for (i = 0; i < fs->nr_unused && fs->unused[i] != bg; i++)

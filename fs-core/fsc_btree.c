@@ -72,7 +72,6 @@ int fsc_node_cow(struct fsc *fs, uint32_t id, uint64_t now_ns)
 	uint64_t logical, old;
 	struct fsc_node *n;
 	struct fsc_bg *bg;
-	uint32_t *d;
 	int ret;
 
 	if (fs->bt.err)
@@ -95,13 +94,9 @@ int fsc_node_cow(struct fsc *fs, uint32_t id, uint64_t now_ns)
 		if (ret)
 			return ret;
 	}
-	d = fsc_grow(fs->dirty, &fs->dirty_cap, fs->nr_dirty, sizeof(*fs->dirty));
-	if (!d)
-		return -ENOMEM;
-	fs->dirty = d;
-	fs->dirty[fs->nr_dirty++] = id;
-	if (!fsc_bt_on(fs))
-		return 0;
+	ret = fsc_push_u32(&fs->dirty, &fs->nr_dirty, &fs->dirty_cap, id);
+	if (ret || !fsc_bt_on(fs))
+		return ret;
 	fs->st.nr_cow[id < FSC_KID ? FSC_BT_FILE : fsc_node(fs, id)->tree]++;
 	/* the new block's extent item goes in, the old one's out */
 	ret = item(fs, logical, now_ns);
@@ -183,16 +178,15 @@ static int touch_path(struct fsc *fs, uint32_t id, uint64_t now_ns)
 		return ret;
 	if (id != t->root[tree] && t->nr_leaves[tree] > fs->cfg.tree_fanout) {
 		p = (id - FSC_KID) / fs->cfg.tree_fanout;
-		while (p >= t->nr_par[tree]) {
-			uint32_t *a = fsc_grow(t->par[tree], &t->nr_par[tree], t->nr_par[tree],
-					       sizeof(*a));
-			uint32_t i, n = t->nr_par[tree];
+		if (p >= t->par_cap[tree]) {
+			uint32_t cap = p + 1 > 2 * t->par_cap[tree] ? p + 1 : 2 * t->par_cap[tree];
+			uint32_t *a = realloc(t->par[tree], cap * sizeof(*a));
 
 			if (!a)
 				return -ENOMEM;
+			memset(a + t->par_cap[tree], 0, (cap - t->par_cap[tree]) * sizeof(*a));
 			t->par[tree] = a;
-			for (i = n; i < t->nr_par[tree]; i++)
-				a[i] = 0;  /* fsc_grow() set nr_par to the new capacity */
+			t->par_cap[tree] = cap;
 		}
 		if (!t->par[tree][p]) {
 			ret = knode_new(fs, tree, &t->par[tree][p]);
@@ -278,12 +272,9 @@ int fsc_bt_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns)
 static void kfree_id(struct fsc *fs, uint32_t id)
 {
 	struct fsc_bt *t = &fs->bt;
-	uint32_t *a = fsc_grow(t->kfree, &t->kfree_cap, t->nr_kfree, sizeof(*a));
 
-	if (!a)
-		return;  /* out of memory: the index is not reused */
-	t->kfree = a;
-	t->kfree[t->nr_kfree++] = id - FSC_KID;
+	/* out of memory: the index is not reused */
+	(void)fsc_push_u32(&t->kfree, &t->nr_kfree, &t->kfree_cap, id - FSC_KID);
 }
 
 int fsc_bt_commit_prep(struct fsc *fs, uint64_t now_ns)
@@ -322,17 +313,14 @@ int fsc_bt_commit_prep(struct fsc *fs, uint64_t now_ns)
 int fsc_bt_moved(struct fsc *fs, uint32_t leaf)
 {
 	struct fsc_bt *t = &fs->bt;
-	uint32_t *a;
+	int ret;
 
 	if (!fsc_bt_on(fs) || leaf >= fs->nr_leaves || t->mark[leaf] == t->seq)
 		return 0;
-	a = fsc_grow(t->moved, &t->moved_cap, t->nr_moved, sizeof(*a));
-	if (!a)
-		return -ENOMEM;
-	t->moved = a;
-	t->moved[t->nr_moved++] = leaf;
-	t->mark[leaf] = t->seq;
-	return 0;
+	ret = fsc_push_u32(&t->moved, &t->nr_moved, &t->moved_cap, leaf);
+	if (!ret)
+		t->mark[leaf] = t->seq;
+	return ret;
 }
 
 void fsc_bt_reloc_begin(struct fsc *fs, bool meta, bool moved, uint64_t now_ns)

@@ -81,6 +81,19 @@ static inline void *fsc_grow(void *arr, uint32_t *cap, uint32_t nr, size_t size)
 	return arr;
 }
 
+/* fsc_push_u32() - @v appended to *@arr (*@nr used of *@cap): 0, or
+ * -ENOMEM with the array unchanged. */
+static inline int fsc_push_u32(uint32_t **arr, uint32_t *nr, uint32_t *cap, uint32_t v)
+{
+	uint32_t *a = fsc_grow(*arr, cap, *nr, sizeof(**arr));
+
+	if (!a)
+		return -ENOMEM;
+	*arr = a;
+	a[(*nr)++] = v;
+	return 0;
+}
+
 /*
  * fsc_alloc_big() (fsc_slab.c) - memory for a large array read at random
  * (the file map): in 2 MiB huge pages where the kernel offers them
@@ -306,13 +319,13 @@ struct fsc {
 		uint64_t span[3];     /* key bytes a leaf covers: data extent items,
 				       * tree block items (extent tree), checksums */
 		uint32_t root[FSC_BT_NR];  /* keyed trees' roots, root tree, data reloc tree */
-		uint32_t *par[FSC_BT_NR]; /* extent / csum trees' level-1 nodes */
-		uint32_t nr_par[FSC_BT_NR], nr_leaves[FSC_BT_NR];
+		uint32_t *par[FSC_BT_NR]; /* extent / csum trees' level-1 nodes (0 = none yet) */
+		uint32_t par_cap[FSC_BT_NR], nr_leaves[FSC_BT_NR];
 		uint32_t ext_blocks;  /* file blocks per extent */
 		uint32_t *dead, nr_dead, dead_cap;     /* leaves of removed block groups */
 		uint32_t *moved, nr_moved, moved_cap;  /* file leaves the relocation moved */
 		uint32_t *mark;       /* per file leaf: relocation seq that listed it */
-		uint32_t seq, stage, nr_stages, steps; /* relocation in progress */
+		uint32_t seq, stage, nr_stages; /* relocation in progress */
 		bool meta_victim;
 		int err;              /* a tree block allocation failed: sticky (abort) */
 	} bt;

@@ -4,6 +4,8 @@
  * structures; a user write dirties the file, extent and checksum trees and
  * a commit the root tree, each node once per transaction; relocating a
  * victim takes the kernel's commits (9 data, 6 tree blocks, 3 nothing),
+ * a tree of more leaves than a node holds gets nodes between them and
+ * the root,
  * UPDATE_DATA_PTRS CoWs the file leaves that pointed at the moved data; a
  * tree block allocation that fails aborts (the file system is read-only
  * from then on); with Linux 6.1 reclaim an emptied block group waits for
@@ -113,6 +115,45 @@ static void test_write_dirties_trees_once(void **state)
 	memcpy(before, st->nr_cow, sizeof(before));
 	assert_int_equal(commit(fs), 0);
 	assert_int_equal(st->nr_cow[FSC_BT_ROOT], before[FSC_BT_ROOT]);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+/* A keyed tree of more leaves than a node points to gets a level of nodes
+ * between leaves and root; each leaf's parent is a node of that tree. */
+static void test_level_one_nodes(void **state)
+{
+	struct tdevs t;
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+	struct fsc_bio *b;
+	uint32_t i, nr = 0;
+
+	tdevs_init(&t, 1, 64, 0);
+	tcfg(&cfg, &t, FSC_SINGLE);
+	cfg.file_bytes = 32u << 20;
+	cfg.meta_model = FSC_META_BTRFS;
+	cfg.node_bytes = 4096;   /* 121 pointers a node, 51 extent items a leaf: */
+	cfg.extent_bytes = BLK;  /* ~5 leaves a full 1 MiB block group */
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	for (i = 0; i < (32u << 20) / BLK; i++) {
+		assert_int_equal(fsc_write_file(fs, i, 1, 0, &b), 0);
+		assert_int_equal(fsc_submit(fs, b, 0), 0);
+	}
+	assert_true(fs->bt.nr_leaves[FSC_BT_EXT] > fs->cfg.tree_fanout);
+	assert_true(fs->bt.par_cap[FSC_BT_EXT] > 0);
+	for (i = 0; i < fs->bt.par_cap[FSC_BT_EXT]; i++) {
+		uint32_t id = fs->bt.par[FSC_BT_EXT][i];
+
+		if (!id)
+			continue;
+		assert_true(id >= FSC_KID && id - FSC_KID < fs->bt.nr_kn);
+		assert_int_equal(fsc_node(fs, id)->tree, FSC_BT_EXT);
+		assert_true(fsc_node(fs, id)->logical != FSC_NO_ADDR);  /* CoW'd */
+		nr++;
+	}
+	assert_true(nr >= 1);
+	assert_true(commit(fs) > 0);
 	fsc_destroy(fs);
 	tdevs_fini(&t);
 }
@@ -233,6 +274,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_write_dirties_trees_once),
+		cmocka_unit_test(test_level_one_nodes),
 		cmocka_unit_test(test_relocation_stages),
 		cmocka_unit_test(test_metadata_enospc_aborts),
 		cmocka_unit_test(test_unused_waits_for_cleaner),
