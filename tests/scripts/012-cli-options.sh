@@ -6,17 +6,7 @@
 # -- ends the options (a path starting with '-' after it); zonelab
 # --version and -V print the version and the git revision.  Each command's
 # own script checks its options in depth (010 disk, 060 ctl, 080 trace).
-set -u
-ZL=${O:-build}/zonelab
-[ -x "$ZL" ] || { echo "SKIP: $ZL not built"; exit 77; }
-ZL=$(realpath "$ZL")
-src=$(cd "$(dirname "$0")/../.." && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-# run ARGS... - exit status in $rc, stdout in $dir/out, stderr in $dir/err
-run() { "$ZL" "$@" >"$dir/out" 2>"$dir/err"; rc=$?; }
+. "$(dirname "$0")/lib.sh"  # ZL, src, dir, fail, run
 # refused WANT_TEXT ARGS... - exit 2 and stderr is exactly WANT_TEXT
 refused() {
 	local want=$1; shift

@@ -11,16 +11,7 @@
 #  - tests/validate/kwa.py check: fs-core's replay of every stored kernel
 #    point (tests/data/kernel-6.1/) against the kernel's numbers, within the
 #    tolerance or as a known gap that has not moved.
-set -u
-ZL=${O:-build}/zonelab
-[ -x "$ZL" ] || { echo "SKIP: $ZL not built"; exit 77; }
-ZL=$(realpath "$ZL")
-src=$(cd "$(dirname "$0")/../.." && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-run() { "$ZL" "$@" >"$dir/out" 2>"$dir/err"; rc=$?; }
+. "$(dirname "$0")/lib.sh"  # ZL, src, dir, fail, run
 refused() {
 	local want=$1; shift
 	run "$@"

@@ -9,15 +9,7 @@
 # compare flags changed metrics and missing points; the plots exist as
 # PNG and SVG with the expected series count; scenario errors go through
 # the CLI with FILE:LINE (the simulator's own check included).
-set -u
-ZL=${O:-build}/zonelab
-[ -x "$ZL" ] || { echo "SKIP: $ZL not built"; exit 77; }
-ZL=$(realpath "$ZL")
-src=$(cd "$(dirname "$0")/../.." && pwd)
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails+1)); }
+. "$(dirname "$0")/lib.sh"  # ZL, src, dir, fail, run
 
 # --- the CI scenarios (make check's regression runs)
 for f in "$src"/scenarios/ci/*.ini; do
