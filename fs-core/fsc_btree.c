@@ -301,7 +301,9 @@ int fsc_bt_commit_prep(struct fsc *fs, uint64_t now_ns)
 		if (!ret)
 			ret = touch(fs, t->root[tree], now_ns);
 	}
-	t->nr_dead = 0;
+	/* on an error those not reached stay for the next commit */
+	memmove(t->dead, t->dead + i, (t->nr_dead - i) * sizeof(*t->dead));
+	t->nr_dead -= i;
 	/* a commit that writes anything updates root items in the root tree */
 	if (!ret && fs->nr_dirty)
 		ret = touch(fs, t->root[FSC_BT_ROOT], now_ns);
