@@ -302,7 +302,8 @@ int fsc_bt_commit_prep(struct fsc *fs, uint64_t now_ns)
 			ret = touch(fs, t->root[tree], now_ns);
 	}
 	/* on an error those not reached stay for the next commit */
-	memmove(t->dead, t->dead + i, (t->nr_dead - i) * sizeof(*t->dead));
+	if (i < t->nr_dead)
+		memmove(t->dead, t->dead + i, (t->nr_dead - i) * sizeof(*t->dead));
 	t->nr_dead -= i;
 	/* a commit that writes anything updates root items in the root tree */
 	if (!ret && fs->nr_dirty)
