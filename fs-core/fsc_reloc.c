@@ -77,6 +77,11 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 
 		if (!owner)
 			continue;
+		/* btrfs model: the file leaf pointing at it (before allocating:
+		 * nothing to undo) */
+		if (owner <= fs->nr_file_blocks &&
+		    (ret = fsc_bt_moved(fs, (uint32_t)((owner - 1) / fs->cfg.leaf_items))))
+			break;
 		ret = fsc_alloc_stream(fs, bg->type, fsc_place_reloc(fs, bg), bg->unit_bytes,
 				       append ? FSC_NO_OWNER : owner - 1, now_ns, &dst, &logical);
 		if (ret)
@@ -86,15 +91,8 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 			ret = -ENOMEM;
 			break;
 		}
-		if (fsc_bt_on(fs)) {  /* its new extent item and checksums; its file leaf */
+		if (fsc_bt_on(fs))  /* its new extent item and checksums (errors stick) */
 			(void)fsc_bt_data(fs, dst, logical, true, now_ns);
-			if (owner <= fs->nr_file_blocks &&
-			    fsc_bt_moved(fs, (uint32_t)((owner - 1) / fs->cfg.leaf_items))) {
-				fsc_bio_put(fs, b);
-				ret = -ENOMEM;
-				break;
-			}
-		}
 		b->logical = logical;
 		b->len_bytes = bg->unit_bytes;
 		b->bg = dst;
