@@ -80,12 +80,48 @@ static int fsc_setup(const struct fsc_cfg *cfg, struct fsc **out)
 	ret = fsc_place_init(fs);  /* after the tree model: needs the file's size */
 	if (ret)
 		goto out_destroy;
+	ret = fsc_resv_init(fs);  /* after the tree model: sizes its global reserve */
+	if (ret)
+		goto out_destroy;
 	fsc_active_init(fs);
 	*out = fs;
 	return 0;
 out_destroy:
 	fsc_destroy(fs);
 	return ret;
+}
+
+/*
+ * mkfs.btrfs's first data chunk (single, one device): on the zone after
+ * the 64 MiB superblock copy's, which the kernel's own allocator keeps
+ * free (fsc_sb_copy_zone()); the file's first data goes there.  Measured
+ * on the e2e disk: mkfs puts data on zone 5, system on 6-7, metadata on
+ * 8-9, and the kernel fills 61 zones (docs/VALIDATION.md).
+ */
+static int mkfs_data_chunk(struct fsc *fs)
+{
+	struct fsc_dev *dev = &fs->devs[0];
+	uint32_t z = dev->nr_zones;
+	struct fsc_bg *bg;
+	int ret;
+
+	if (fs->nr_devs != 1 || fs->cfg.data_profile != FSC_SINGLE || !dev->blk || !dev->sb_log)
+		return 0;
+	for (uint32_t i = 2; i < dev->nr_zones; i++)
+		if (fsc_sb_copy_zone(fs, dev, i) && i + 1 < dev->nr_zones &&
+		    fsc_sb_copy_zone(fs, dev, i + 1)) {
+			z = i + 1;
+			break;
+		}
+	if (z >= dev->nr_zones || !fsc_bit(dev->seq_bits, z) || !fsc_bit(dev->empty_bits, z))
+		return 0;
+	fsc_zone_put(dev, z);
+	dev->cursor = z;
+	ret = fsc_bg_create(fs, FSC_BG_DATA, 0, &bg);
+	if (ret)
+		return ret;
+	fs->cur[0] = bg;
+	return fsc_active_add(fs, bg);
 }
 
 int fsc_create(const struct fsc_cfg *cfg, struct fsc **out)
@@ -95,9 +131,12 @@ int fsc_create(const struct fsc_cfg *cfg, struct fsc **out)
 
 	if (ret || !cfg->reclaim.linux61)
 		return ret;
-	/* the kernel's layout: mkfs.btrfs makes a system chunk (the chunk
-	 * tree, metadata's profile), which counts towards the reclaim gate */
-	ret = fsc_bg_create(*out, FSC_BG_SYSTEM, 0, &bg);
+	/* the kernel's layout: mkfs.btrfs makes a data chunk and a system
+	 * chunk (the chunk tree, metadata's profile), which count towards the
+	 * reclaim gate */
+	ret = mkfs_data_chunk(*out);
+	if (!ret)
+		ret = fsc_bg_create(*out, FSC_BG_SYSTEM, 0, &bg);
 	if (ret) {
 		fsc_destroy(*out);
 		*out = NULL;
@@ -170,6 +209,7 @@ void fsc_destroy(struct fsc *fs)
 	}
 	fsc_slab_fini(fs);
 	free(fs->bgs);
+	free(fs->meta_bgs);
 	free(fs->bg_starts);
 	free(fs->bgmap.ent);
 	free(fs->active);

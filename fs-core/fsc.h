@@ -176,6 +176,9 @@ struct fsc_cfg {
 	} reclaim;
 	uint32_t max_active_zones;        /* the devices' max active zones (0 = no limit):
 					   * fs-core finishes a zone rather than exceed it */
+	/* Linux 6.1's metadata space reservation for user writes, with its
+	 * flush commits (fsc_resv.c, fsc_resv_write()); needs meta_model btrfs */
+	bool resv_linux61;
 };
 
 struct fsc;
@@ -456,6 +459,22 @@ uint32_t fsc_reclaim_queued(const struct fsc *fs);
 /* Zones in chunks of the block group types in @type (a mask of enum fsc_bg_type). */
 uint32_t fsc_chunk_zones(const struct fsc *fs, uint32_t type);
 
+/*
+ * Linux 6.1's metadata space reservation (cfg.resv_linux61, fsc_resv.c;
+ * docs/VALIDATION.md): before a user write of @bytes, fsc_resv_write()
+ * reserves the tree blocks its completion may CoW, as
+ * btrfs_delalloc_reserve_metadata() does, and when they do not fit runs
+ * what the kernel's flusher runs: the delayed refs, a metadata chunk.
+ * Returns 0 (reserved), FSC_RESV_COMMIT (the caller commits the running
+ * transaction, which gives the reservations back, and asks again) or
+ * -ENOSPC (three commits did not make room: the write fails).  0 at once
+ * with the model off.
+ */
+#define FSC_RESV_COMMIT 1
+int fsc_resv_write(struct fsc *fs, uint64_t bytes, uint64_t now_ns);
+/* bytes_may_use of the metadata space now (0 with the model off). */
+uint64_t fsc_resv_may_use(const struct fsc *fs);
+
 /* Block group inspection. */
 uint64_t fsc_bg_start(const struct fsc_bg *bg);
 uint64_t fsc_bg_alloc_offset(const struct fsc_bg *bg);
@@ -491,6 +510,12 @@ struct fsc_stats {
 	 * run, passes the gate held back, entries dropped busy, lost (no memory) */
 	uint64_t nr_reclaim_queued, nr_reclaim_by_free, nr_reclaim_by_unusable;
 	uint64_t nr_reclaim_passes, nr_reclaim_gated, nr_reclaim_skipped, nr_reclaim_lost;
+	/* cfg.resv_linux61: reservations that did not fit at once (tickets),
+	 * of them met by running the delayed refs, metadata chunks allocated
+	 * ahead (ALLOC_CHUNK), commits asked for, tickets failed (ENOSPC);
+	 * the most bytes_may_use reached */
+	uint64_t nr_resv_tickets, nr_resv_by_refs, nr_resv_chunks, nr_resv_commits;
+	uint64_t nr_resv_enospc, resv_may_use_max;
 	uint64_t nr_zone_finishes;         /* zones finished to stay under max active */
 	uint64_t finish_waste_bytes;       /* capacity those finishes left unwritten (all copies) */
 	uint32_t active_max;               /* most zones fs-core held active on one device */

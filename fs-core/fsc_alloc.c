@@ -70,12 +70,18 @@ int fsc_alloc_stream(struct fsc *fs, uint32_t type, uint32_t stream, uint64_t le
 		bg = NULL;
 	}
 	if (!bg) {
-		ret = fsc_alloc_make_room(fs, type, now_ns);
-		if (ret)
-			return ret;
-		ret = fsc_bg_create(fs, type, now_ns, &bg);
-		if (ret)
-			return ret;
+		if (slot == 1 && fs->resv.spare) {
+			/* allocated ahead by a reservation's flush (fsc_resv.c) */
+			bg = fs->resv.spare;
+			fs->resv.spare = NULL;
+		} else {
+			ret = fsc_alloc_make_room(fs, type, now_ns);
+			if (ret)
+				return ret;
+			ret = fsc_bg_create(fs, type, now_ns, &bg);
+			if (ret)
+				return ret;
+		}
 		ret = fsc_active_add(fs, bg);
 		if (ret)
 			return ret;
@@ -91,6 +97,7 @@ int fsc_alloc_stream(struct fsc *fs, uint32_t type, uint32_t stream, uint64_t le
 		bg->owner[u + i] = owner + 1 + (uint32_t)(type == FSC_BG_DATA ? i : 0);
 	bg->alloc_offset += len;
 	bg->used_bytes += len;
+	fsc_resv_bg_dirty(fs, bg);
 	bg->nr_inflight++;
 	if (bg->alloc_offset == bg->len_bytes) {
 		bg->alloc_done = true;
@@ -120,6 +127,7 @@ void fsc_free_extent(struct fsc *fs, uint64_t logical, uint64_t len, uint64_t no
 		bg->owner[u + i] = 0;
 	old = bg->used_bytes;
 	bg->used_bytes = bg->used_bytes > len ? bg->used_bytes - len : 0;
+	fsc_resv_bg_dirty(fs, bg);
 	fsc_reclaim_freed(fs, bg, old);
 	fsc_bg_put(fs, bg, now_ns);
 }

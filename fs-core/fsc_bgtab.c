@@ -162,6 +162,9 @@ int fsc_bg_insert(struct fsc *fs, struct fsc_bg *bg)
 	if (!v)
 		return -ENOMEM;
 	fs->bgs = v;
+	if ((bg->type & FSC_BG_META) &&
+	    fsc_grow_ptrs(&fs->meta_bgs, &fs->meta_bgs_cap, fs->nr_meta_bgs))
+		return -ENOMEM;
 	if (cap != fs->bgs_cap) {
 		st = realloc(fs->bg_starts, cap * sizeof(*st));
 		if (!st)
@@ -179,6 +182,9 @@ int fsc_bg_insert(struct fsc *fs, struct fsc_bg *bg)
 	fs->bg_starts[i] = bg->start;
 	fs->nr_slots++;
 	fs->nr_bgs++;
+	fs->nr_chunk_zones += bg->nr_stripes;
+	if (bg->type & FSC_BG_META)
+		fs->meta_bgs[fs->nr_meta_bgs++] = bg;
 	bgmap_add(fs, bg);
 	if (bg->start + bg->len_bytes > fs->next_logical)
 		fs->next_logical = bg->start + bg->len_bytes;
@@ -205,6 +211,13 @@ void fsc_bg_unlink(struct fsc *fs, struct fsc_bg *bg)
 	bgmap_remove(fs, bg);
 	fs->bgs[lo] = NULL;
 	fs->nr_bgs--;
+	fs->nr_chunk_zones -= bg->nr_stripes;
+	for (i = 0; (bg->type & FSC_BG_META) && i < fs->nr_meta_bgs; i++)
+		if (fs->meta_bgs[i] == bg) {
+			fs->meta_bgs[i] = fs->meta_bgs[--fs->nr_meta_bgs];
+			fs->resv.gone += bg->len_bytes;
+			break;
+		}
 	if (fs->nr_slots - fs->nr_bgs <= 32 || (fs->nr_slots - fs->nr_bgs) * 2 < fs->nr_slots)
 		return;
 	for (i = 0, j = 0; i < fs->nr_slots; i++)

@@ -86,6 +86,10 @@ int fsc_node_cow(struct fsc *fs, uint32_t id, uint64_t now_ns)
 		return ret;
 	}
 	n = fsc_node(fs, id);
+	/* what the kernel CoWs when it runs delayed refs: the extent tree,
+	 * and the checksum leaves of data freed */
+	fsc_resv_cow(fs, id >= FSC_KID && (n->tree == FSC_BT_EXT ||
+					   (n->tree == FSC_BT_CSUM && fs->bt.freeing)));
 	old = n->logical;
 	n->logical = logical;
 	n->gen = fs->trans_id;

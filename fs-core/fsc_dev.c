@@ -220,9 +220,29 @@ int fsc_sb_layout(uint64_t zone_bytes, uint32_t nr_zones, uint32_t nr_conv)
  * a ring.  The zones used are taken out of the device extent pool.
  * Returns 0 or -ENOSPC (no conventional copy and zones 0/1 not sequential).
  */
+/*
+ * Linux 6.1 keeps its chunks off the two zones at each superblock copy
+ * after the log's (BTRFS_NR_SB_LOG_ZONES in btrfs_find_allocatable_zones()):
+ * is zone @z of @dev one of them?  (mkfs.btrfs places its first data
+ * chunk on the second, fsc_create(); once reset it stays out.)
+ */
+bool fsc_sb_copy_zone(const struct fsc *fs, const struct fsc_dev *dev, uint32_t z)
+{
+	int m;
+
+	for (m = 1; fs->cfg.reclaim.linux61 && dev->sb_log && m < FSC_NR_SB_MIRRORS; m++) {
+		uint64_t first = sb_offset(m) / dev->zone_bytes;
+
+		if (sb_offset(m) + FSC_SB_BYTES <= dev->blk->capacity_bytes &&
+		    z >= first && z < first + 2)
+			return true;
+	}
+	return false;
+}
+
 int fsc_sb_place(struct fsc *fs)
 {
-	uint32_t d;
+	uint32_t d, z;
 	int m, nr;
 
 	for (d = 0; d < fs->nr_devs; d++) {
@@ -237,8 +257,7 @@ int fsc_sb_place(struct fsc *fs)
 			if (pos + FSC_SB_BYTES > dev->blk->capacity_bytes)
 				break;
 			if (dev->zone_bytes) {
-				uint32_t z = (uint32_t)(pos / dev->zone_bytes);
-
+				z = (uint32_t)(pos / dev->zone_bytes);
 				if (fs->cfg.sb_log || fsc_bit(dev->seq_bits, z))
 					continue;  /* 004: not in a sequential zone */
 				fsc_bit_set(dev->used_bits, z);
@@ -255,11 +274,11 @@ int fsc_sb_place(struct fsc *fs)
 		dev->sb_zone[1] = 1;
 		fsc_bit_set(dev->used_bits, 0);
 		fsc_bit_set(dev->used_bits, 1);
-		/* Linux 6.1 also keeps chunks off the zones of the regular
-		 * superblock copies (btrfs_find_allocatable_zones()) */
-		for (m = 1; fs->cfg.reclaim.linux61 && m < FSC_NR_SB_MIRRORS; m++)
-			if (sb_offset(m) + FSC_SB_BYTES <= dev->blk->capacity_bytes)
-				fsc_bit_set(dev->used_bits, (uint32_t)(sb_offset(m) / dev->zone_bytes));
+		/* Linux 6.1 also keeps chunks off the two zones of each other
+		 * superblock copy */
+		for (z = 2; z < dev->nr_zones; z++)
+			if (fsc_sb_copy_zone(fs, dev, z))
+				fsc_bit_set(dev->used_bits, z);
 	}
 	return 0;
 }

@@ -77,7 +77,7 @@ int fsc_discard_file(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint64_t 
 		if (old == FSC_NO_ADDR)
 			continue;
 		fs->file_map[lbn + i] = FSC_NO_ADDR;
-		(void)fsc_bt_data_at(fs, old, now_ns);  /* btrfs model: errors stick */
+		(void)fsc_bt_data_free(fs, old, now_ns);  /* btrfs model: errors stick */
 		if (!(old & FSC_TOKEN_BIT))  /* a token: the append frees itself */
 			fsc_free_extent(fs, old, fs->cfg.sector_bytes, now_ns);
 	}

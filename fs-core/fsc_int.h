@@ -94,6 +94,18 @@ static inline int fsc_push_u32(uint32_t **arr, uint32_t *nr, uint32_t *cap, uint
 	return 0;
 }
 
+/* fsc_grow_ptrs() - room in *@arr (pointers, capacity *@cap) for element
+ * @nr: 0, or -ENOMEM with the array unchanged. */
+static inline int fsc_grow_ptrs(struct fsc_bg ***arr, uint32_t *cap, uint32_t nr)
+{
+	struct fsc_bg **a = fsc_grow(*arr, cap, nr, sizeof(**arr));
+
+	if (!a)
+		return -ENOMEM;
+	*arr = a;
+	return 0;
+}
+
 /*
  * fsc_alloc_big() (fsc_slab.c) - memory for a large array read at random
  * (the file map): in 2 MiB huge pages where the kernel offers them
@@ -152,6 +164,7 @@ struct fsc_bg {
 	bool unused;              /* on fs->unused, deleted by fsc_delete_unused() */
 	uint16_t kmax;            /* btrfs model: leaves per keyed tree it may have */
 	uint32_t *kleaf;          /* btrfs model: their node ids, [tree][kmax] (0 = none) */
+	uint32_t resv_trans;      /* cfg.resv_linux61: transaction that last changed its used bytes */
 	struct fsc_bg *pool_next; /* on fs->slab's free list, once removed */
 	struct fsc_stripe stripes[FSC_MAX_STRIPES];
 };
@@ -327,8 +340,22 @@ struct fsc {
 		uint32_t *mark;       /* per file leaf: relocation seq that listed it */
 		uint32_t seq, stage, nr_stages; /* relocation in progress */
 		bool meta_victim;
+		bool freeing;         /* fsc_bt_data_free() runs (fsc_resv.c counts what it CoWs) */
 		int err;              /* a tree block allocation failed: sticky (abort) */
 	} bt;
+	struct fsc_resv {         /* cfg.resv_linux61 (fsc_resv.c) */
+		uint64_t global;      /* the global block reserve (in may_use throughout) */
+		uint64_t drsv;        /* reserved for the delayed refs: the writes' reservations */
+		uint32_t fresh;       /* extent/csum-tree blocks CoW'd since the delayed refs ran */
+		uint32_t dirty_bgs;   /* block groups whose used bytes this transaction changed */
+		uint32_t cycles;      /* commits the waiting reservation went through */
+		struct fsc_bg *spare; /* a metadata block group allocated ahead (ALLOC_CHUNK) */
+		uint64_t gone;        /* bytes of metadata block groups removed: still in
+				       * 6.1's active_total_bytes (fsc_resv.c) */
+	} resv;
+	struct fsc_bg **meta_bgs; /* the metadata block groups (fsc_bg_insert() keeps it) */
+	uint32_t nr_meta_bgs, meta_bgs_cap;
+	uint32_t nr_chunk_zones;  /* zones in the block groups' chunks (device extents) */
 	struct fsc_bg **unused;   /* linux61: left empty, deleted by fsc_delete_unused() */
 	uint32_t nr_unused, unused_cap;
 
@@ -356,6 +383,7 @@ int fsc_dev_zone_info(struct fsc_dev *dev, struct zblk *blk);
 void fsc_dev_fini(struct fsc_dev *dev);
 int fsc_check_mode(struct fsc *fs);
 int fsc_sb_place(struct fsc *fs);
+bool fsc_sb_copy_zone(const struct fsc *fs, const struct fsc_dev *dev, uint32_t z);
 int fsc_sb_write(struct fsc *fs);
 /* Superblock log: where is the latest copy, from the two zones alone. */
 int fsc_sb_log_locate(const struct zblk_zone *z0, const struct zblk_zone *z1,
@@ -481,6 +509,17 @@ static inline int fsc_bt_data_at(struct fsc *fs, uint64_t logical, uint64_t now_
 	bg = fsc_bg_lookup(fs, logical);
 	return bg ? fsc_bt_data(fs, bg, logical, true, now_ns) : 0;
 }
+/* fsc_bt_data_at() for data no longer referenced: the kernel deletes its
+ * extent item and checksums when it runs the drop's delayed ref. */
+static inline int fsc_bt_data_free(struct fsc *fs, uint64_t logical, uint64_t now_ns)
+{
+	int ret;
+
+	fs->bt.freeing = true;
+	ret = fsc_bt_data_at(fs, logical, now_ns);
+	fs->bt.freeing = false;
+	return ret;
+}
 /* CoW keyed node @id and its path (relocation of a tree block). */
 int fsc_bt_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns);
 /* CoW node @id (file tree or keyed) and its path to the root. */
@@ -491,6 +530,32 @@ int fsc_bt_commit_prep(struct fsc *fs, uint64_t now_ns);
 int fsc_bt_moved(struct fsc *fs, uint32_t leaf);
 /* The relocation of a victim of @meta type, @moved anything: its commits. */
 void fsc_bt_reloc_begin(struct fsc *fs, bool meta, bool moved, uint64_t now_ns);
+
+/* fsc_resv.c: Linux 6.1's metadata reservation (fsc_resv_write() in fsc.h) */
+/* A tree block was allocated (a CoW; @ext: of the extent tree): it uses
+ * its bytes of the reservations (may_use -> used). */
+static inline void fsc_resv_cow(struct fsc *fs, bool ext)
+{
+	struct fsc_resv *r = &fs->resv;
+
+	if (!fs->cfg.resv_linux61)
+		return;
+	r->drsv -= r->drsv < fs->cfg.node_bytes ? r->drsv : fs->cfg.node_bytes;
+	r->fresh += ext;
+}
+/* @bg's used bytes changed: the first time in a transaction its item is
+ * dirty, a head's worth of the delayed refs reserve until the commit
+ * writes it (btrfs_update_block_group()). */
+static inline void fsc_resv_bg_dirty(struct fsc *fs, struct fsc_bg *bg)
+{
+	if (fs->cfg.resv_linux61 && bg->resv_trans != fs->trans_id) {
+		bg->resv_trans = fs->trans_id;
+		fs->resv.dirty_bgs++;
+	}
+}
+/* The commit starts: its delayed refs run, the reservations come back. */
+void fsc_resv_commit(struct fsc *fs);
+int fsc_resv_init(struct fsc *fs);
 
 /* fsc_trans.c: the transaction and the file tree */
 int fsc_tree_init(struct fsc *fs);

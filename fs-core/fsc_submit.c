@@ -56,7 +56,7 @@ int fsc_write_file_hint(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint32
 	for (i = 0; i < nr_blocks; i++) {
 		old = fs->file_map[lbn + i];
 		if (bt)
-			(void)fsc_bt_data_at(fs, old, now_ns);  /* the old extent's */
+			(void)fsc_bt_data_free(fs, old, now_ns);  /* the old extent's */
 		fs->file_map[lbn + i] = append ? bio->token : logical + i * fs->cfg.sector_bytes;
 		if (!(old & FSC_TOKEN_BIT))  /* a token: that append frees itself */
 			fsc_free_extent(fs, old, fs->cfg.sector_bytes, now_ns);

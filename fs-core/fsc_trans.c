@@ -189,6 +189,7 @@ int fsc_commit_start(struct fsc *fs, uint64_t now_ns, struct fsc_bio **list)
 	ret = fsc_bt_commit_prep(fs, now_ns);  /* may dirty more: before counting */
 	if (ret)
 		return ret;
+	fsc_resv_commit(fs);  /* its delayed refs run: the reservations come back */
 	max = fs->nr_dirty + fs->nr_released;
 	v = malloc((max + 1) * sizeof(*v));
 	if (!v)

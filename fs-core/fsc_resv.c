@@ -1,0 +1,218 @@
+/*
+ * fsc_resv.c — Linux 6.1's metadata space reservation for user writes
+ * (cfg.resv_linux61, with the btrfs metadata model; docs/VALIDATION.md,
+ * "Reservations and flush commits").  Every figure below is the kernel's
+ * (fs/btrfs/space-info.c, block-rsv.c, delayed-ref.c, block-group.c of
+ * 6.1) and was checked against its tracepoints on the e2e disk.
+ *
+ * Before a write starts, btrfs reserves room for the tree blocks its
+ * completion may CoW (btrfs_delalloc_reserve_metadata(),
+ * calc_inode_reservations()): btrfs_calc_insert_metadata_size() (node x
+ * BTRFS_MAX_LEVEL x 2 per item) for its file extent item and for its
+ * checksum leaves, btrfs_calc_metadata_size() (node x BTRFS_MAX_LEVEL)
+ * for the inode item: 640 KiB for 64 KiB with 16 KiB nodes.  It joins
+ * bytes_may_use of the metadata space, beside the global reserve
+ * (btrfs_update_global_block_rsv(): the extent, checksum, free space and
+ * root trees' bytes, at least 10 items and 6 refs: 5.5 MiB).  The
+ * completion hands what it did not use to the delayed refs reserve, and a
+ * tree block allocated takes its bytes out of may_use into used
+ * (btrfs_add_reserved_bytes()).  That reserve gives bytes back only when
+ * refs run and its size falls below what it holds
+ * (btrfs_delayed_refs_rsv_release()); its size is
+ * btrfs_calc_insert_metadata_size(), doubled by the free space tree, per
+ * head not yet run and per block group whose item the transaction
+ * changed (btrfs_update_block_group(): released when the commit writes
+ * the items).
+ *
+ * A reservation fits when (btrfs_can_overcommit(), FLUSH_ALL)
+ *   used + may_use + bytes < writable total + free_chunk_space / copies / 8.
+ * In a zoned file system "used" (bytes_used + reserved + pinned +
+ * readonly + zone_unusable) is the metadata block groups' write pointers
+ * and the whole of a read-only one: nothing behind a write pointer is
+ * free before a reset.  The writable total is active_total_bytes
+ * (writable_total_bytes()), which a block group adds when created active
+ * and gives back on removal only if still active; a zone finish (the
+ * block group written full, or finished by the cleaner or the
+ * relocation before its removal) clears that, so in 6.1 every removed
+ * metadata block group still counts (resv.gone).  When a reservation does
+ * not fit, the write waits on a ticket and the flusher
+ * (btrfs_async_reclaim_metadata_space()) runs its states until it does:
+ *  - FLUSH_DELAYED_REFS: every ready head runs.  That changes the extent
+ *    tree and deletes the freed data's checksums, CoWing each such block
+ *    not yet CoW'd in this transaction: two heads each, which this run
+ *    leaves pending.  fs-core changes those trees when data moves rather
+ *    than when refs run, so the heads left are two per extent-tree block,
+ *    and per checksum block a free CoW'd, since the refs last ran.  Early
+ *    in a transaction that is most of those trees and nothing comes back;
+ *    late in a long one almost everything does (the two regimes the
+ *    kernel's traces show);
+ *  - ALLOC_CHUNK: a metadata chunk when used + 2 MiB reaches 80% of the
+ *    total (should_alloc_chunk()); from the second cycle on
+ *    ALLOC_CHUNK_FORCE, regardless.  Kept aside and filled once the open
+ *    block group is full, as find_free_extent() fills the older first;
+ *  - COMMIT_TRANS: the commit runs every ref and may_use falls back to the
+ *    global reserve (fsc_resv_commit()).  The caller commits.
+ * A ticket that three commit cycles did not meet fails: ENOSPC.
+ */
+#include <errno.h>
+
+#include "fsc_int.h"
+
+#define MAX_LEVEL 8u                 /* BTRFS_MAX_LEVEL */
+#define FST 2u                       /* the free space tree doubles a head's bytes */
+#define UNLINK_UNITS 6u              /* BTRFS_UNLINK_METADATA_UNITS */
+#define LEAF_HDR 101u                /* struct btrfs_header */
+#define ITEM_HDR 25u                 /* struct btrfs_item */
+#define CSUM_BYTES 4u                /* crc32c */
+
+static uint64_t insert_size(const struct fsc *fs, uint64_t items)
+{
+	return (uint64_t)fs->cfg.node_bytes * MAX_LEVEL * 2 * items;
+}
+
+/* The global reserve: the bytes of the extent, checksum, free space and
+ * root trees, at least the items an unlink needs and their refs. */
+static uint64_t global_size(const struct fsc *fs)
+{
+	const struct fsc_bt *t = &fs->bt;
+	uint64_t trees = 0, min, fan = fs->cfg.tree_fanout ? fs->cfg.tree_fanout : 1;
+	uint32_t k;
+
+	for (k = FSC_BT_EXT; k <= FSC_BT_CSUM; k++)
+		trees += t->nr_leaves[k] + (t->nr_leaves[k] > fan ? (t->nr_leaves[k] + fan - 1) / fan : 0) + 1;
+	trees = (trees + 1) * fs->cfg.node_bytes;  /* + the root tree */
+	min = insert_size(fs, 1 + 3 + UNLINK_UNITS) + insert_size(fs, UNLINK_UNITS) * FST;
+	trees = trees > min ? trees : min;
+	return trees < (512ULL << 20) ? trees : 512ULL << 20;
+}
+
+int fsc_resv_init(struct fsc *fs)
+{
+	if (!fs->cfg.resv_linux61)
+		return 0;
+	if (!fsc_bt_on(fs))
+		return -EINVAL;  /* the reservations cover the btrfs model's trees */
+	fs->resv.global = global_size(fs);
+	return 0;
+}
+
+uint64_t fsc_resv_may_use(const struct fsc *fs)
+{
+	return fs->cfg.resv_linux61 ? fs->resv.global + fs->resv.drsv : 0;
+}
+
+void fsc_resv_commit(struct fsc *fs)
+{
+	if (!fs->cfg.resv_linux61)
+		return;
+	fs->resv.drsv = 0;
+	fs->resv.fresh = 0;
+	fs->resv.dirty_bgs = 0;
+	fs->resv.global = global_size(fs);
+}
+
+/* The metadata space: used (write pointers, a read-only group whole) and total. */
+static void meta_space(const struct fsc *fs, uint64_t *used, uint64_t *total)
+{
+	uint32_t i;
+
+	*used = *total = 0;
+	for (i = 0; i < fs->nr_meta_bgs; i++) {
+		const struct fsc_bg *bg = fs->meta_bgs[i];
+
+		*total += bg->len_bytes;
+		*used += bg->relocating ? bg->len_bytes : bg->alloc_offset;
+	}
+}
+
+/* What may be overcommitted: the unallocated disk, per copy, an eighth. */
+static uint64_t overcommit(const struct fsc *fs)
+{
+	uint64_t disk = 0, alloc = (uint64_t)fs->nr_chunk_zones * fs->zone_bytes, copies;
+	uint32_t i;
+
+	for (i = 0; i < fs->nr_devs; i++)
+		if (fs->devs[i].blk)
+			disk += (uint64_t)fs->devs[i].nr_zones * fs->devs[i].zone_bytes;
+	switch (fs->cfg.meta_profile) {
+	case FSC_DUP:
+	case FSC_RAID1:
+	case FSC_RAID10:
+		copies = 2;
+		break;
+	default:
+		copies = 1;
+	}
+	return disk > alloc ? (disk - alloc) / copies / 8 : 0;
+}
+
+static bool fits(const struct fsc *fs, uint64_t bytes)
+{
+	uint64_t used, total;
+
+	meta_space(fs, &used, &total);
+	/* writable_total_bytes(): active_total_bytes, which keeps the
+	 * block groups removed since the mount */
+	return used + fsc_resv_may_use(fs) + bytes < total + fs->resv.gone + overcommit(fs);
+}
+
+static void grant(struct fsc *fs, uint64_t bytes)
+{
+	struct fsc_resv *r = &fs->resv;
+
+	r->drsv += bytes;
+	r->cycles = 0;
+	if (fsc_resv_may_use(fs) > fs->st.resv_may_use_max)
+		fs->st.resv_may_use_max = fsc_resv_may_use(fs);
+}
+
+int fsc_resv_write(struct fsc *fs, uint64_t bytes, uint64_t now_ns)
+{
+	struct fsc_resv *r = &fs->resv;
+	uint64_t need, used, total, left, per_leaf;
+	struct fsc_bg *bg;
+
+	if (!fs->cfg.resv_linux61)
+		return 0;
+	/* count_max_extents() extent items (128 MiB each), the checksum
+	 * leaves (btrfs_csum_bytes_to_leaves()), the inode item */
+	per_leaf = (fs->cfg.node_bytes - LEAF_HDR - ITEM_HDR) / CSUM_BYTES;
+	need = insert_size(fs, (bytes + (128ULL << 20) - 1) >> 27) +
+	       insert_size(fs, (bytes / fs->cfg.sector_bytes + per_leaf - 1) / per_leaf) +
+	       (uint64_t)fs->cfg.node_bytes * MAX_LEVEL;
+	if (fits(fs, need)) {
+		grant(fs, need);
+		return 0;
+	}
+	if (!r->cycles)
+		fs->st.nr_resv_tickets++;
+	/* FLUSH_DELAYED_REFS: the heads the run leaves pending keep their bytes */
+	left = ((uint64_t)r->fresh * 2 + r->dirty_bgs) * insert_size(fs, 1) * FST;
+	r->drsv = r->drsv > left ? left : r->drsv;
+	r->fresh = 0;
+	if (fits(fs, need)) {
+		fs->st.nr_resv_by_refs++;
+		grant(fs, need);
+		return 0;
+	}
+	/* ALLOC_CHUNK (80% used), ALLOC_CHUNK_FORCE after a commit cycle */
+	meta_space(fs, &used, &total);
+	if (!r->spare && (r->cycles || (used + (2ULL << 20)) * 10 >= total * 8) &&
+	    !fsc_bg_create(fs, FSC_BG_META, now_ns, &bg)) {
+		r->spare = bg;
+		fs->st.nr_resv_chunks++;
+		if (fits(fs, need)) {
+			grant(fs, need);
+			return 0;
+		}
+	}
+	/* COMMIT_TRANS, at most three cycles */
+	if (r->cycles == 3) {
+		r->cycles = 0;
+		fs->st.nr_resv_enospc++;
+		return -ENOSPC;
+	}
+	r->cycles++;
+	fs->st.nr_resv_commits++;
+	return FSC_RESV_COMMIT;
+}

@@ -1,0 +1,280 @@
+/*
+ * test_fsc_resv.c — Linux 6.1's metadata reservation (cfg.resv_linux61,
+ * fsc_resv.c, docs/VALIDATION.md "Reservations and flush commits"): a
+ * write reserves 2 x insert + inode item (640 KiB for 64 KiB with 16 KiB
+ * nodes) on top of the global reserve; a commit gives the writes'
+ * reservations back; a reservation that does not fit first runs the
+ * delayed refs, which give back what the heads left pending do not hold
+ * (two per extent/checksum block CoW'd since they last ran, one per block
+ * group changed in the transaction), then allocates a metadata chunk at
+ * 80% used, then asks for a commit; after three commits it fails.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fsc_test_util.h"
+
+#define BLK 4096u
+#define EXT (64u << 10)
+#define MIB (1ull << 20)
+#define RESV (640ull << 10)   /* 16 KiB x 8 x 2 x (extent + csum leaf) + 16 KiB x 8 */
+#define GLOBAL (5632ull << 10) /* 16 KiB x 8 x 2 x 10 items + x 6 refs x 2 (FST) */
+
+static struct fsc *mk(struct tdevs *t, uint32_t zones, uint64_t file_bytes)
+{
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+
+	tdevs_init(t, 1, zones, 0);
+	tcfg(&cfg, t, FSC_SINGLE);
+	cfg.file_bytes = file_bytes;
+	cfg.meta_model = FSC_META_BTRFS;
+	cfg.extent_bytes = EXT;
+	cfg.reclaim.linux61 = true;
+	cfg.resv_linux61 = true;
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	return fs;
+}
+
+static void write_ext(struct fsc *fs, uint64_t ext)
+{
+	struct fsc_bio *b;
+
+	assert_int_equal(fsc_write_file(fs, ext * (EXT / BLK), EXT / BLK, 0, &b), 0);
+	assert_int_equal(fsc_submit(fs, b, 0), 0);
+}
+
+static int commit(struct fsc *fs)
+{
+	struct fsc_bio *list, *b, *next;
+	int n = fsc_commit_start(fs, 0, &list);
+
+	for (b = list; b; b = next) {
+		next = b->next;
+		assert_int_equal(fsc_submit(fs, b, 0), 0);
+	}
+	if (n >= 0)
+		assert_int_equal(fsc_commit_finish(fs, 0), 0);
+	return n;
+}
+
+static void test_size_and_commit(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 256, 8 * MIB);
+
+	assert_int_equal(fsc_resv_may_use(fs), GLOBAL);
+	assert_int_equal(fsc_resv_write(fs, EXT, 0), 0);
+	assert_int_equal(fsc_resv_may_use(fs), GLOBAL + RESV);
+	/* a tree block allocated takes its bytes out of may_use */
+	write_ext(fs, 0);
+	assert_true(fsc_resv_may_use(fs) < GLOBAL + RESV);
+	assert_int_equal((GLOBAL + RESV - fsc_resv_may_use(fs)) % 16384, 0);
+	/* the commit runs the delayed refs: the reservation comes back */
+	assert_true(commit(fs) > 0);
+	assert_int_equal(fsc_resv_may_use(fs), GLOBAL);
+	assert_int_equal(fsc_stats(fs)->nr_resv_tickets, 0);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+/* Nothing changed since the refs ran: running them gives everything back. */
+static void test_refs_give_back(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 256, 8 * MIB);
+	int i, ret = 0;
+
+	for (i = 0; i < 200 && !ret; i++)
+		ret = fsc_resv_write(fs, EXT, 0);
+	assert_int_equal(ret, 0);
+	assert_true(fsc_stats(fs)->nr_resv_tickets > 0);
+	assert_int_equal(fsc_stats(fs)->nr_resv_by_refs, fsc_stats(fs)->nr_resv_tickets);
+	assert_int_equal(fsc_stats(fs)->nr_resv_commits, 0);
+	assert_int_equal(fsc_stats(fs)->nr_resv_chunks, 0);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+/* Early in a transaction the refs CoW what they touch and keep it: commit. */
+static void test_fresh_transaction_commits(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 256, 32 * MIB);
+	uint64_t e;
+	int i, ret = 0;
+
+	for (e = 0; e < 32 * MIB / EXT; e++)  /* the file, then a commit */
+		write_ext(fs, e);
+	assert_true(commit(fs) > 0);
+	for (i = 0; i < 400 && !ret; i++) {
+		ret = fsc_resv_write(fs, EXT, 0);
+		if (!ret)
+			write_ext(fs, (uint64_t)(i * 37) % (32 * MIB / EXT));  /* spread */
+	}
+	assert_int_equal(ret, FSC_RESV_COMMIT);
+	assert_int_equal(fsc_stats(fs)->nr_resv_commits, 1);
+	assert_true(fs->resv.fresh == 0 && fs->resv.drsv > 0);  /* the refs ran, kept it */
+	assert_true(commit(fs) > 0);
+	assert_int_equal(fsc_resv_write(fs, EXT, 0), 0);    /* the commit made room */
+	assert_int_equal(fs->resv.cycles, 0);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+/* At 80% used a metadata chunk comes ahead, filled when the open one is. */
+static void test_chunk_ahead(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 256, 8 * MIB);
+	struct fsc_bg *bg, *cur, *spare;
+	uint64_t l;
+	int i, ret = 0;
+
+	assert_int_equal(fsc_alloc(fs, FSC_BG_META, 16384, FSC_NO_OWNER, 0, &cur, &l), 0);
+	cur->nr_inflight--;
+	while (cur->alloc_offset + 16384 < cur->len_bytes * 9 / 10) {
+		assert_int_equal(fsc_alloc(fs, FSC_BG_META, 16384, FSC_NO_OWNER, 0, &bg, &l), 0);
+		bg->nr_inflight--;
+	}
+	/* 60 data block groups changed in this transaction: the refs keep
+	 * 60 heads' worth, more than the reservations hold */
+	for (i = 0; i < 60 * (int)(MIB / BLK); i++) {
+		assert_int_equal(fsc_alloc(fs, FSC_BG_DATA, BLK, FSC_NO_OWNER, 0, &bg, &l), 0);
+		bg->nr_inflight--;
+	}
+	assert_true(fs->resv.dirty_bgs >= 60);
+	for (i = 0; i < 200 && !ret && !fsc_stats(fs)->nr_resv_chunks; i++)
+		ret = fsc_resv_write(fs, EXT, 0);
+	assert_int_equal(ret, 0);  /* the chunk made room */
+	assert_int_equal(fsc_stats(fs)->nr_resv_by_refs, 0);
+	assert_int_equal(fsc_stats(fs)->nr_resv_chunks, 1);
+	spare = fs->resv.spare;
+	assert_non_null(spare);
+	assert_int_equal(spare->alloc_offset, 0);
+	/* the open block group first, then the one allocated ahead */
+	while (cur->alloc_offset < cur->len_bytes) {
+		assert_int_equal(fsc_alloc(fs, FSC_BG_META, 16384, FSC_NO_OWNER, 0, &bg, &l), 0);
+		assert_ptr_equal(bg, cur);
+		bg->nr_inflight--;
+	}
+	assert_int_equal(fsc_alloc(fs, FSC_BG_META, 16384, FSC_NO_OWNER, 0, &bg, &l), 0);
+	bg->nr_inflight--;
+	assert_ptr_equal(bg, spare);
+	assert_null(fs->resv.spare);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+/* No free zone and nothing to give back: three commits, then ENOSPC. */
+static void test_enospc_after_three_commits(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 24, 2 * MIB);
+	struct fsc_bg *bg;
+	uint64_t l;
+	int i, ret = 0, commits = 0;
+
+	write_ext(fs, 0);
+	assert_true(commit(fs) > 0);
+	while (!fsc_alloc(fs, FSC_BG_DATA, BLK, FSC_NO_OWNER, 0, &bg, &l))
+		bg->nr_inflight--;  /* every free zone into data */
+	for (i = 0; i < 100; i++) {
+		ret = fsc_resv_write(fs, EXT, 0);
+		if (ret == FSC_RESV_COMMIT) {
+			commits++;
+			assert_true(commit(fs) >= 0);
+		} else if (ret) {
+			break;
+		}
+	}
+	assert_int_equal(ret, -ENOSPC);
+	assert_int_equal(commits, 3);
+	assert_int_equal(fsc_stats(fs)->nr_resv_enospc, 1);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+/* Reservations that fit before the first ticket (none written). */
+static int fit_count(struct fsc *fs)
+{
+	uint64_t tickets = fsc_stats(fs)->nr_resv_tickets;
+	int n = 0;
+
+	while (fsc_stats(fs)->nr_resv_tickets == tickets && n < 1000) {
+		assert_int_equal(fsc_resv_write(fs, EXT, 0), 0);
+		n++;
+	}
+	return n - 1;
+}
+
+/* 6.1's writable metadata total is active_total_bytes, which a removed
+ * block group (its zone finished first) does not leave: more room after. */
+static void test_removed_bg_still_counts(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 256, 8 * MIB);
+	struct fsc_bg *bg, *meta = NULL;
+	uint64_t l, start;
+	int before, after;
+
+	assert_true(commit(fs) >= 0);
+	before = fit_count(fs);
+	assert_true(commit(fs) >= 0);
+	do {  /* a metadata block group, full, then freed */
+		assert_int_equal(fsc_alloc(fs, FSC_BG_META, 16384, FSC_NO_OWNER, 0, &bg, &l), 0);
+		meta = meta ? meta : bg;
+		bg->nr_inflight--;
+	} while (bg == meta && !meta->alloc_done);
+	start = meta->start;
+	fsc_free_extent(fs, start, meta->len_bytes, 0);
+	assert_true(meta->unused);
+	fsc_delete_unused(fs, 0);
+	assert_null(fsc_bg_lookup(fs, start));
+	assert_int_equal(fs->resv.gone, MIB);
+	assert_true(commit(fs) >= 0);
+	after = fit_count(fs);
+	assert_true(after >= before + 1);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+static void test_off_and_needs_btrfs_model(void **state)
+{
+	struct tdevs t;
+	struct fsc_cfg cfg;
+	struct fsc *fs = NULL;
+
+	tdevs_init(&t, 1, 64, 0);
+	tcfg(&cfg, &t, FSC_SINGLE);
+	cfg.file_bytes = 8 * MIB;
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	assert_int_equal(fsc_resv_write(fs, EXT, 0), 0);  /* off: nothing reserved */
+	assert_int_equal(fsc_resv_may_use(fs), 0);
+	fsc_destroy(fs);
+	fs = NULL;
+	cfg.resv_linux61 = true;                          /* the file model: refused */
+	assert_int_equal(fsc_create(&cfg, &fs), -EINVAL);
+	assert_null(fs);
+	tdevs_fini(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_size_and_commit),
+		cmocka_unit_test(test_refs_give_back),
+		cmocka_unit_test(test_fresh_transaction_commits),
+		cmocka_unit_test(test_chunk_ahead),
+		cmocka_unit_test(test_enospc_after_three_commits),
+		cmocka_unit_test(test_removed_bg_still_counts),
+		cmocka_unit_test(test_off_and_needs_btrfs_model),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
