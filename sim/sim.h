@@ -61,6 +61,7 @@ enum sim_store { SIM_STORE_NONE = 0, SIM_STORE_MEM, SIM_STORE_FILE };
 extern const char *const sim_profile_names[];   /* enum fsc_profile */
 extern const char *const sim_order_names[];     /* enum fsc_order */
 extern const char *const sim_meta_model_names[]; /* enum fsc_meta_model */
+extern const char *const sim_space_resv_names[];  /* none, linux-6.1 */
 extern const char *const sim_release_names[];   /* enum fsc_release */
 #define sim_clean_names fsc_clean_names          /* enum fsc_clean_policy (fs-core's table) */
 extern const char *const sim_dist_names[];      /* enum sim_dist */
@@ -137,6 +138,7 @@ struct sim_cfg {
 	struct fsc_reclaim_cfg reclaim; /* --reclaim: reserve (above) or linux-6.1 */
 	enum fsc_meta_model meta_model; /* --meta-model file|btrfs (fs-core's fsc_btree.c) */
 	uint64_t extent_bytes;      /* --extent-size: a data extent, for the btrfs model */
+	bool resv_linux61;          /* --space-resv linux-6.1 (fs-core's fsc_resv.c) */
 	/* output */
 	uint64_t sample_ns;         /* CSV time-series period */
 	FILE *csv;                  /* borrowed, may be NULL */
@@ -190,6 +192,8 @@ struct sim_result {
 	/* --meta-model btrfs: tree blocks CoW'd per tree (file, extent, csum,
 	 * root, data relocation), tree block allocations that failed */
 	uint64_t bt_cow[5], bt_meta_enospc;
+	/* --space-resv linux-6.1: fs-core's reservation counters (struct fsc_stats) */
+	uint64_t rs_tickets, rs_by_refs, rs_chunks, rs_commits, rs_enospc, rs_may_use_max;
 	uint32_t chunk_zones[3];    /* at the end: zones in data, metadata, system chunks */
 	uint64_t finish_waste_bytes;  /* measured window: capacity finishes left unwritten */
 	uint64_t nr_zone_finishes;    /* whole run */

@@ -145,6 +145,12 @@ void sim_acct_results(struct sim *s)
 	res->rc_skipped = st->nr_reclaim_skipped;
 	memcpy(res->bt_cow, st->nr_cow, sizeof(res->bt_cow));
 	res->bt_meta_enospc = st->nr_meta_enospc;
+	res->rs_tickets = st->nr_resv_tickets;
+	res->rs_by_refs = st->nr_resv_by_refs;
+	res->rs_chunks = st->nr_resv_chunks;
+	res->rs_commits = st->nr_resv_commits;
+	res->rs_enospc = st->nr_resv_enospc;
+	res->rs_may_use_max = st->resv_may_use_max;
 	res->chunk_zones[0] = fsc_chunk_zones(s->fs, FSC_BG_DATA);
 	res->chunk_zones[1] = fsc_chunk_zones(s->fs, FSC_BG_META);
 	res->chunk_zones[2] = fsc_chunk_zones(s->fs, FSC_BG_SYSTEM);

@@ -230,6 +230,11 @@ static int check_layout(const struct sim_cfg *c, char *msg, size_t msg_len)
 			SIM_BLOCK, (unsigned long long)((16384 - 101 - 25) / 4 * (uint64_t)SIM_BLOCK));
 		return -EINVAL;
 	}
+	if (c->resv_linux61 && c->meta_model != FSC_META_BTRFS) {
+		zl_msgf(msg, msg_len, "--space-resv linux-6.1: the reservations cover the kernel's "
+			"trees; give --meta-model btrfs too");
+		return -EINVAL;
+	}
 	if (c->metadata && c->zone_bytes < 16384) {
 		zl_msgf(msg, msg_len, "--zone-size %llu: smaller than a tree block (16384 bytes); "
 			"give --zone-size 16K or more, or --no-metadata",

@@ -89,6 +89,40 @@ static inline uint64_t arrival_ns(const struct sim *s)
 }
 
 /*
+ * --space-resv linux-6.1: the metadata reservation for the next write bio
+ * of @bytes (fs-core's fsc_resv.c).  One that does not fit after the
+ * delayed refs and a chunk asks for a commit (the flusher's COMMIT_TRANS)
+ * and waits for it to end; fs-core says ENOSPC after three.  1 reserved,
+ * 0 wait, negative on error.
+ */
+static int reserve(struct sim *s, uint64_t bytes)
+{
+	int ret;
+
+	if (s->resv_held)
+		return 1;  /* made before the bio waited for something else */
+	for (;;) {
+		if (s->in_commit && s->resv_wait)
+			return 0;  /* its end kicks us */
+		ret = fsc_resv_write(s->fs, bytes, s->now);
+		if (ret <= 0) {
+			s->resv_wait = false;
+			s->resv_held = !ret;
+			if (ret && !s->res->msg[0])
+				zl_msgf(s->res->msg, sizeof(s->res->msg), "no room for the metadata "
+					"reservation of a %llu-byte write after three commits "
+					"(--space-resv linux-6.1: the kernel's ENOSPC)",
+					(unsigned long long)bytes);
+			return ret ? ret : 1;
+		}
+		s->resv_wait = true;
+		sim_commit_start(s);
+		if (s->err)
+			return s->err;
+	}
+}
+
+/*
  * One write bio of the current write record: 1 when issued, 0 when it must
  * wait (cleaning, a commit, space in flight), negative on error.
  */
@@ -111,6 +145,11 @@ static int issue_write_bio(struct sim *s, uint32_t req)
 			sim_commit_start(s);
 		return 0;
 	}
+	if (c->resv_linux61) {
+		ret = reserve(s, (uint64_t)n * SIM_BLOCK);
+		if (ret <= 0)
+			return ret;
+	}
 	ret = fsc_write_file_hint(s->fs, lbn, n, s->next.has & TRC_HAS_HINT ? s->next.hint :
 				  FSC_HINT_NOT_SET, s->now, &bio);
 	if (ret == -ENOSPC || ret == -EBUSY) {  /* EBUSY: waiting for an active zone */
@@ -122,6 +161,7 @@ static int issue_write_bio(struct sim *s, uint32_t req)
 	}
 	if (ret)
 		return ret;
+	s->resv_held = false;
 	s->w_lbn += n;
 	s->w_left -= n;
 	s->issued++;

@@ -18,6 +18,7 @@ const char *const sim_profile_names[] = {
 const char *const sim_order_names[] = { "submit-buffer", "serialize", "append", "none", NULL };
 const char *const sim_release_names[] = { "redirty", "zeros", "none", NULL };
 const char *const sim_meta_model_names[] = { "file", "btrfs", NULL };
+const char *const sim_space_resv_names[] = { "none", "linux-6.1", NULL };
 const char *const sim_dist_names[] = { "const", "exp", "pareto", NULL };
 const char *const sim_workload_names[] = { "seq", "uniform", "hotcold", "zipf", NULL };
 const char *const sim_store_names[] = { "none", "mem", "file", NULL };
@@ -215,6 +216,8 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 	}
 	if (c->meta_model == FSC_META_BTRFS)
 		fprintf(f, ", \"meta_model\": \"btrfs\", \"extent_bytes\": %llu", U(c->extent_bytes));
+	if (c->resv_linux61)
+		fprintf(f, ", \"space_resv\": \"linux-6.1\"");
 	if (c->trace) {
 		fprintf(f, ",\n    \"trace\": ");
 		zl_json_fprint_str(f, c->trace->name);
@@ -292,6 +295,11 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 			"\"csum\": %llu, \"root\": %llu, \"data_reloc\": %llu }, \"enospc\": %llu }",
 			U(r->bt_cow[0]), U(r->bt_cow[1]), U(r->bt_cow[2]), U(r->bt_cow[3]),
 			U(r->bt_cow[4]), U(r->bt_meta_enospc));
+	if (c->resv_linux61)
+		fprintf(f, ",\n  \"space_resv\": { \"tickets\": %llu, \"by_delayed_refs\": %llu, "
+			"\"chunks_ahead\": %llu, \"commits\": %llu, \"enospc\": %llu, "
+			"\"may_use_max\": %llu }", U(r->rs_tickets), U(r->rs_by_refs), U(r->rs_chunks),
+			U(r->rs_commits), U(r->rs_enospc), U(r->rs_may_use_max));
 	if (r->replay)
 		replay_json(f, c, r);
 	fprintf(f, "\n}\n");
