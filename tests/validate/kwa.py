@@ -108,7 +108,7 @@ def sim_args(head):
     t = head["threshold"]
     # --meta-model btrfs: the kernel's trees, their sizes from the 16 KiB
     # node (mkfs's default) and the extent size, the point's block size
-    return ["--meta-model", "btrfs", "--extent-size", str(head["bs"]), "--zones", str(head["disk_bytes"] // z), "--zone-size", str(z), "--conv", "0",
+    return ["--meta-model", "btrfs", "--extent-size", str(head["bs"]), "--space-resv", "linux-6.1", "--zones", str(head["disk_bytes"] // z), "--zone-size", str(z), "--conv", "0",
             "--profile", "single", "--meta-profile", "dup", "--placement", "reloc",
             "--reserve", "0",
             "--reclaim", f"linux-6.1:data={t['data']},meta={t['metadata']},sys={t['system']},"
