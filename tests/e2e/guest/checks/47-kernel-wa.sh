@@ -97,7 +97,8 @@ run_point() {
 	[ -d /sys/fs/btrfs/$uuid ] || fail "$id: no /sys/fs/btrfs/$uuid"
 	echo $T > /sys/fs/btrfs/$uuid/allocation/data/bg_reclaim_threshold || fail "$id: data bg_reclaim_threshold=$T"
 	# KWA_TRACE=1: the btrfs tracepoints of space flushing, commits (with
-	# the caller's stack), chunks and the reclaim lists, per phase in
+	# the caller's stack), chunks, the reclaim lists and every change of
+	# the space infos' may_use, pinned and zone_unusable, per phase in
 	# logs/kwa-trace-F-T-SEED.log (docs/VALIDATION.md: why the kernel runs
 	# out of space)
 	if [ -n "${KWA_TRACE:-}" ]; then
@@ -106,7 +107,7 @@ run_point() {
 		echo 0 > $tr/tracing_on; echo > $tr/trace; echo 65536 > $tr/buffer_size_kb
 		for e in btrfs_flush_space btrfs_trigger_flush btrfs_transaction_commit btrfs_chunk_alloc \
 			btrfs_chunk_free btrfs_add_unused_block_group btrfs_add_reclaim_block_group \
-			btrfs_reclaim_block_group btrfs_reserve_ticket btrfs_fail_all_tickets; do
+			btrfs_reclaim_block_group btrfs_reserve_ticket btrfs_fail_all_tickets btrfs_space_reservation; do
 			echo 1 > $tr/events/btrfs/$e/enable || fail "$id: KWA_TRACE: cannot enable $e"
 		done
 		echo stacktrace > $tr/events/btrfs/btrfs_transaction_commit/trigger ||
