@@ -21,6 +21,7 @@ allocated: may_use -X, used +X), every other one changes may_use.  The
 disk is the kernel_wa one (1 GiB, DUP metadata, mkfs's 5 zones in chunks).
 """
 import re
+import signal
 import sys
 
 RX = re.compile(r'\s(\d+\.\d+): (btrfs_\w+): \S+ (.*)')
@@ -123,4 +124,5 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under head
     sys.exit(main(sys.argv[1:]))
