@@ -93,10 +93,9 @@ out_destroy:
 
 /*
  * mkfs.btrfs's first data chunk (single, one device): on the zone after
- * the 64 MiB superblock copy's, which the kernel's own allocator keeps
- * free (fsc_sb_copy_zone()); the file's first data goes there.  Measured
- * on the e2e disk: mkfs puts data on zone 5, system on 6-7, metadata on
- * 8-9, and the kernel fills 61 zones (docs/VALIDATION.md).
+ * the 64 MiB superblock copy's (fsc_sb_copy_zone()), and the file's first
+ * data goes there.  Measured on the e2e disk: mkfs puts data on zone 5,
+ * system on 6-7, metadata on 8-9 (docs/VALIDATION.md).
  */
 static int mkfs_data_chunk(struct fsc *fs)
 {
@@ -107,15 +106,13 @@ static int mkfs_data_chunk(struct fsc *fs)
 
 	if (fs->nr_devs != 1 || fs->cfg.data_profile != FSC_SINGLE || !dev->blk || !dev->sb_log)
 		return 0;
-	for (uint32_t i = 2; i < dev->nr_zones; i++)
-		if (fsc_sb_copy_zone(fs, dev, i) && i + 1 < dev->nr_zones &&
-		    fsc_sb_copy_zone(fs, dev, i + 1)) {
+	for (uint32_t i = 2; i + 1 < dev->nr_zones; i++)
+		if (fsc_sb_copy_zone(fs, dev, i)) {
 			z = i + 1;
 			break;
 		}
-	if (z >= dev->nr_zones || !fsc_bit(dev->seq_bits, z) || !fsc_bit(dev->empty_bits, z))
+	if (z >= dev->nr_zones || !fsc_zone_is_free(dev, z))
 		return 0;
-	fsc_zone_put(dev, z);
 	dev->cursor = z;
 	ret = fsc_bg_create(fs, FSC_BG_DATA, 0, &bg);
 	if (ret)

@@ -70,14 +70,14 @@ int fsc_alloc_stream(struct fsc *fs, uint32_t type, uint32_t stream, uint64_t le
 		bg = NULL;
 	}
 	if (!bg) {
+		ret = fsc_alloc_make_room(fs, type, now_ns);
+		if (ret)
+			return ret;
 		if (slot == 1 && fs->resv.spare) {
 			/* allocated ahead by a reservation's flush (fsc_resv.c) */
 			bg = fs->resv.spare;
 			fs->resv.spare = NULL;
 		} else {
-			ret = fsc_alloc_make_room(fs, type, now_ns);
-			if (ret)
-				return ret;
 			ret = fsc_bg_create(fs, type, now_ns, &bg);
 			if (ret)
 				return ret;

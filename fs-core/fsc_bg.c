@@ -210,10 +210,7 @@ static void bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 		fs->st.nr_zone_resets++;
 		if (dev->resets[z] < UINT16_MAX)  /* CAT keys hold 16 bits */
 			dev->resets[z]++;
-		if (fsc_sb_copy_zone(fs, dev, z))
-			fsc_bit_set(dev->empty_bits, z);  /* mkfs's: the kernel never reuses it */
-		else
-			fsc_zone_put(dev, z);
+		fsc_zone_put(dev, z);
 	}
 	fsc_clean_forget(fs, bg);
 	fsc_reclaim_forget(fs, bg);

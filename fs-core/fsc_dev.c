@@ -221,22 +221,19 @@ int fsc_sb_layout(uint64_t zone_bytes, uint32_t nr_zones, uint32_t nr_conv)
  * Returns 0 or -ENOSPC (no conventional copy and zones 0/1 not sequential).
  */
 /*
- * Linux 6.1 keeps its chunks off the two zones at each superblock copy
- * after the log's (BTRFS_NR_SB_LOG_ZONES in btrfs_find_allocatable_zones()):
- * is zone @z of @dev one of them?  (mkfs.btrfs places its first data
- * chunk on the second, fsc_create(); once reset it stays out.)
+ * Linux 6.1 keeps its chunks off the zone holding each regular superblock
+ * copy, besides the log's zones (btrfs_find_allocatable_zones(): the
+ * copies at 64 MiB and 256 GiB; the log zones of the other mirrors, at 512
+ * GiB and 4 TiB, lie beyond small disks): is zone @z of @dev one?
  */
 bool fsc_sb_copy_zone(const struct fsc *fs, const struct fsc_dev *dev, uint32_t z)
 {
 	int m;
 
-	for (m = 1; fs->cfg.reclaim.linux61 && dev->sb_log && m < FSC_NR_SB_MIRRORS; m++) {
-		uint64_t first = sb_offset(m) / dev->zone_bytes;
-
+	for (m = 1; fs->cfg.reclaim.linux61 && dev->sb_log && m < FSC_NR_SB_MIRRORS; m++)
 		if (sb_offset(m) + FSC_SB_BYTES <= dev->blk->capacity_bytes &&
-		    z >= first && z < first + 2)
+		    z == sb_offset(m) / dev->zone_bytes)
 			return true;
-	}
 	return false;
 }
 
@@ -274,8 +271,8 @@ int fsc_sb_place(struct fsc *fs)
 		dev->sb_zone[1] = 1;
 		fsc_bit_set(dev->used_bits, 0);
 		fsc_bit_set(dev->used_bits, 1);
-		/* Linux 6.1 also keeps chunks off the two zones of each other
-		 * superblock copy */
+		/* Linux 6.1 also keeps chunks off the zones of the other
+		 * superblock copies */
 		for (z = 2; z < dev->nr_zones; z++)
 			if (fsc_sb_copy_zone(fs, dev, z))
 				fsc_bit_set(dev->used_bits, z);

@@ -349,6 +349,8 @@ struct fsc {
 		uint32_t fresh;       /* extent/csum-tree blocks CoW'd since the delayed refs ran */
 		uint32_t dirty_bgs;   /* block groups whose used bytes this transaction changed */
 		uint32_t cycles;      /* commits the waiting reservation went through */
+		uint64_t pending;     /* the last reservation, its write not yet allocated:
+				       * the inode's, which a commit does not give back */
 		struct fsc_bg *spare; /* a metadata block group allocated ahead (ALLOC_CHUNK) */
 		uint64_t gone;        /* bytes of metadata block groups removed: still in
 				       * 6.1's active_total_bytes (fsc_resv.c) */
@@ -552,6 +554,11 @@ static inline void fsc_resv_bg_dirty(struct fsc *fs, struct fsc_bg *bg)
 		bg->resv_trans = fs->trans_id;
 		fs->resv.dirty_bgs++;
 	}
+}
+/* The write a reservation was made for is allocated (fsc_write_file_hint()). */
+static inline void fsc_resv_spent(struct fsc *fs)
+{
+	fs->resv.pending = 0;
 }
 /* The commit starts: its delayed refs run, the reservations come back. */
 void fsc_resv_commit(struct fsc *fs);

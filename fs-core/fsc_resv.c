@@ -105,7 +105,7 @@ void fsc_resv_commit(struct fsc *fs)
 {
 	if (!fs->cfg.resv_linux61)
 		return;
-	fs->resv.drsv = 0;
+	fs->resv.drsv = fs->resv.pending;  /* a write still to come keeps its own */
 	fs->resv.fresh = 0;
 	fs->resv.dirty_bgs = 0;
 	fs->resv.global = global_size(fs);
@@ -161,6 +161,7 @@ static void grant(struct fsc *fs, uint64_t bytes)
 	struct fsc_resv *r = &fs->resv;
 
 	r->drsv += bytes;
+	r->pending = bytes;
 	r->cycles = 0;
 	if (fsc_resv_may_use(fs) > fs->st.resv_may_use_max)
 		fs->st.resv_may_use_max = fsc_resv_may_use(fs);

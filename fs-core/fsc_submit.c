@@ -49,6 +49,7 @@ int fsc_write_file_hint(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint32
 		fsc_bio_put(fs, bio);
 		return ret;
 	}
+	fsc_resv_spent(fs);  /* its reservation is the delayed refs' now */
 	if (append)
 		bio->token = FSC_TOKEN_BIT | ++fs->bio_seq;
 	if (bt)  /* its extent item and checksums (errors stick in bt.err) */

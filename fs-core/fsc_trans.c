@@ -189,7 +189,6 @@ int fsc_commit_start(struct fsc *fs, uint64_t now_ns, struct fsc_bio **list)
 	ret = fsc_bt_commit_prep(fs, now_ns);  /* may dirty more: before counting */
 	if (ret)
 		return ret;
-	fsc_resv_commit(fs);  /* its delayed refs run: the reservations come back */
 	max = fs->nr_dirty + fs->nr_released;
 	v = malloc((max + 1) * sizeof(*v));
 	if (!v)
@@ -244,6 +243,7 @@ int fsc_commit_start(struct fsc *fs, uint64_t now_ns, struct fsc_bio **list)
 	fs->nr_pinned = 0;
 	fs->nr_dirty = 0;
 	fs->nr_released = 0;
+	fsc_resv_commit(fs);  /* its delayed refs run: the reservations come back */
 	fs->trans_id++;
 	free(v);
 	return ret ? ret : (int)n;

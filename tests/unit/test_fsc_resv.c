@@ -7,7 +7,9 @@
  * delayed refs, which give back what the heads left pending do not hold
  * (two per extent/checksum block CoW'd since they last ran, one per block
  * group changed in the transaction), then allocates a metadata chunk at
- * 80% used, then asks for a commit; after three commits it fails.
+ * 80% used (opened under max active zones like any), then asks for a
+ * commit; after three commits it fails.  A reservation whose write is not
+ * allocated yet survives a commit.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -244,6 +246,67 @@ static void test_removed_bg_still_counts(void **state)
 	tdevs_fini(&t);
 }
 
+/* The block group allocated ahead opens under max active zones like a new
+ * one: an active one is finished first (found in review). */
+static void test_spare_under_max_active(void **state)
+{
+	struct tdevs t;
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+	struct fsc_bg *bg, *cur, *spare;
+	uint64_t l;
+	int i, ret = 0;
+
+	tdevs_init(&t, 1, 24, 0);
+	tcfg(&cfg, &t, FSC_SINGLE);
+	cfg.file_bytes = 2 * MIB;
+	cfg.meta_model = FSC_META_BTRFS;
+	cfg.extent_bytes = EXT;
+	cfg.reclaim.linux61 = true;
+	cfg.resv_linux61 = true;
+	cfg.max_active_zones = 3;
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	assert_int_equal(fsc_alloc(fs, FSC_BG_META, 16384, FSC_NO_OWNER, 0, &cur, &l), 0);
+	cur->nr_inflight--;
+	for (i = 0; i < 200 && !ret && !fsc_stats(fs)->nr_resv_chunks; i++)
+		ret = fsc_resv_write(fs, EXT, 0);
+	spare = fs->resv.spare;
+	assert_non_null(spare);
+	assert_int_equal(fsc_alloc(fs, FSC_BG_DATA, BLK, FSC_NO_OWNER, 0, &bg, &l), 0);
+	bg->nr_inflight--;
+	while (cur->alloc_offset < cur->len_bytes) {
+		assert_int_equal(fsc_alloc(fs, FSC_BG_META, 16384, FSC_NO_OWNER, 0, &bg, &l), 0);
+		bg->nr_inflight--;
+	}
+	ret = fsc_alloc(fs, FSC_BG_META, 16384, FSC_NO_OWNER, 0, &bg, &l);
+	assert_true(ret == 0 || ret == -EBUSY);
+	if (!ret) {
+		assert_ptr_equal(bg, spare);
+		bg->nr_inflight--;
+	}
+	assert_true(fs->devs[0].nr_active <= cfg.max_active_zones);
+	assert_true(fsc_stats(fs)->active_max <= cfg.max_active_zones);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+/* A reservation whose write is still to come is the inode's: a commit in
+ * between does not give it back. */
+static void test_pending_survives_commit(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 256, 8 * MIB);
+
+	assert_int_equal(fsc_resv_write(fs, EXT, 0), 0);
+	assert_true(commit(fs) >= 0);
+	assert_int_equal(fsc_resv_may_use(fs), GLOBAL + RESV);
+	write_ext(fs, 0);                  /* allocated: the delayed refs' from now */
+	assert_true(commit(fs) > 0);
+	assert_int_equal(fsc_resv_may_use(fs), GLOBAL);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
 static void test_off_and_needs_btrfs_model(void **state)
 {
 	struct tdevs t;
@@ -273,6 +336,8 @@ int main(void)
 		cmocka_unit_test(test_chunk_ahead),
 		cmocka_unit_test(test_enospc_after_three_commits),
 		cmocka_unit_test(test_removed_bg_still_counts),
+		cmocka_unit_test(test_spare_under_max_active),
+		cmocka_unit_test(test_pending_survives_commit),
 		cmocka_unit_test(test_off_and_needs_btrfs_model),
 	};
 
