@@ -39,35 +39,9 @@ static struct fsc *mk(struct tdevs *t, uint32_t zones, uint64_t file_bytes, bool
 	return fs;
 }
 
-/* Write @n extents from file block @lbn, each submitted (and so completed). */
 static int write_ext(struct fsc *fs, uint64_t lbn, uint32_t n)
 {
-	struct fsc_bio *b;
-	uint32_t i;
-	int ret;
-
-	for (i = 0; i < n; i++) {
-		ret = fsc_write_file(fs, lbn + (uint64_t)i * (EXT / BLK), EXT / BLK, 0, &b);
-		if (ret)
-			return ret;
-		assert_int_equal(fsc_submit(fs, b, 0), 0);
-	}
-	return 0;
-}
-
-/* Commit: write the dirty tree blocks (synchronously), unpin. */
-static int commit(struct fsc *fs)
-{
-	struct fsc_bio *list, *b, *next;
-	int n = fsc_commit_start(fs, 0, &list);
-
-	for (b = list; b; b = next) {
-		next = b->next;
-		assert_int_equal(fsc_submit(fs, b, 0), 0);
-	}
-	if (n >= 0)
-		assert_int_equal(fsc_commit_finish(fs, 0), 0);
-	return n;
+	return twrite_ext(fs, lbn, n, EXT);
 }
 
 static void test_sizes(void **state)
@@ -102,7 +76,7 @@ static void test_write_dirties_trees_once(void **state)
 	/* the next extent lands beside it: the same leaves, already dirty */
 	assert_int_equal(write_ext(fs, EXT / BLK, 1), 0);
 	assert_memory_equal(before, st->nr_cow, sizeof(before));
-	n = commit(fs);
+	n = tcommit(fs);
 	assert_true(n > 0);
 	assert_int_equal(st->nr_cow[FSC_BT_ROOT], 1);  /* the root tree, once */
 	/* a new transaction: the same write CoWs them again */
@@ -111,9 +85,9 @@ static void test_write_dirties_trees_once(void **state)
 	assert_true(st->nr_cow[FSC_BT_FILE] > before[FSC_BT_FILE]);
 	assert_true(st->nr_cow[FSC_BT_CSUM] > before[FSC_BT_CSUM]);
 	/* nothing dirty: a commit writes nothing, not even the root tree */
-	assert_true(commit(fs) > 0);
+	assert_true(tcommit(fs) > 0);
 	memcpy(before, st->nr_cow, sizeof(before));
-	assert_int_equal(commit(fs), 0);
+	assert_int_equal(tcommit(fs), 0);
 	assert_int_equal(st->nr_cow[FSC_BT_ROOT], before[FSC_BT_ROOT]);
 	fsc_destroy(fs);
 	tdevs_fini(&t);
@@ -153,7 +127,7 @@ static void test_level_one_nodes(void **state)
 		nr++;
 	}
 	assert_true(nr >= 1);
-	assert_true(commit(fs) > 0);
+	assert_true(tcommit(fs) > 0);
 	fsc_destroy(fs);
 	tdevs_fini(&t);
 }
@@ -175,7 +149,7 @@ static void test_relocation_stages(void **state)
 	assert_non_null(victim);
 	assert_true(victim->alloc_done);
 	assert_int_equal(write_ext(fs, 0, 8), 0);
-	assert_true(commit(fs) > 0);
+	assert_true(tcommit(fs) > 0);
 	assert_int_equal(fsc_reloc_commits(fs), 0);
 	assert_true(fsc_relocate(fs, victim, 0, &list) > 0);
 	for (b = list; b; b = next) {
@@ -194,7 +168,7 @@ static void test_relocation_stages(void **state)
 		}
 		if (i == 5)  /* the relocation tree dropped: backrefs again */
 			assert_true(st->nr_cow[FSC_BT_EXT] > ext_cow);
-		assert_true(commit(fs) >= 0);
+		assert_true(tcommit(fs) >= 0);
 		assert_int_equal(fsc_reloc_commits(fs), 8 - i);
 	}
 	assert_int_equal(fsc_reloc_stage(fs, 0), 0);  /* none left: nothing */
@@ -211,7 +185,7 @@ static void test_metadata_enospc_aborts(void **state)
 	int ret;
 
 	assert_int_equal(write_ext(fs, 0, 1), 0);
-	assert_true(commit(fs) > 0);
+	assert_true(tcommit(fs) > 0);
 	/* every other zone into data, the metadata block group filled */
 	while (!fsc_alloc(fs, FSC_BG_DATA, BLK, FSC_NO_OWNER, 0, &bg, &l))
 		bg->nr_inflight--;

@@ -43,26 +43,10 @@ static struct fsc *mk(struct tdevs *t, uint32_t zones, uint64_t file_bytes)
 	return fs;
 }
 
+/* Write extent @ext of the file. */
 static void write_ext(struct fsc *fs, uint64_t ext)
 {
-	struct fsc_bio *b;
-
-	assert_int_equal(fsc_write_file(fs, ext * (EXT / BLK), EXT / BLK, 0, &b), 0);
-	assert_int_equal(fsc_submit(fs, b, 0), 0);
-}
-
-static int commit(struct fsc *fs)
-{
-	struct fsc_bio *list, *b, *next;
-	int n = fsc_commit_start(fs, 0, &list);
-
-	for (b = list; b; b = next) {
-		next = b->next;
-		assert_int_equal(fsc_submit(fs, b, 0), 0);
-	}
-	if (n >= 0)
-		assert_int_equal(fsc_commit_finish(fs, 0), 0);
-	return n;
+	assert_int_equal(twrite_ext(fs, ext * (EXT / BLK), 1, EXT), 0);
 }
 
 static void test_size_and_commit(void **state)
@@ -78,7 +62,7 @@ static void test_size_and_commit(void **state)
 	assert_true(fsc_resv_may_use(fs) < GLOBAL + RESV);
 	assert_int_equal((GLOBAL + RESV - fsc_resv_may_use(fs)) % 16384, 0);
 	/* the commit runs the delayed refs: the reservation comes back */
-	assert_true(commit(fs) > 0);
+	assert_true(tcommit(fs) > 0);
 	assert_int_equal(fsc_resv_may_use(fs), GLOBAL);
 	assert_int_equal(fsc_stats(fs)->nr_resv_tickets, 0);
 	fsc_destroy(fs);
@@ -113,7 +97,7 @@ static void test_fresh_transaction_commits(void **state)
 
 	for (e = 0; e < 32 * MIB / EXT; e++)  /* the file, then a commit */
 		write_ext(fs, e);
-	assert_true(commit(fs) > 0);
+	assert_true(tcommit(fs) > 0);
 	for (i = 0; i < 400 && !ret; i++) {
 		ret = fsc_resv_write(fs, EXT, 0);
 		if (!ret)
@@ -122,7 +106,7 @@ static void test_fresh_transaction_commits(void **state)
 	assert_int_equal(ret, FSC_RESV_COMMIT);
 	assert_int_equal(fsc_stats(fs)->nr_resv_commits, 1);
 	assert_true(fs->resv.fresh == 0 && fs->resv.drsv > 0);  /* the refs ran, kept it */
-	assert_true(commit(fs) > 0);
+	assert_true(tcommit(fs) > 0);
 	assert_int_equal(fsc_resv_write(fs, EXT, 0), 0);    /* the commit made room */
 	assert_int_equal(fs->resv.cycles, 0);
 	fsc_destroy(fs);
@@ -183,14 +167,14 @@ static void test_enospc_after_three_commits(void **state)
 	int i, ret = 0, commits = 0;
 
 	write_ext(fs, 0);
-	assert_true(commit(fs) > 0);
+	assert_true(tcommit(fs) > 0);
 	while (!fsc_alloc(fs, FSC_BG_DATA, BLK, FSC_NO_OWNER, 0, &bg, &l))
 		bg->nr_inflight--;  /* every free zone into data */
 	for (i = 0; i < 100; i++) {
 		ret = fsc_resv_write(fs, EXT, 0);
 		if (ret == FSC_RESV_COMMIT) {
 			commits++;
-			assert_true(commit(fs) >= 0);
+			assert_true(tcommit(fs) >= 0);
 		} else if (ret) {
 			break;
 		}
@@ -225,9 +209,9 @@ static void test_removed_bg_still_counts(void **state)
 	uint64_t l, start;
 	int before, after;
 
-	assert_true(commit(fs) >= 0);
+	assert_true(tcommit(fs) >= 0);
 	before = fit_count(fs);
-	assert_true(commit(fs) >= 0);
+	assert_true(tcommit(fs) >= 0);
 	do {  /* a metadata block group, full, then freed */
 		assert_int_equal(fsc_alloc(fs, FSC_BG_META, 16384, FSC_NO_OWNER, 0, &bg, &l), 0);
 		meta = meta ? meta : bg;
@@ -239,7 +223,7 @@ static void test_removed_bg_still_counts(void **state)
 	fsc_delete_unused(fs, 0);
 	assert_null(fsc_bg_lookup(fs, start));
 	assert_int_equal(fs->resv.gone, MIB);
-	assert_true(commit(fs) >= 0);
+	assert_true(tcommit(fs) >= 0);
 	after = fit_count(fs);
 	assert_true(after >= before + 1);
 	fsc_destroy(fs);
@@ -298,10 +282,10 @@ static void test_pending_survives_commit(void **state)
 	struct fsc *fs = mk(&t, 256, 8 * MIB);
 
 	assert_int_equal(fsc_resv_write(fs, EXT, 0), 0);
-	assert_true(commit(fs) >= 0);
+	assert_true(tcommit(fs) >= 0);
 	assert_int_equal(fsc_resv_may_use(fs), GLOBAL + RESV);
 	write_ext(fs, 0);                  /* allocated: the delayed refs' from now */
-	assert_true(commit(fs) > 0);
+	assert_true(tcommit(fs) > 0);
 	assert_int_equal(fsc_resv_may_use(fs), GLOBAL);
 	fsc_destroy(fs);
 	tdevs_fini(&t);
