@@ -357,7 +357,8 @@ struct fsc {
 	} resv;
 	struct fsc_bg **meta_bgs; /* the metadata block groups (fsc_bg_insert() keeps it) */
 	uint32_t nr_meta_bgs, meta_bgs_cap;
-	uint32_t nr_chunk_zones;  /* zones in the block groups' chunks (device extents) */
+	uint32_t nr_chunk_zones;  /* zones in the block groups' chunks (device extents):
+				   * fsc_chunk_zones() of every type, kept by fsc_bg_insert()/unlink() */
 	struct fsc_bg **unused;   /* linux61: left empty, deleted by fsc_delete_unused() */
 	uint32_t nr_unused, unused_cap;
 

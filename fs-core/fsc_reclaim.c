@@ -122,8 +122,7 @@ uint32_t fsc_chunk_zones(const struct fsc *fs, uint32_t type)
 
 bool fsc_reclaim_gate(const struct fsc *fs)
 {
-	uint64_t alloc = (uint64_t)fsc_chunk_zones(fs, FSC_BG_DATA | FSC_BG_META | FSC_BG_SYSTEM) *
-			 fs->zone_bytes, total = 0;
+	uint64_t alloc = (uint64_t)fs->nr_chunk_zones * fs->zone_bytes, total = 0;
 	uint32_t i;
 
 	if (!fs->cfg.reclaim.global_pct)

@@ -190,6 +190,9 @@ static void test_sb_copy_zone(void **state)
 	assert_null(fsc_bg_lookup(fs, start));
 	assert_true(fsc_zone_is_free(dev, z + 1));
 	assert_false(fsc_zone_is_free(dev, z));
+	/* the gate's count, kept on insert and removal, is the scan's */
+	assert_int_equal(fs->nr_chunk_zones, fsc_chunk_zones(fs, FSC_BG_DATA | FSC_BG_META |
+							     FSC_BG_SYSTEM));
 	fsc_destroy(fs);
 	tdevs_fini(&t);
 }
