@@ -69,6 +69,30 @@ static void test_size_and_commit(void **state)
 	tdevs_fini(&t);
 }
 
+/* What the delayed refs would CoW: the extent tree, and checksum leaves
+ * only for data freed (an insert's are CoW'd when the write completes). */
+static void test_fresh_counts_frees_checksums(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 256, 8 * MIB);
+	uint64_t ext, csum;
+
+	ext = fsc_stats(fs)->nr_cow[FSC_BT_EXT];
+	csum = fsc_stats(fs)->nr_cow[FSC_BT_CSUM];
+	write_ext(fs, 0);                   /* new data, nothing freed */
+	assert_true(fsc_stats(fs)->nr_cow[FSC_BT_CSUM] > csum);
+	assert_int_equal(fs->resv.fresh, fsc_stats(fs)->nr_cow[FSC_BT_EXT] - ext);
+	for (uint64_t e = 1; e < 8 * MIB / EXT; e++)
+		write_ext(fs, e);
+	assert_true(tcommit(fs) > 0);
+	assert_int_equal(fs->resv.fresh, 0);
+	ext = fsc_stats(fs)->nr_cow[FSC_BT_EXT];
+	write_ext(fs, 0);                   /* an overwrite: its old checksums go */
+	assert_true(fs->resv.fresh > fsc_stats(fs)->nr_cow[FSC_BT_EXT] - ext);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
 /* Nothing changed since the refs ran: running them gives everything back. */
 static void test_refs_give_back(void **state)
 {
@@ -315,6 +339,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_size_and_commit),
+		cmocka_unit_test(test_fresh_counts_frees_checksums),
 		cmocka_unit_test(test_refs_give_back),
 		cmocka_unit_test(test_fresh_transaction_commits),
 		cmocka_unit_test(test_chunk_ahead),
