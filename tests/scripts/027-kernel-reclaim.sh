@@ -112,7 +112,14 @@ python3 "$src/tests/validate/kwa_trace.py" "$dir/t.log" > "$dir/t.out" 2>&1 || f
 grep -qE '^1\.1 +1 +1 +1 +0 +1 +1\.0$' "$dir/t.out" || fail "kwa_trace.py: want 1 write, ticket, commit, refs run, 1 MiB back: $(cat "$dir/t.out")"
 python3 "$src/tests/validate/kwa_trace.py" "$dir/t.log" --slack 1.1 > "$dir/t.out" 2>&1
 grep -q 'may_use 0.61 used 0.02' "$dir/t.out" || fail "kwa_trace.py --slack: $(cat "$dir/t.out")"
+python3 "$src/tests/validate/kwa_trace.py" "$dir/t.log" --cycles 1.1 > "$dir/t.out" 2>&1
+grep -qE '^1\.000005 +1 +0 +1\.0  yes$' "$dir/t.out" || fail "kwa_trace.py --cycles: $(cat "$dir/t.out")"
 python3 "$src/tests/validate/kwa_trace.py" > "$dir/t.out" 2>&1 && fail "kwa_trace.py without a trace: exit 0"
+# a damaged line: where and what, no traceback
+{ head -3 "$dir/t.log"; printf '  fio-1 [000] ..... 1.9: btrfs_space_reservation: %s: space_info: 4 reserve\n' $u; } > "$dir/bad.log"
+python3 "$src/tests/validate/kwa_trace.py" "$dir/bad.log" > "$dir/t.out" 2>&1 && fail "kwa_trace.py on a damaged line: exit 0"
+grep -q "bad.log:4: btrfs_space_reservation: want" "$dir/t.out" && ! grep -q Traceback "$dir/t.out" ||
+	fail "kwa_trace.py on a damaged line: $(tail -2 "$dir/t.out")"
 
 # fs-core against the stored kernel measurements
 if command -v python3 > /dev/null && [ -d "$src/tests/data/kernel-6.1" ]; then

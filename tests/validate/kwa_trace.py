@@ -3,16 +3,21 @@
 kernel_wa trace (KWA_TRACE=1: logs/kwa-trace-F-T-SEED.log; docs/VALIDATION.md,
 "Reservations and flush commits").
 
-  kwa_trace.py LOG                per phase: writes, tickets, commits, metadata
-                                  chunks, flush cycles that ran the delayed
-                                  refs and the MiB of may_use they gave back
-  kwa_trace.py LOG --slack PHASE  at each metadata ticket of PHASE: the
-                                  overcommit test's terms (MiB, relative to the
-                                  trace's start) and its slack, which stays
-                                  constant while the kernel follows
-                                  btrfs_can_overcommit() (until a metadata
-                                  block group is removed: 6.1's
-                                  active_total_bytes keeps it)
+  kwa_trace.py LOG                 per phase: writes, tickets, commits,
+                                   metadata chunks, flush cycles that ran the
+                                   delayed refs and the MiB of may_use they
+                                   gave back
+  kwa_trace.py LOG --cycles PHASE  per metadata ticket of PHASE: writes since
+                                   the last commit, tree blocks the delayed
+                                   refs states allocated (CoWs), the MiB they
+                                   gave back, whether a commit followed
+  kwa_trace.py LOG --slack PHASE   at each metadata ticket of PHASE: the
+                                   overcommit test's terms (MiB, relative to
+                                   the trace's start) and its slack, which
+                                   stays constant while the kernel follows
+                                   btrfs_can_overcommit() (until a metadata
+                                   block group is removed: 6.1's
+                                   active_total_bytes keeps it)
 
 bytes_may_use is rebuilt from the btrfs_space_reservation events of the
 metadata space (flags 4): a "space_info reserve X" followed at once by
@@ -25,26 +30,37 @@ import signal
 import sys
 
 RX = re.compile(r'\s(\d+\.\d+): (btrfs_\w+): \S+ (.*)')
+RESV = re.compile(r'(\w+): (\d+) (reserve|release) (\d+)$')
 MIB = 1 << 20
 
 
 def events(path):
+    """(line number, phase, time, event, its text) of each btrfs event."""
     phase = None
     with open(path, errors="replace") as f:
-        for line in f:
+        for n, line in enumerate(f, 1):
             if line.startswith("# phase"):
-                phase = line.split()[2]
-                yield phase, None, "phase", ""
+                phase = line.split()[2] if len(line.split()) > 2 else "?"
+                yield n, phase, None, "phase", ""
                 continue
             m = RX.search(line)
             if m:
-                yield phase, float(m.group(1)), m.group(2), m.group(3)
+                yield n, phase, float(m.group(1)), m.group(2), m.group(3).rstrip()
+
+
+def field(rx, rest, path, n, what):
+    m = re.search(rx, rest)
+    if not m:
+        raise SystemExit(f"{path}:{n}: {what}: no {rx.split('=')[0]}= in '{rest[:80]}'")
+    return int(m.group(1))
 
 
 def main(argv):
-    if not argv:
+    if not argv or argv[0].startswith("-"):
         raise SystemExit(__doc__)
+    path = argv[0]
     slack_phase = argv[argv.index("--slack") + 1] if "--slack" in argv else None
+    cyc_phase = argv[argv.index("--cycles") + 1] if "--cycles" in argv else None
     disk, zone = 1 << 30, 16 << 20
     mu = alloc_bytes = gone = 0
     total = zone                    # mkfs's metadata chunk
@@ -53,16 +69,29 @@ def main(argv):
     per = {}
     cur = None
     in_refs = False
-    for phase, t, ev, rest in events(argv[0]):
+    since_commit = 0
+    cycle = None
+    cycles = []
+    try:
+        evs = list(events(path))
+    except OSError as e:
+        raise SystemExit(f"{path}: {e.strerror}")
+    for n, phase, t, ev, rest in evs:
         if ev == "phase":
             cur = per.setdefault(phase, {"writes": 0, "tickets": 0, "commits": 0, "meta_chunks": 0,
-                                     "refs": 0, "refs_gave": 0.0})
+                                         "refs": 0, "refs_gave": 0.0})
             continue
+        if cur is None:
+            raise SystemExit(f"{path}:{n}: an event before the first '# phase' line")
         if ev == "btrfs_space_reservation":
-            p = rest.split()
-            typ, flags, op, val = p[0].rstrip(":"), p[1], p[2], int(p[3])
+            m = RESV.search(rest)
+            if not m:
+                raise SystemExit(f"{path}:{n}: btrfs_space_reservation: want 'TYPE: ID reserve|release "
+                                 f"BYTES', got '{rest[:80]}'")
+            typ, flags, op, val = m.group(1), m.group(2), m.group(3), int(m.group(4))
             if typ == "delalloc" and op == "reserve" and val >= 10 * 65536:
                 cur["writes"] += 1
+                since_commit += 1
             if flags != "4" or typ not in ("space_info", "zone_unusable"):
                 continue
             if typ == "zone_unusable":
@@ -73,6 +102,8 @@ def main(argv):
                 mu -= val
                 alloc_bytes += val
                 pend = None
+                if in_refs and cycle:
+                    cycle["cows"] += 1
                 continue
             if pend is not None:
                 mu += pend
@@ -81,20 +112,25 @@ def main(argv):
                 mu -= val
                 if in_refs:
                     cur["refs_gave"] += val / MIB
+                    if cycle:
+                        cycle["gave"] += val / MIB
             continue
         if pend is not None:
             mu += pend
             pend = None
         if ev in ("btrfs_chunk_alloc", "btrfs_chunk_free"):
-            n = int(re.search(r"num_stripes=(\d+)", rest).group(1))
-            size = int(re.search(r"size=(\d+)", rest).group(1))
+            stripes = field(r"num_stripes=(\d+)", rest, path, n, ev)
+            size = field(r"size=(\d+)", rest, path, n, ev)
             sign = 1 if ev == "btrfs_chunk_alloc" else -1
-            chunks += sign * n * size
+            chunks += sign * stripes * size
             if "METADATA" in rest:
                 total += sign * size
                 cur["meta_chunks"] += sign > 0
         elif ev == "btrfs_transaction_commit":
             cur["commits"] += 1
+            since_commit = 0
+            if cycle:
+                cycle["commit"] = True
         elif ev == "btrfs_trigger_flush" and "METADATA" in rest:
             cur["tickets"] += 1
             if phase == slack_phase:
@@ -103,10 +139,17 @@ def main(argv):
                 print(f"{t:.6f} total {total / MIB:.0f} avail {avail / MIB:.1f} "
                       f"may_use {mu / MIB:.2f} used {used / MIB:.2f} "
                       f"slack {(total + avail - mu - used) / MIB:.2f}")
+            cycle = None
+            if phase == cyc_phase:
+                cycle = {"t": t, "writes": since_commit, "cows": 0, "gave": 0.0, "commit": False}
+                cycles.append(cycle)
         elif ev == "btrfs_flush_space" and "METADATA" in rest:
             # a state's event comes at its end: what was given back from
             # the ticket to the end of the delayed refs states is theirs
-            state = re.search(r"state=\d+\((\w+)\)", rest).group(1)
+            m = re.search(r"state=\d+\((\w+)\)", rest)
+            if not m:
+                raise SystemExit(f"{path}:{n}: btrfs_flush_space: no state=N(NAME) in '{rest[:80]}'")
+            state = m.group(1)
             if state == "FLUSH_DELAYED_REFS_NR":
                 cur["refs"] += 1
             in_refs = in_refs and state.startswith("FLUSH_DELAYED_") and state != "FLUSH_DELAYED_REFS"
@@ -115,6 +158,12 @@ def main(argv):
         elif ev in ("btrfs_transaction_commit", "btrfs_reserve_ticket"):
             in_refs = False
     if slack_phase:
+        return 0
+    if cyc_phase:
+        print("time        writes_since_commit  refs_cows  refs_gave_MiB  commit")
+        for c in cycles:
+            print(f"{c['t']:.6f} {c['writes']:20d} {c['cows']:10d} {c['gave']:14.1f}  "
+                  f"{'yes' if c['commit'] else 'no'}")
         return 0
     print("phase  writes tickets commits meta_chunks  refs_runs  MiB_given_back_by_refs")
     for ph, c in per.items():
