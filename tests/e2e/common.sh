@@ -10,6 +10,24 @@ FIO_SRC_DIR=$ZL_E2E_CACHE/fio-src
 LDSO=$ROOT/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2   # the unpacked loader (lib64/ links to an absolute path)
 LIBPATH=$ROOT/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/usr/lib/x86_64-linux-gnu/ceph
 
+# The guest kernel (make e2e KERNEL=...): 6.1 is Debian 12's, unpacked into
+# $ROOT with the user space (fetch.sh); any other X.Y is the newest
+# linux-image-amd64 of Debian 13 (trixie, 6.12) or trixie-backports (7.3...)
+# whose version starts with X.Y, fetched by fetch-kernel.sh through a private
+# apt configuration ($APT_DIR) and unpacked into a tree of its own,
+# $ZL_E2E_CACHE/kernels/X.Y/ (boot/vmlinuz-KVER, lib/modules/KVER/), beside
+# the one Debian 12 user space.  KTREE holds the kernel, $KTREE/.kver its
+# version (uname -r).
+E2E_KERNEL=${E2E_KERNEL:-6.1}
+case $E2E_KERNEL in
+6.1) KTREE=$ROOT ;;
+[0-9]*.[0-9]*) [[ $E2E_KERNEL =~ ^[0-9]+\.[0-9]+$ ]] ||
+	{ echo "e2e: KERNEL=$E2E_KERNEL: want MAJOR.MINOR (6.1, 6.12, 7.3)" >&2; exit 1; }
+	KTREE=$ZL_E2E_CACHE/kernels/$E2E_KERNEL ;;
+*) echo "e2e: KERNEL=$E2E_KERNEL: want MAJOR.MINOR (6.1, 6.12, 7.3)" >&2; exit 1 ;;
+esac
+APT_DIR=$ZL_E2E_CACHE/apt-trixie
+
 # Guest userspace, by Debian package name.  Their Depends closure restricted
 # to lib* packages is downloaded too; the files that go into the initramfs are
 # chosen by the unpacked ld.so's --list, not by package.

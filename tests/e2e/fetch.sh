@@ -2,6 +2,8 @@
 # tests/e2e/fetch.sh - download the guest's Debian packages (kernel + userspace)
 # and fio's source package into $ZL_E2E_CACHE and unpack them.  Nothing comes
 # from the host's installed files.  Cached: reruns only fetch what is missing.
+# The user space (and Debian 12's kernel, 6.1) always; E2E_KERNEL other than
+# 6.1 is fetched by fetch-kernel.sh into a tree of its own (common.sh).
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 mkdir -p "$DEBS" "$ROOT"
@@ -60,4 +62,5 @@ if [ ! -x "$FIO_SRC_DIR"/fio-*/t/zbd/test-zbd-support ]; then
 	(cd "$FIO_SRC_DIR" && apt-get source -qq fio >/dev/null 2>&1) ||
 		e2e_log "warning: apt-get source fio failed (fio suite will SKIP)"
 fi
-e2e_log "fetch done: kernel $(cat "$ROOT/.kver")"
+"$E2E_DIR/fetch-kernel.sh"
+e2e_log "fetch done: kernel $E2E_KERNEL = $(cat "$KTREE/.kver") ($KTREE)"

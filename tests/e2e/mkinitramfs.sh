@@ -12,9 +12,16 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 out=$1; build=${2:-}
 [ -f "$ROOT/.unpacked" ] || e2e_die "run tests/e2e/fetch.sh first"
-kver=$(cat "$ROOT/.kver")
-MODULES="configfs target_core_mod target_core_user uio tcm_loop sd_mod sg crc32c_generic crc32_generic
-  libcrc32c btrfs f2fs iscsi_target_mod iscsi_tcp scsi_debug target_core_file zonefs"
+[ -f "$KTREE/.unpacked" ] || e2e_die "kernel $E2E_KERNEL not fetched: run E2E_KERNEL=$E2E_KERNEL tests/e2e/fetch.sh"
+kver=$(cat "$KTREE/.kver")
+# The guest's modules, as specs of guest/kmods.sh (a|b: the first the kernel
+# has; a missing required one stops the build with its name), plus their
+# modules.dep closure.  The CRCs: crc32c_generic / crc32_generic up to 6.x,
+# the crypto API's wrappers of the CRC library since 7.x.
+MODULES="configfs target_core_mod target_core_user uio tcm_loop sd_mod sg
+  crc32c_generic|crc32c_cryptoapi crc32_generic|crc32_cryptoapi
+  btrfs f2fs iscsi_target_mod iscsi_tcp scsi_debug target_core_file zonefs"
+. "$E2E_DIR/guest/kmods.sh"
 
 # copy_with_libs STAGE FILE... - copy ROOT-relative files and their libraries.
 copy_with_libs() {
@@ -87,24 +94,36 @@ build_base() {
 	printf '%s\n' "root:x:0:0:root:/:/bin/bash" "messagebus:x:100:101::/nonexistent:/bin/false" > "$stage/etc/passwd"
 	printf '%s\n' "root:x:0:" "messagebus:x:101:" > "$stage/etc/group"
 	mkdir -p "$stage/etc/iscsi" && echo "InitiatorName=iqn.2003-01.org.zonelab:guest" > "$stage/etc/iscsi/initiatorname.iscsi"
-	# Kernel modules: the list plus its modules.dep closure; depmod again.
-	local mdir=lib/modules/$kver need=() dep
+	# Kernel modules: the list plus its modules.dep closure, uncompressed
+	# (Debian 13 ships .ko.xz; the initramfs is not compressed either, and
+	# the guest's kmod then reads them as they are); depmod again.
+	local mdir=lib/modules/$kver kdir=$KTREE/lib/modules/$kver need=() r name where
 	for m in $MODULES; do
-		dep=$(awk -v m="$m" '{ n = $1; sub(":$", "", n); b = n; sub(".*/", "", b); sub("\\.ko.*$", "", b); gsub("-", "_", b);
-			mm = m; gsub("-", "_", mm); if (b == mm) { print; exit } }' "$ROOT/$mdir/modules.dep")
-		[ -n "$dep" ] || { e2e_log "module $m: not a module of $kver (built in?)"; continue; }
-		need+=(${dep/:/})
+		r=$(kmod_resolve "$kdir" "$m") || e2e_die "kernel $kver has $(kmod_missing "$m") (neither in modules.dep nor in modules.builtin of $kdir): the e2e checks need it"
+		read -r name where <<< "$r"
+		case $where in
+		"") ;;
+		builtin) e2e_log "module $name: built into $kver" ;;
+		*) need+=($(awk -v p="$where:" '$1 == p { $1 = ""; print p, $0; exit }' "$kdir/modules.dep" | tr -d ':')) ;;
+		esac
 	done
 	for m in $(printf '%s\n' "${need[@]}" | sort -u); do
-		mkdir -p "$stage/$mdir/$(dirname "$m")"; cp "$ROOT/$mdir/$m" "$stage/$mdir/$m"
+		mkdir -p "$stage/$mdir/$(dirname "$m")"
+		case $m in
+		*.ko.xz) xz -dc "$kdir/$m" > "$stage/$mdir/${m%.xz}" ;;
+		*.ko.zst) zstd -qdc "$kdir/$m" > "$stage/$mdir/${m%.zst}" ;;
+		*.ko.gz) gzip -dc "$kdir/$m" > "$stage/$mdir/${m%.gz}" ;;
+		*) cp "$kdir/$m" "$stage/$mdir/$m" ;;
+		esac || e2e_die "cannot copy module $m of $kver"
 	done
-	cp "$ROOT/$mdir"/modules.{order,builtin,builtin.modinfo} "$stage/$mdir/" 2>/dev/null || true
+	cp "$kdir"/modules.{order,builtin,builtin.modinfo} "$stage/$mdir/" 2>/dev/null || true
 	"$LDSO" --library-path "$LIBPATH" --argv0 depmod "$ROOT/bin/kmod" -b "$stage" "$kver"
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$stage.cpio"
 }
 
-base=$ZL_E2E_CACHE/initrd-base
-key=$( (cat "$ZL_E2E_CACHE/pkgs.list"; sed -n '/^build_base/,/^}/p' "$0"; echo "$MODULES") | sha256sum | cut -c1-16)
+# One base per kernel version (runs on several kernels share a cache).
+base=$ZL_E2E_CACHE/initrd-base-$kver
+key=$( (cat "$ZL_E2E_CACHE/pkgs.list"; sed -n '/^build_base/,/^}/p' "$0"; echo "$MODULES $kver"; cat "$E2E_DIR/guest/kmods.sh") | sha256sum | cut -c1-16)
 if [ ! -f "$base.cpio" ] || [ "$(cat "$base.key" 2>/dev/null)" != "$key" ]; then
 	e2e_log "building the initramfs base (kernel $kver)"
 	build_base "$base"
@@ -117,7 +136,7 @@ trap 'rm -rf "$ov" "$ov.cpio"' EXIT
 mkdir -p "$ov/e2e/handlers" "$ov/e2e/bin" "$ov/e2e/fio"
 cp "$E2E_DIR/guest/init" "$ov/init"
 mkdir -p "$ov/etc/rtslib-fb-target"   # rtslib's dbroot (python3-rtslib-fb's postinst makes it)
-cp -r "$E2E_DIR/guest/run-checks.sh" "$E2E_DIR/guest/lib.sh" "$E2E_DIR/guest/ksigs.awk" "$E2E_DIR"/guest/handler-*.sh "$E2E_DIR"/guest/*.py "$E2E_DIR/guest/checks" "$ov/e2e/"
+cp -r "$E2E_DIR/guest/run-checks.sh" "$E2E_DIR/guest/lib.sh" "$E2E_DIR/guest/kmods.sh" "$E2E_DIR/guest/ksigs.awk" "$E2E_DIR"/guest/handler-*.sh "$E2E_DIR"/guest/*.py "$E2E_DIR/guest/checks" "$ov/e2e/"
 ln -s /usr/lib/x86_64-linux-gnu/tcmu-runner/handler_file_zbc.so "$ov/e2e/handlers/"
 # Ours as a user installs it: `make install PREFIX=/usr` into the guest's
 # root (zonelab in /usr/bin, handler_zonelab.so in tcmu-runner's default
@@ -137,7 +156,7 @@ fi
 # Our own ELF files must find all their libraries in the guest.
 for f in "$ov"/usr/lib/*/tcmu-runner/*.so "$ov"/usr/bin/*; do
 	[ -f "$f" ] || continue
-	miss=$("$LDSO" --inhibit-cache --library-path "$base/lib/x86_64-linux-gnu:$base/usr/lib/x86_64-linux-gnu" --list "$f" 2>&1 | awk '/=>/ && $1 !~ "ld-linux" && $3 !~ "^'"$base"'" { print $1 }' | tr '\n' ' ')
+	miss=$("$LDSO" --inhibit-cache --library-path "$base/lib/x86_64-linux-gnu:$base/usr/lib/x86_64-linux-gnu" --list "$f" 2>&1 | awk -v b="$base/" '/=>/ && $1 !~ "ld-linux" && index($3, b) != 1 { print $1 }' | tr '\n' ' ')
 	[ -z "$miss" ] || e2e_log "warning: ${f##*/} needs libraries that are not in the guest: $miss"
 done
 fsrc=$(ls -d "$FIO_SRC_DIR"/fio-*/ 2>/dev/null | head -1)

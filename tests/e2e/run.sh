@@ -7,7 +7,11 @@
 # /var/cache/zonelab-e2e), O (build dir holding handler_zonelab.so and
 # zonelab; default build), E2E_HANDLER (auto|zonelab|zbc; auto = zonelab when
 # $O/handler_zonelab.so exists), E2E_ONLY (comma list of check names),
-# E2E_MEM (guest MiB), E2E_TIMEOUT (s), E2E_OUT (result directory).
+# E2E_MEM (guest MiB), E2E_TIMEOUT (s), E2E_OUT (result directory),
+# E2E_KERNEL (6.1 = Debian 12's, the default; 6.12, 7.3: Debian 13's and
+# trixie-backports', fetched by fetch-kernel.sh).  The kernel booted is
+# recorded in the results: kernel.txt, the boot line, every results.jsonl
+# object ("kernel"), and the run directory's name.
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 mode=${1:-short}
@@ -18,7 +22,7 @@ if [ "$handler" = auto ]; then
 	if [ -f "$O/handler_zonelab.so" ]; then handler=zonelab; else handler=zbc; fi
 fi
 [ "$handler" != zonelab ] || [ -f "$O/handler_zonelab.so" ] || e2e_die "$O/handler_zonelab.so not built"
-out=${E2E_OUT:-$ZL_E2E_CACHE/runs/$mode-$handler-$(date +%Y%m%d-%H%M%S)}
+out=${E2E_OUT:-$ZL_E2E_CACHE/runs/$mode-$handler-k$E2E_KERNEL-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out/logs"
 t_start=$(date +%s.%N)
 
@@ -26,7 +30,9 @@ t_start=$(date +%s.%N)
 "$E2E_DIR/fetch.sh"
 initrd=$out/initramfs.cpio   # per run; removed when qemu is done
 E2E_MODE=$mode E2E_HANDLER=$handler "$E2E_DIR/mkinitramfs.sh" "$initrd" "$O"
-kver=$(cat "$ROOT/.kver")
+kver=$(cat "$KTREE/.kver")
+printf 'kernel=%s\nversion=%s\npackages=%s\n' "$E2E_KERNEL" "$kver" \
+	"$(cat "$KTREE/.debs/list" 2>/dev/null || grep '^linux-image-' "$ZL_E2E_CACHE/pkgs.list")" > "$out/kernel.txt"
 if [ $mode = full ]; then mem=${E2E_MEM:-6144}; tmo=${E2E_TIMEOUT:-7200}; else mem=${E2E_MEM:-3072}; tmo=${E2E_TIMEOUT:-900}; fi
 
 e2e_log "booting $kver, handler $handler, mode $mode, ${mem} MiB; results in $out"
@@ -36,7 +42,7 @@ t_boot=$(date +%s.%N)
 set +e
 timeout -k 10 "$tmo" qemu-system-x86_64 -M pc -cpu qemu64 -smp 1 -m "$mem" \
 	-nographic -no-reboot -net none \
-	-kernel "$ROOT/boot/vmlinuz-$kver" -initrd "$initrd" \
+	-kernel "$KTREE/boot/vmlinuz-$kver" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 quiet loglevel=3 rdinit=/init" < /dev/null 2>&1 |
 while IFS= read -r l; do
 	l=${l%$'\r'}
@@ -69,11 +75,12 @@ if ! grep -q '^@@E2E END' "$out/console.log"; then
 	nfail=$((nfail + 1))
 fi
 # Machine-readable copy: one JSON object per line.
-awk '{ st = $1; name = $2; secs = $3; sub(/s$/, "", secs); $1 = $2 = $3 = ""; r = $0; sub(/^ +/, "", r);
+awk -v k="$kver" '{ st = $1; name = $2; secs = $3; sub(/s$/, "", secs); $1 = $2 = $3 = ""; r = $0; sub(/^ +/, "", r);
 	gsub(/\\/, "\\\\", r); gsub(/"/, "\\\"", r);
-	printf "{\"status\":\"%s\",\"name\":\"%s\",\"seconds\":%s,\"reason\":\"%s\"}\n", st, name, secs, r }' \
+	printf "{\"status\":\"%s\",\"name\":\"%s\",\"seconds\":%s,\"kernel\":\"%s\",\"reason\":\"%s\"}\n", st, name, secs, k, r }' \
 	"$out/results.txt" > "$out/results.jsonl"
-echo "e2e $mode ($handler): ${total}s wall clock, results in $out"
+echo "e2e $mode ($handler, kernel $kver): ${total}s wall clock, results in $out"
 echo "e2e: $npass passed, $nfail failed, $nskip skipped"
 ln -sfn "$out" "$ZL_E2E_CACHE/runs/last-$mode"
+ln -sfn "$out" "$ZL_E2E_CACHE/runs/last-$mode-$E2E_KERNEL"
 [ "$nfail" = 0 ] && [ "$npass" -gt 0 ]

@@ -4,15 +4,18 @@
 # check kernel_wa in the VM over a grid of points "F,T,SEED" (file F% of the
 # 1 GiB disk, data bg_reclaim_threshold T, fio seed SEED), a few points per
 # boot, and stores each point's measurements (kwa-F-T-SEED.out and .idx) in
-# KWA_DATA (default tests/data/kernel-6.1), where `make check` replays them
-# in fs-core.  Resumable: a point already stored is skipped (KWA_FORCE=1
-# measures it again).  Then prints the comparison table.
+# KWA_DATA (default tests/data/kernel-KERNEL: tests/data/kernel-6.1 for
+# Debian 12's 6.1, the default; E2E_KERNEL=6.12 or 7.3, `make validate-kernel
+# KERNEL=6.12`, boots that kernel, docs/E2E.md "Kernels"), where `make check`
+# replays them in fs-core.  Resumable: a point already stored is skipped
+# (KWA_FORCE=1 measures it again).  Then prints the comparison table.
 # Knobs: KWA_FILLS (25 35 45 50), KWA_THRESHOLDS (75 50), KWA_SEEDS (1 2 3),
 # KWA_BATCH (points per boot, 3), and the check's own KWA_* (E2E.md).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 O=${O:-build}
-data=${KWA_DATA:-tests/data/kernel-6.1}
+kernel=${E2E_KERNEL:-6.1}
+data=${KWA_DATA:-tests/data/kernel-$kernel}
 mkdir -p "$data"
 todo=()
 for f in ${KWA_FILLS:-25 35 45 50}; do
@@ -27,11 +30,11 @@ echo "validate-kernel: ${#todo[@]} point(s) to measure, results in $data"
 batch=${KWA_BATCH:-3}
 for ((i = 0; i < ${#todo[@]}; i += batch)); do
 	pts="${todo[*]:i:batch}"
-	out=${ZL_E2E_CACHE:-/var/cache/zonelab-e2e}/runs/kwa-$(date +%Y%m%d-%H%M%S)
+	out=${ZL_E2E_CACHE:-/var/cache/zonelab-e2e}/runs/kwa-k$kernel-$(date +%Y%m%d-%H%M%S)
 	echo "validate-kernel: points $pts"
 	# ~2-6 min a point here (software-emulated VM): the check's timeout scales
 	KWA_POINTS="$pts" KWA_TMO=$((batch * 900)) E2E_TIMEOUT=$((batch * 900 + 300)) \
-		E2E_ONLY=attach,kernel_wa E2E_OUT=$out O=$O tests/e2e/run.sh full || true
+		E2E_KERNEL=$kernel E2E_ONLY=attach,kernel_wa E2E_OUT=$out O=$O tests/e2e/run.sh full || true
 	for p in $pts; do
 		id=${p//,/-}
 		if [ -s "$out/logs/kwa-$id.out" ] && grep -q '"phase"' "$out/logs/kwa-$id.out"; then
@@ -43,4 +46,4 @@ for ((i = 0; i < ${#todo[@]}; i += batch)); do
 		fi
 	done
 done
-python3 tests/validate/kwa.py table "$data" --zonelab "$O/zonelab" --json "$O/kernel-6.1-table.json"
+python3 tests/validate/kwa.py table "$data" --zonelab "$O/zonelab" --json "$O/kernel-$kernel-table.json"

@@ -22,6 +22,21 @@ note() { echo "$*" >> "$LOGS/$CHECK.reason"; }
 # Sub-result line inside a check (e.g. one per fio test); not counted.
 say() { echo "$*"; }
 
+# kmod_load SPEC... - load the modules the checks need, by guest/kmods.sh's
+# specs (a|b: the first this kernel has; name?: only when it has it); built-in
+# ones need nothing.  Fails the check naming what this kernel truly lacks.
+. /e2e/kmods.sh
+kmod_load() {
+	local d=/lib/modules/$(uname -r) s r name where
+	for s in "$@"; do
+		r=$(kmod_resolve "$d" "$s") ||
+			fail "kernel $(uname -r) has $(kmod_missing "$s") (not built in, no module in the initramfs: tests/e2e/mkinitramfs.sh MODULES)"
+		[ -n "$r" ] || continue
+		read -r name where <<< "$r"
+		[ "$where" = builtin ] || modprobe "$name" || fail "modprobe $name (kernel $(uname -r))"
+	done
+}
+
 runner_pid() { cat "$STATE/runner.pid" 2>/dev/null; }
 runner_alive() { local p; p=$(runner_pid); [ -n "$p" ] && kill -0 "$p" 2>/dev/null; }
 

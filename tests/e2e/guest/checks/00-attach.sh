@@ -3,9 +3,9 @@
 # configured zone count, zone size and max open zones, without dmesg errors.
 . /e2e/lib.sh
 kmsg_mark
-for m in configfs target_core_mod target_core_user uio tcm_loop sd_mod sg crc32c_generic; do
-	modprobe "$m" || fail "modprobe $m"
-done
+# the crypto API's CRC32C on a CPU without SSE4.2: crc32c_generic up to 6.x,
+# crc32c-cryptoapi (a wrapper of the CRC library) since 7.x
+kmod_load configfs target_core_mod target_core_user uio tcm_loop sd_mod sg "crc32c_generic|crc32c_cryptoapi"
 mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config || fail "mount configfs"
 dbus_start || fail "no D-Bus system bus"
 runner_start || fail "tcmu-runner does not start"
