@@ -64,6 +64,8 @@ void zdisk_on_zone_changed(void *arg, uint32_t idx, uint8_t old)
 	struct zdisk *z = arg;
 	uint8_t cond = zdev_zone_cond(z->dev, idx);
 
+	if (z->ctx != CTX_NONE)
+		z->ctx_zones++;
 	count_transition(z, old, cond);
 	if (z->store_mode > 0 || (z->store_mode < 0 && !z->wce)) {
 		zstore_zone_word_set(z->store, idx, zdev_zone_pack(z->dev, idx));
@@ -612,6 +614,19 @@ static enum zdisk_ctx op_ctx(enum zl_zone_op op)
 	return CTX_NONE;
 }
 
+/* Per-operation counters of a zone command that succeeded (zl_stats). */
+static void count_zone_cmd(struct zl_stats *s, enum zl_zone_op op, bool all, uint32_t changed)
+{
+	s->zone_ops++;
+	s->zop_zones += all ? changed : 1;
+	switch (op) {
+	case ZL_ZOP_OPEN: (*(all ? &s->zop_open_all : &s->zop_open))++; break;
+	case ZL_ZOP_CLOSE: (*(all ? &s->zop_close_all : &s->zop_close))++; break;
+	case ZL_ZOP_FINISH: (*(all ? &s->zop_finish_all : &s->zop_finish))++; break;
+	case ZL_ZOP_RESET: (*(all ? &s->zop_reset_all : &s->zop_reset))++; break;
+	}
+}
+
 int zdisk_zone_op(struct zdisk *z, enum zl_zone_op op, uint64_t lba, bool all,
 		  struct zdisk_io *io)
 {
@@ -640,6 +655,7 @@ int zdisk_zone_op(struct zdisk *z, enum zl_zone_op op, uint64_t lba, bool all,
 		ret = ZL_E_MEDIUM_WRITE;
 	if (!ret) {
 		z->ctx = op_ctx(op);
+		z->ctx_zones = 0;
 		ret = zdev_zone_op(z->dev, op, lba, all);
 		z->ctx = CTX_NONE;
 	}
@@ -661,7 +677,7 @@ int zdisk_zone_op(struct zdisk *z, enum zl_zone_op op, uint64_t lba, bool all,
 	if (ret)
 		fail(z, ret);
 	else
-		z->stats.zone_ops++;
+		count_zone_cmd(&z->stats, op, all, z->ctx_zones);
 	zdisk_leave(z);
 	return ret;
 }

@@ -57,6 +57,7 @@ struct zdisk {
 	bool realtime;
 	int store_mode;               /* for the change hook: -1 follow wce, 0 mark dirty, 1 store now */
 	enum zdisk_ctx ctx;
+	uint32_t ctx_zones;           /* zones the zone command running now changed */
 	char path[256];
 };
 

@@ -44,11 +44,18 @@ int zl_stats_json(const struct zl_stats *s, char *buf, size_t len)
 		",\"zone_ops\":%" PRIu64 ",\"imp_opens\":%" PRIu64 ",\"exp_opens\":%" PRIu64
 		",\"imp_closes\":%" PRIu64 ",\"exp_closes\":%" PRIu64
 		",\"finishes\":%" PRIu64 ",\"resets\":%" PRIu64
+		",\"zop_reset\":%" PRIu64 ",\"zop_reset_all\":%" PRIu64
+		",\"zop_finish\":%" PRIu64 ",\"zop_finish_all\":%" PRIu64
+		",\"zop_open\":%" PRIu64 ",\"zop_open_all\":%" PRIu64
+		",\"zop_close\":%" PRIu64 ",\"zop_close_all\":%" PRIu64
+		",\"zop_zones\":%" PRIu64
 		",\"faults_fired\":%" PRIu64 ",\"injected_delay_ns\":%" PRIu64
 		",\"power_cycles\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"error_kinds\":{",
 		s->reads, s->read_lbas, s->writes, s->write_lbas, s->flushes,
 		s->reports, s->report_zones, s->zone_ops, s->imp_opens, s->exp_opens,
 		s->imp_closes, s->exp_closes, s->finishes, s->resets,
+		s->zop_reset, s->zop_reset_all, s->zop_finish, s->zop_finish_all,
+		s->zop_open, s->zop_open_all, s->zop_close, s->zop_close_all, s->zop_zones,
 		s->faults_fired, s->injected_delay_ns, s->power_cycles, s->errors);
 	for (int i = 1; i < ZL_NR_ERR_KINDS; i++) {
 		if (!s->err_kind[i])

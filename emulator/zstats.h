@@ -22,6 +22,15 @@ struct zl_stats {
 	uint64_t imp_closes, exp_closes;
 	uint64_t finishes, resets;
 	uint64_t zone_ops;                   /* successful zone management commands */
+	/*
+	 * The same commands per operation, a command with ALL apart (one each,
+	 * whatever it touched), counted whether or not a zone changed (a
+	 * RESET of an EMPTY zone is a command the host sent), and the zones
+	 * they acted on: 1 for a single-zone command, the zones changed for ALL.
+	 */
+	uint64_t zop_reset, zop_reset_all, zop_finish, zop_finish_all;
+	uint64_t zop_open, zop_open_all, zop_close, zop_close_all;
+	uint64_t zop_zones;
 	uint64_t errors;                     /* commands that failed, all kinds */
 	uint64_t err_errno;                  /* failures with an errno (store I/O) */
 	uint64_t err_kind[ZL_NR_ERR_KINDS];  /* failures per ZL_E_* code (index err - ZL_E_BASE) */

@@ -676,11 +676,20 @@ static void test_zdisk_stats_count_operations_transitions_and_errors(void **stat
 	assert_int_equal(s.finishes, 1);
 	assert_int_equal(s.resets, 6);        /* zones 2..7 were written */
 	assert_int_equal(s.zone_ops, 4);
+	assert_int_equal(s.zop_open, 1);
+	assert_int_equal(s.zop_close, 1);
+	assert_int_equal(s.zop_finish, 1);
+	assert_int_equal(s.zop_reset, 0);
+	assert_int_equal(s.zop_reset_all, 1);
+	assert_int_equal(s.zop_open_all + s.zop_close_all + s.zop_finish_all, 0);
+	assert_int_equal(s.zop_zones, 3 + 6); /* three single-zone commands, RESET ALL moved 6 */
 	assert_int_equal(s.errors, 1);
 	assert_int_equal(s.err_kind[ZL_E_UNALIGNED - ZL_E_BASE], 1);
 	assert_true(zl_stats_json(&s, json, sizeof(json)) > 0);
 	assert_non_null(strstr(json, "\"writes\":6"));
 	assert_non_null(strstr(json, "\"unaligned\":1"));
+	assert_non_null(strstr(json, "\"zop_reset_all\":1,"));
+	assert_non_null(strstr(json, "\"zop_zones\":9,"));
 	assert_int_equal(zl_stats_json(&s, json, 10), -ENOSPC);
 }
 
@@ -703,6 +712,50 @@ static void test_zdisk_reset_of_empty_zone_counts_only_when_it_clears_attributes
 	zdisk_stats(f->z, &s);
 	assert_int_equal(s.resets, 1);
 	assert_int_equal(s.zone_ops, 2);
+	/* the commands count both: the host sent two RESETs (blktrace sees two) */
+	assert_int_equal(s.zop_reset, 2);
+	assert_int_equal(s.zop_zones, 2);
+}
+
+/*
+ * Zone command counters: every successful command once, by operation and
+ * ALL; no-op commands (RESET of EMPTY, FINISH of FULL, OPEN of an open zone,
+ * ALL with nothing to do) count; failed commands do not.
+ */
+static void test_zdisk_zone_command_counters(void **state)
+{
+	struct fx *f = *state;
+	struct zl_stats s;
+
+	assert_int_equal(open_disk(f, ZSTORE_MEM, true, true, NULL), 0);
+	write_ok(f->z, 4 * ZS, 8, 1);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_FINISH, 4 * ZS, false, NULL), 0);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_FINISH, 4 * ZS, false, NULL), 0);   /* FULL already */
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_OPEN, 5 * ZS, false, NULL), 0);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_OPEN, 5 * ZS, false, NULL), 0);     /* open already */
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_CLOSE, 0, true, NULL), 0);          /* closes zone 5 */
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_OPEN, 0, true, NULL), 0);           /* nothing closed */
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_FINISH, 0, true, NULL), 0);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_RESET, 6 * ZS, false, NULL), 0);    /* EMPTY */
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_RESET, 0, true, NULL), 0);          /* zone 4 */
+	/* errors: not a zone start, past the end; counted as errors only */
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_RESET, 6 * ZS + 1, false, NULL), ZL_E_NOT_ZONE_START);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_FINISH, 1ull << 40, false, NULL), ZL_E_LBA_RANGE);
+	zdisk_stats(f->z, &s);
+	assert_int_equal(s.zop_finish, 2);
+	assert_int_equal(s.zop_open, 2);
+	assert_int_equal(s.zop_close, 0);
+	assert_int_equal(s.zop_close_all, 1);
+	assert_int_equal(s.zop_open_all, 1);
+	assert_int_equal(s.zop_finish_all, 1);
+	assert_int_equal(s.zop_reset, 1);
+	assert_int_equal(s.zop_reset_all, 1);
+	assert_int_equal(s.zone_ops, 9);
+	/* 5 single-zone commands; CLOSE ALL 1, OPEN ALL 0, FINISH ALL 0, RESET ALL 1 */
+	assert_int_equal(s.zop_zones, 5 + 1 + 0 + 0 + 1);
+	assert_int_equal(s.errors, 2);
+	assert_int_equal(s.resets, 1);        /* transitions: only zone 4 moved */
+	assert_int_equal(s.finishes, 1);
 }
 
 /* ---- scatter-gather ------------------------------------------------------- */
@@ -1068,6 +1121,7 @@ int main(void)
 		T(test_zdisk_fault_added_at_run_time_applies_until_removed),
 		T(test_zdisk_stats_count_operations_transitions_and_errors),
 		T(test_zdisk_reset_of_empty_zone_counts_only_when_it_clears_attributes),
+		T(test_zdisk_zone_command_counters),
 		T(test_zdisk_scatter_gather_file),
 		T(test_zdisk_scatter_gather_mem),
 		T(test_zdisk_scatter_gather_none),

@@ -66,8 +66,9 @@ bt_start() {
 	sleep 0.5
 }
 # Sum the written bytes by kind: superblock (zones 0-1), metadata
-# (REQ_META: M in RWBS), data; and the requests of other operations (N in
-# RWBS: zone resets and the like), to set beside the handler's reset count.
+# (REQ_META: M in RWBS), data; and the requests without data that are not
+# writes (N in RWBS: the commits' empty flushes, FN; zone resets are
+# zero-byte writes, counted by bt_zops).
 # Prints "DATA META SB OTHER".
 bt_stop() { kill -INT $bt_pid; wait $bt_pid; bt_pid=""; }
 bt_split() {
@@ -77,6 +78,19 @@ bt_split() {
 		if ($3 < 2 * zs) sb += b; else if ($2 ~ /M/) m += b; else d += b
 	} $1 == "D" && $2 ~ /N/ { o++ }
 	END { printf "%d %d %d %d\n", d, m, sb, o }'
+}
+# Zone commands as blktrace sees them (issued, flushes apart): zero-byte
+# writes are RESET, RESET ALL and CLOSE (odd REQ_OP_ZONE_* codes), zero-byte
+# non-writes OPEN and FINISH.  Prints "WRITES NONWRITES".
+bt_zops() {
+	blkparse -q -i ph -D $W -f '%a %d %n\n' 2>/dev/null |
+	awk '$1 == "D" && $2 !~ /F/ && $3 == 0 { if ($2 ~ /W/) w++; else if ($2 ~ /N/) n++ }
+	END { printf "%d %d\n", w, n }'
+}
+# The handler's zone command counters (docs/CTL.md), summed as bt_zops splits them.
+zops_of() {
+	echo $(( $(stat_of zop_reset) + $(stat_of zop_reset_all) + $(stat_of zop_close) + $(stat_of zop_close_all) )) \
+		$(( $(stat_of zop_open) + $(stat_of zop_open_all) + $(stat_of zop_finish) + $(stat_of zop_finish_all) ))
 }
 
 run_point() {
@@ -124,7 +138,8 @@ run_point() {
 	for pass in $(seq $KWA_PASSES); do for k in $(seq $KWA_PHASES); do phases="$phases $pass.$k"; done; done
 	for p in $phases; do
 		local w0 r0 c0 t0 rw size io seed split err app km rd rm rs vict
-		w0=$(stat_of write_lbas); r0=$(stat_of resets)
+		local zw0 zn0 zw zn bzw bzn
+		w0=$(stat_of write_lbas); r0=$(stat_of resets); read zw0 zn0 < <(zops_of)
 		c0=$(awk '/commits/ { print $2 }' /sys/fs/btrfs/$uuid/commit_stats)
 		# the kernel log of this phase alone: drained into logs/kwa-dmesg.log
 		# first (a phase can log more than the ring holds, so a line-count
@@ -140,6 +155,13 @@ run_point() {
 		btrfs filesystem sync $M > /dev/null 2>&1
 		quiet || note "$id $p: the disk was not quiet after 300 s;"
 		bt_stop; split=$(bt_split)
+		read bzw bzn < <(bt_zops); read zw zn < <(zops_of); zw=$((zw - zw0)); zn=$((zn - zn0))
+		# The handler's counters are read just outside the trace, so a
+		# command of btrfs's cleaner may fall between: the handler may see
+		# up to 2 more, never fewer (a command it did not count).
+		[ $zw -ge $bzw ] && [ $zw -le $((bzw + 2)) ] && [ $zn -ge $bzn ] && [ $zn -le $((bzn + 2)) ] ||
+			fail "$id $p: zone commands: handler reset/close $zw, open/finish $zn; blktrace zero-byte writes $bzw, non-writes $bzn"
+		zops_w=$((zops_w + zw)); zops_n=$((zops_n + zn)); zops_bw=$((zops_bw + bzw)); zops_bn=$((zops_bn + bzn))
 		app=$(grep -m1 -oE '"io_bytes" : [0-9]+' <(sed -n '/"write" :/,/}/p' $W/fio.json) | grep -oE '[0-9]+$')
 		err=$(grep -m1 -oE '"error" : [0-9]+' $W/fio.json | grep -oE '[0-9]+$')
 		km=$W/kmsg; dmesg -c > $km; cat $km >> $LOGS/kwa-dmesg.log
@@ -174,6 +196,7 @@ run_point() {
 	dev_remove kwa; rm -f $img
 }
 
+zops_w=0; zops_n=0; zops_bw=0; zops_bn=0   # zone commands over every phase (handler, blktrace)
 for pt in $KWA_POINTS; do
 	IFS=, read -r F T S <<< "$pt"
 	t_pt=$EPOCHREALTIME
@@ -191,4 +214,5 @@ done > $W/sums
 bad=$(awk '{ d = $2 - $3; if (d < 0) d = -d; if (d > $2 / 200) print $1 ": handler " $2 ", blktrace " $3 }' $W/sums | sed "s|$LOGS/||")
 [ -z "$bad" ] || fail "blktrace and the handler disagree on the bytes written: $bad"
 awk '{ s += $4 } END { exit !(s > 0) }' $W/sums || fail "no phase wrote anything"
+note "zone commands (handler/blktrace): reset+close $zops_w/$zops_bw, open+finish $zops_n/$zops_bn;"
 note "$(awk '{ n = $1; sub(/.*kwa-/, "", n); sub(/\.out$/, "", n); printf "%s: app %.0f MiB, device %.0f MiB (%.2fx), blktrace %.0f MiB; ", n, $4 / 1048576, $2 / 1048576, $4 ? $2 / $4 : 0, $3 / 1048576 }' $W/sums)"

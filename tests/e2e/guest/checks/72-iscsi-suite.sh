@@ -12,7 +12,10 @@ modprobe iscsi_target_mod || fail "modprobe iscsi_target_mod"
 modprobe target_core_file || fail "modprobe target_core_file"
 iqn=iqn.2003-01.org.zonelab:suite; t=$CFS/iscsi/$iqn/tpgt_1
 size=$((256 << 20))
-families=${E2E_SUITE_FAMILIES:-ALL.iSCSIResiduals ALL.Inquiry ALL.ReadCapacity16 ALL.WriteSame10 ALL.WriteSame16 ALL.Unmap ALL.GetLBAStatus}
+# E2E_SUITE_FAMILIES: ALL (every family iscsi-test-cu -l lists) or a list
+# such as "ALL.Inquiry ALL.Reserve6".
+families=${E2E_SUITE_FAMILIES:-ALL}
+[ "$families" = ALL ] && families=$(iscsi-test-cu -l | grep '^ALL\.[^.]*$' | tr '\n' ' ')
 # Overflow residuals: LIO's passthrough parsing (TCMU) never compares the
 # CDB's length with the expected one (docs/E2E.md, kernel findings).
 # Inquiry.Standard: libiscsi 1.19 accepts VERSION 04h-06h only, zonelab
@@ -75,6 +78,33 @@ while read -r name zs fs; do
 		bad+="$name " ;;
 	esac
 done < $LOGS/suite-cmp.txt
+# A difference is retried alone on both LUNs (twice at most, 5 s apart):
+# the Reserve6 tests depend on when LIO's core drops the sessions and
+# SPC-2 reservations an earlier test left behind (transport_deregister_session
+# releases them for every backstore alike; RESERVE/RELEASE never reach the
+# handler), so their outcome follows the order of the run, on fileio as on
+# zonelab (docs/E2E.md).  Only a test that fails on the handler and passes
+# on fileio again counts.
+flaky=""
+retry() {   # retry NAME: 0 when it passes on the handler or fails on fileio
+	local n=$1 i l r0 r1
+	for i in 1 2; do
+		sleep 5
+		for l in 0 1; do
+			echo "== $n on LUN $l" >> $LOGS/suite-retries.out
+			iscsi-test-cu -d -n -t ALL.$n iscsi://127.0.0.1:3261/$iqn/$l > $LOGS/suite-retry.out 2>&1
+			cat $LOGS/suite-retry.out >> $LOGS/suite-retries.out
+			grep -q "^Suite .*, Test .* had failures:" $LOGS/suite-retry.out && eval r$l=FAILED || eval r$l=passed
+		done
+		[ $r0 = passed ] || [ $r1 = FAILED ] && return 0
+	done
+	return 1
+}
+still=""
+for n in $bad; do
+	if retry $n; then flaky+="$n "; else still+="$n "; fi
+done
+bad=$still
 # The residual tests may fail only on their overflow residuals: status,
 # data and the underflow residual must be right.
 for n in $known; do
@@ -87,4 +117,4 @@ done
 better=$(awk '$2 == "passed" && $3 == "FAILED" { printf "%s ", $1 }' $LOGS/suite-cmp.txt)
 np=$(awk '$2 == "passed"' $LOGS/suite-cmp.txt | wc -l); nf=$(awk '$3 == "passed"' $LOGS/suite-cmp.txt | wc -l)
 [ -z "$bad" ] || fail "pass on fileio, fail on $H_LABEL: $bad"
-note "iscsi-test-cu ($families): $H_LABEL passes $np, fileio $nf of $(wc -l < $LOGS/suite-cmp.txt); expected differences (docs/E2E.md): ${known:-none}; $H_LABEL only: ${better:-none}"
+note "iscsi-test-cu ($families): $H_LABEL passes $np, fileio $nf of $(wc -l < $LOGS/suite-cmp.txt); expected differences (docs/E2E.md): ${known:-none}; passed alone on retry: ${flaky:-none}; $H_LABEL only: ${better:-none}"
