@@ -49,6 +49,8 @@ validate-kernel: $(E2E_SHLIB_DEP) $(ZONELAB)
 
 validate-fscore: $(ZONELAB)
 	@python3 tests/validate/kwa.py table tests/data/kernel-6.1 --zonelab $(ZONELAB)
+	@python3 tests/validate/kwa.py table tests/data/kernel-6.1-shapes --zonelab $(ZONELAB)
+	@python3 tests/validate/kwa.py check tests/data/kernel-6.1-shapes tests/data/kernel-6.1-shapes/expect.json --zonelab $(ZONELAB)
 
 # fs-core's side as a scenario: every stored point's workload replayed by
 # `zonelab run` (report, tables, plots in $(O)/kernel-6.1/run)

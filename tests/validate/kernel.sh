@@ -10,19 +10,24 @@
 # replays them in fs-core.  Resumable: a point already stored is skipped
 # (KWA_FORCE=1 measures it again).  Then prints the comparison table.
 # Knobs: KWA_FILLS (25 35 45 50), KWA_THRESHOLDS (75 50), KWA_SEEDS (1 2 3),
-# KWA_BATCH (points per boot, 3), and the check's own KWA_* (E2E.md).
+# KWA_NO_TABLE=1 (measure only), KWA_BATCH (points per boot, 3), KWA_POINT_S (a point's time limit, 900 s), and the check's own KWA_* (E2E.md).
+# KWA_SHAPE: settings added to every point (the check's KEY=VALUE list,
+# comma separated, e.g. tag=hot90,dist=zoned:90/10:10/90; issue 31): with
+# a tag the points are stored as kwa-TAG-F-T-SEED.*.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 O=${O:-build}
 kernel=${E2E_KERNEL:-6.1}
 data=${KWA_DATA:-tests/data/kernel-$kernel}
+shape=${KWA_SHAPE:+,$KWA_SHAPE}
+tag=$(tr ',' '\n' <<< "${KWA_SHAPE:-}" | sed -n 's/^tag=//p')
 mkdir -p "$data"
 todo=()
 for f in ${KWA_FILLS:-25 35 45 50}; do
 	for t in ${KWA_THRESHOLDS:-75 50}; do
 		for s in ${KWA_SEEDS:-1 2 3}; do
-			if [ -s "$data/kwa-$f-$t-$s.out" ] && [ -z "${KWA_FORCE:-}" ]; then continue; fi
-			todo+=("$f,$t,$s")
+			if [ -s "$data/kwa-${tag:+$tag-}$f-$t-$s.out" ] && [ -z "${KWA_FORCE:-}" ]; then continue; fi
+			todo+=("$f,$t,$s$shape")
 		done
 	done
 done
@@ -30,13 +35,15 @@ echo "validate-kernel: ${#todo[@]} point(s) to measure, results in $data"
 batch=${KWA_BATCH:-3}
 for ((i = 0; i < ${#todo[@]}; i += batch)); do
 	pts="${todo[*]:i:batch}"
-	out=${ZL_E2E_CACHE:-/var/cache/zonelab-e2e}/runs/kwa-k$kernel-$(date +%Y%m%d-%H%M%S)
+	out=${ZL_E2E_CACHE:-/var/cache/zonelab-e2e}/runs/kwa-k$kernel-$(date +%Y%m%d-%H%M%S)-$$
 	echo "validate-kernel: points $pts"
 	# ~2-6 min a point here (software-emulated VM): the check's timeout scales
-	KWA_POINTS="$pts" KWA_TMO=$((batch * 900)) E2E_TIMEOUT=$((batch * 900 + 300)) \
+	per=${KWA_POINT_S:-900}  # a larger disk or smaller writes take longer
+	KWA_POINTS="$pts" KWA_TMO=$((batch * per)) E2E_TIMEOUT=$((batch * per + 300)) \
 		E2E_KERNEL=$kernel E2E_ONLY=attach,kernel_wa E2E_OUT=$out O=$O tests/e2e/run.sh full || true
 	for p in $pts; do
-		id=${p//,/-}
+		IFS=, read -r -a f <<< "$p"
+		id=${tag:+$tag-}${f[0]}-${f[1]}-${f[2]}
 		if [ -s "$out/logs/kwa-$id.out" ] && grep -q '"phase"' "$out/logs/kwa-$id.out"; then
 			cp "$out/logs/kwa-$id.out" "$data/"
 			# the offsets, compressed (about 100 KiB a point as text)
@@ -46,4 +53,4 @@ for ((i = 0; i < ${#todo[@]}; i += batch)); do
 		fi
 	done
 done
-python3 tests/validate/kwa.py table "$data" --zonelab "$O/zonelab" --json "$O/kernel-$kernel-table.json"
+[ -n "${KWA_NO_TABLE:-}" ] || python3 tests/validate/kwa.py table "$data" --zonelab "$O/zonelab" --json "$O/kernel-$kernel-table.json"

@@ -258,7 +258,45 @@ def compare(zonelab, path):
         ph["bt_data"] - ph["app_bytes"] > (sum(ph["reloc"].values()) + 1) * head["zone_bytes"]
         for ph in phases)
     r["fscore_relocations"] = f[-1]["relocated"] if f else 0
+    r["timing"] = timing(head, r["phases"])
+    r["shape"] = shape(head)
     return r
+
+
+def shape(head):
+    """What sets a point apart from the first grid's (issue 31's shapes)."""
+    s = [] if head.get("tag") is None else [head["tag"] or "grid"]
+    if head["zone_bytes"] != 16 << 20 or head["disk_bytes"] != 1 << 30:
+        s.append(f"{head['disk_bytes'] >> 20} MiB disk, {head['zone_bytes'] >> 20} MiB zones")
+    if head["bs"] != 65536:
+        s.append(f"{head['bs'] >> 10} KiB writes")
+    if head.get("dist", "random") != "random":
+        s.append(head["dist"])
+    if not head.get("direct", 1):
+        s.append(f"buffered, fsync every {head.get('fsync', 0)}" if head.get("fsync") else "buffered")
+    return ", ".join(s) or "grid"
+
+
+def timing(head, rows):
+    """Reclaim's timing phase by phase (issue 31): each side's chunks
+    allocated after each phase in zones (one metadata chunk is 2 zones
+    with DUP: the tolerance), and the phases with a reclaim burst (a phase
+    writing 1.1x its user bytes or more as data: the device's bytes, exact
+    also where the kernel log lost relocation messages)."""
+    zpct = 100 * head["zone_bytes"] / head["disk_bytes"]
+    t = {"alloc_gaps": [], "kernel_bursts": [], "fscore_bursts": []}
+    for p in rows:
+        if p.get("fscore_alloc_pct") is None or p["kernel"] is None:
+            continue
+        gap = round((p["fscore_alloc_pct"] - p["kernel_alloc_pct"]) / zpct)
+        if abs(gap) > 2:
+            t["alloc_gaps"].append([p["phase"], gap])
+        if p["kernel"] >= 1.1:
+            t["kernel_bursts"].append(p["phase"])
+        if p.get("fscore") is not None and p["fscore"] >= 1.1:
+            t["fscore_bursts"].append(p["phase"])
+    t["same_bursts"] = t["kernel_bursts"] == t["fscore_bursts"]
+    return t
 
 
 def fmt(x, p=2):
@@ -284,7 +322,10 @@ def table(results):
              "| fs-core total WA | relocations k / f | first failed write after MiB k / f | kernel after it |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in results:
-        lines.append(f"| {r['file_pct']} {r['threshold']} {r['seed']} | "
+        name = f"{r['file_pct']} {r['threshold']} {r['seed']}"
+        if r.get("shape", "grid") != "grid":
+            name = f"{r['point']}: {r['shape']}"
+        lines.append(f"| {name} | "
                      f"{'exact' if r['exact_offsets'] else 'drawn'} | {fmt(r.get('kernel_data_wa'))} | "
                      f"{fmt(r.get('fscore_data_wa'))} | {fmt(r.get('data_wa_ratio'))} | "
                      f"{fmt(r.get('kernel_total_wa'))} | {fmt(r.get('fscore_total_wa'))} | "
@@ -300,6 +341,15 @@ def table(results):
             f"{p['phase']} {fmt(p['kernel'])}({p['kernel_relocs']})[{p['kernel_alloc_pct']}]|"
             f"{fmt(p.get('fscore'))}({p.get('fscore_relocs', '-')})[{p.get('fscore_alloc_pct', '-')}]"
             for p in r["phases"]))
+    lines.append("")
+    lines.append("Reclaim's timing: bursts (phases writing >= 1.1x their user bytes as data) "
+                 "kernel | fs-core, and the phases where fs-core's chunks stood more than one "
+                 "metadata chunk (2 zones) from the kernel's [phase, zones fs-core - kernel]:")
+    for r in results:
+        t = r["timing"]
+        lines.append(f"- {r['point']} ({r['shape']}): {' '.join(t['kernel_bursts']) or '-'} | "
+                     f"{' '.join(t['fscore_bursts']) or '-'}{'' if t['same_bursts'] else ' (differ)'}; "
+                     f"chunks {' '.join(f'{ph}:{g:+d}' for ph, g in t['alloc_gaps']) or 'within 2 zones'}")
     lines.append("")
     lines.append("Victims by used % at their pick, tenths 0-9%..100% (kernel | fs-core):")
     for r in results:

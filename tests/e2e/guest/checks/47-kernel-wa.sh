@@ -20,6 +20,13 @@
 # host replays each phase's writes in fs-core (the md5 of fio's
 # iolog is recorded; the offsets of each random phase, in blocks, are kept
 # in logs/kwa-F-T-SEED.idx) and replays them in fs-core (tests/validate/).
+# A point may carry settings of its own after the seed, KEY=VALUE, comma
+# separated (issue 31: other shapes in the same boot): tag (a name, the
+# point's id becomes TAG-F-T-SEED), dist (fio's random_distribution, e.g.
+# zoned:90/10:10/90 for 90% of the writes to 10% of the file), direct (0:
+# buffered writes), fsync (fio's fsync=N: an fsync every N writes), bs,
+# zone (MiB), disk (MiB), nconv, passes; the rest come from the KWA_*
+# knobs.
 # The check fails when the measurement does not hold together: blktrace and
 # the handler disagree on the bytes written, or no phase wrote anything.
 . /e2e/lib.sh
@@ -73,7 +80,7 @@ bt_start() {
 bt_stop() { kill -INT $bt_pid; wait $bt_pid; bt_pid=""; }
 bt_split() {
 	blkparse -q -i ph -D $W -f '%a %d %S %n\n' 2>/dev/null |
-	awk -v zs=$((KWA_ZONE_MIB * 2048)) '$1 == "D" && $2 ~ /W/ && $4 > 0 {
+	awk -v zs=$((zmib * 2048)) '$1 == "D" && $2 ~ /W/ && $4 > 0 {
 		b = $4 * 512
 		if ($3 < 2 * zs) sb += b; else if ($2 ~ /M/) m += b; else d += b
 	} $1 == "D" && $2 ~ /N/ { o++ }
@@ -94,14 +101,30 @@ zops_of() {
 }
 
 run_point() {
-	local F=$1 T=$2 S=$3 id=$1-$2-$3 out file disk ph pass k bs=$KWA_BS
+	local F=$1 T=$2 S=$3 id=$1-$2-$3 out file disk ph pass k bs=$KWA_BS kv
+	local tag="" dist=random direct=1 fsync=0 zmib=$KWA_ZONE_MIB dmib=$KWA_DISK_MIB nconv=$KWA_NCONV passes=$KWA_PASSES
+	shift 3
+	for kv in "$@"; do
+		case $kv in
+		tag=*) tag=${kv#*=}; id=$tag-$id ;;
+		dist=*) dist=${kv#*=} ;;
+		direct=*) direct=${kv#*=} ;;
+		fsync=*) fsync=${kv#*=} ;;
+		bs=*) bs=${kv#*=} ;;
+		zone=*) zmib=${kv#*=} ;;
+		disk=*) dmib=${kv#*=} ;;
+		nconv=*) nconv=${kv#*=} ;;
+		passes=*) passes=${kv#*=} ;;
+		*) fail "point $F,$T,$S: unknown setting '$kv' (tag dist direct fsync bs zone disk nconv passes)" ;;
+		esac
+	done
 	out=$LOGS/kwa-$id.out; : > $out; : > $LOGS/kwa-$id.idx
-	disk=$((KWA_DISK_MIB << 20))
+	disk=$((dmib << 20))
 	file=$(( disk * F / 100 / bs * bs ))
 	ph=$(( file / KWA_PHASES / bs * bs ))
 	rm -rf $W; mkdir -p $W $M
 	h_fresh $img
-	dev_create kwa $disk "$(h_cfg_ctl $img $KWA_ZONE_MIB $KWA_NCONV 128)" || fail "$id: backstore"
+	dev_create kwa $disk "$(h_cfg_ctl $img $zmib $nconv 128)" || fail "$id: backstore"
 	dev=$(lun_attach kwa) || fail "$id: no disk"
 	mkfs.btrfs -f -O zoned $dev > $W/mkfs.out 2>&1 || { cat $W/mkfs.out; fail "$id: mkfs.btrfs -O zoned"; }
 	# enospc_debug: the space infos in the kernel log at each ENOSPC (no
@@ -128,14 +151,14 @@ run_point() {
 			note "$id: no stack trigger on btrfs_transaction_commit;"
 		echo 1 > $tr/tracing_on
 	fi
-	printf '{"point":"%s","kernel":"%s","btrfs_progs":"%s","fio":"%s","disk_bytes":%d,"zone_bytes":%d,"conv_zones":%d,"lba":%d,"file_bytes":%d,"bs":%d,"passes":%d,"phases":%d,"phase_bytes":%d,"commit_s":%d,"seed":%d,"threshold":{"data":%s,"metadata":%s,"system":%s,"global":%s},"profiles":"%s"}\n' \
+	printf '{"point":"%s","kernel":"%s","btrfs_progs":"%s","fio":"%s","disk_bytes":%d,"zone_bytes":%d,"conv_zones":%d,"lba":%d,"file_bytes":%d,"bs":%d,"passes":%d,"phases":%d,"phase_bytes":%d,"commit_s":%d,"seed":%d,"threshold":{"data":%s,"metadata":%s,"system":%s,"global":%s},"profiles":"%s","tag":"%s","dist":"%s","direct":%d,"fsync":%d}\n' \
 		$id "$(sed 's/"/'"'"'/g' /proc/version)" "$(mkfs.btrfs --version | head -1)" "$(fio --version)" \
-		$disk $((KWA_ZONE_MIB << 20)) $KWA_NCONV $LBA $file $bs $KWA_PASSES $KWA_PHASES $ph $KWA_COMMIT $S \
+		$disk $((zmib << 20)) $nconv $LBA $file $bs $passes $KWA_PHASES $ph $KWA_COMMIT $S \
 		$(sysv data bg_reclaim_threshold) $(sysv metadata bg_reclaim_threshold) $(sysv system bg_reclaim_threshold) \
 		$(cat /sys/fs/btrfs/$uuid/bg_reclaim_threshold) \
-		"$(btrfs filesystem df $M | sed -E 's/^([A-Za-z]+), ([A-Za-z0-9]+):.*/\1:\2/' | tr '\n' ' ' | sed 's/ $//')" >> $out
+		"$(btrfs filesystem df $M | sed -E 's/^([A-Za-z]+), ([A-Za-z0-9]+):.*/\1:\2/' | tr '\n' ' ' | sed 's/ $//')" "$tag" "$dist" $direct $fsync >> $out
 	local phases="fill" p
-	for pass in $(seq $KWA_PASSES); do for k in $(seq $KWA_PHASES); do phases="$phases $pass.$k"; done; done
+	for pass in $(seq $passes); do for k in $(seq $KWA_PHASES); do phases="$phases $pass.$k"; done; done
 	for p in $phases; do
 		local w0 r0 c0 t0 rw size io seed split err app km rd rm rs vict
 		local zw0 zn0 zw zn bzw bzn
@@ -149,8 +172,8 @@ run_point() {
 		rm -f $W/iolog  # fio appends to an existing log
 		if [ $p = fill ]; then rw=write; io=$file; seed=$S
 		else rw=randwrite; io=$ph; seed=$(( S * 1000 + ${p%.*} * 100 + ${p#*.} )); fi
-		fio --name=kwa --filename=$M/f --size=$file --bs=$bs --direct=1 --ioengine=psync \
-			--rw=$rw --norandommap --randrepeat=0 --randseed=$seed --io_size=$io --fallocate=none \
+		fio --name=kwa --filename=$M/f --size=$file --bs=$bs --direct=$direct --fsync=$fsync --ioengine=psync \
+			--rw=$rw --random_distribution=$dist --norandommap --randrepeat=0 --randseed=$seed --io_size=$io --fallocate=none \
 			--write_iolog=$W/iolog --output-format=json --output=$W/fio.json > $W/fio.err 2>&1
 		btrfs filesystem sync $M > /dev/null 2>&1
 		quiet || note "$id $p: the disk was not quiet after 300 s;"
@@ -198,9 +221,10 @@ run_point() {
 
 zops_w=0; zops_n=0; zops_bw=0; zops_bn=0   # zone commands over every phase (handler, blktrace)
 for pt in $KWA_POINTS; do
-	IFS=, read -r F T S <<< "$pt"
+	IFS=, read -r -a f <<< "$pt"
+	F=${f[0]} T=${f[1]} S=${f[2]}
 	t_pt=$EPOCHREALTIME
-	run_point $F $T $S
+	run_point "${f[@]}"
 	say "point $F,$T,$S: $(bc_sub $EPOCHREALTIME $t_pt) s"
 done
 # The measurement holds together: over each point, blktrace's bytes are
