@@ -8,3 +8,4 @@ include emulator/zfault.mk
 include emulator/zscsi.mk
 include emulator/tcmu.mk
 include emulator/zctl.mk
+include emulator/ztime.mk
