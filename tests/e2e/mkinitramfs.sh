@@ -14,7 +14,8 @@ out=$1; build=${2:-}
 [ -f "$ROOT/.unpacked" ] || e2e_die "run tests/e2e/fetch.sh first"
 kver=$(cat "$ROOT/.kver")
 MODULES="configfs target_core_mod target_core_user uio tcm_loop sd_mod sg crc32c_generic crc32_generic
-  libcrc32c btrfs f2fs iscsi_target_mod iscsi_tcp scsi_debug target_core_file zonefs"
+  libcrc32c btrfs f2fs iscsi_target_mod iscsi_tcp scsi_debug target_core_file zonefs
+  nvmet nvmet-tcp nvme-tcp nvme-loop nvme-fabrics null_blk"
 
 # copy_with_libs STAGE FILE... - copy ROOT-relative files and their libraries.
 copy_with_libs() {
@@ -117,7 +118,7 @@ trap 'rm -rf "$ov" "$ov.cpio"' EXIT
 mkdir -p "$ov/e2e/handlers" "$ov/e2e/bin" "$ov/e2e/fio"
 cp "$E2E_DIR/guest/init" "$ov/init"
 mkdir -p "$ov/etc/rtslib-fb-target"   # rtslib's dbroot (python3-rtslib-fb's postinst makes it)
-cp -r "$E2E_DIR/guest/run-checks.sh" "$E2E_DIR/guest/lib.sh" "$E2E_DIR/guest/ksigs.awk" "$E2E_DIR"/guest/handler-*.sh "$E2E_DIR"/guest/*.py "$E2E_DIR/guest/checks" "$ov/e2e/"
+cp -r "$E2E_DIR/guest/run-checks.sh" "$E2E_DIR/guest/lib.sh" "$E2E_DIR/guest/nvme.sh" "$E2E_DIR/guest/ksigs.awk" "$E2E_DIR"/guest/handler-*.sh "$E2E_DIR"/guest/*.py "$E2E_DIR/guest/checks" "$ov/e2e/"
 ln -s /usr/lib/x86_64-linux-gnu/tcmu-runner/handler_file_zbc.so "$ov/e2e/handlers/"
 # Ours as a user installs it: `make install PREFIX=/usr` into the guest's
 # root (zonelab in /usr/bin, handler_zonelab.so in tcmu-runner's default
