@@ -122,8 +122,10 @@ export_dev() {
 	[ ! -e "$s" ] || die "$nqn is already exported (zonelab-nvmet teardown $name)"
 	for tr in "$@"; do
 		case $tr in
-		tcp:*) modprobe nvmet-tcp 2>/dev/null ;;
-		loop) modprobe nvme-loop 2>/dev/null ;;
+		tcp:*) [ -d "$SYSFS/module/nvmet_tcp" ] || modprobe nvmet-tcp 2>/dev/null ||
+			die "$tr: no nvmet-tcp module in this kernel (CONFIG_NVME_TARGET_TCP)" ;;
+		loop) [ -d "$SYSFS/module/nvme_loop" ] || modprobe nvme-loop 2>/dev/null ||
+			die "loop: no nvme-loop module in this kernel (CONFIG_NVME_TARGET_LOOP; Debian's 6.1 has none): use tcp:127.0.0.1:PORT" ;;
 		esac
 	done
 	mkdir "$s" || die "cannot create subsystem $nqn"
