@@ -33,15 +33,21 @@ nv_zl() {
 # nv_nullb NAME SIZE_MIB ZONE_MIB - a memory-backed zoned null_blk with that
 # geometry (no conventional zones, at most 16 open); prints nullbN.
 nv_nullb() {
-	local d=/sys/kernel/config/nullb/$1
+	local d=/sys/kernel/config/nullb/$1 before b i
 	[ -d /sys/kernel/config/nullb ] || modprobe null_blk nr_devices=0 || return 1
+	before=$(ls /sys/block | grep '^nullb')
 	mkdir "$d" || return 1
 	echo $2 > $d/size; echo 512 > $d/blocksize; echo 1 > $d/memory_backed
 	echo 1 > $d/zoned; echo $3 > $d/zone_size; echo 0 > $d/zone_nr_conv
 	echo 16 > $d/zone_max_open
 	echo 1 > $d/power || return 1
-	udevless_wait nullb$(cat $d/index)
-	echo nullb$(cat $d/index)
+	# the disk's number is not the configfs index
+	for i in $(seq 50); do
+		b=$(comm -13 <(echo "$before") <(ls /sys/block | grep '^nullb') | head -1)
+		[ -n "$b" ] && break; sleep 0.1
+	done
+	[ -n "$b" ] || return 1
+	udevless_wait $b; echo $b
 }
 nv_nullb_rm() { local d=/sys/kernel/config/nullb/$1; [ -d $d ] || return 0; echo 0 > $d/power; rmdir $d; }
 
@@ -61,6 +67,9 @@ nv_zones() {
 			for (i = 1; i <= NF; i++) { if ($i == "SLBA:") s = $(i + 1); if ($i == "WP:") w = $(i + 1); if ($i == "State:") c = $(i + 1) }
 			m["EMPTY"] = "em"; m["IMP_OPENED"] = "oi"; m["EXP_OPENED"] = "oe"; m["CLOSED"] = "cl"
 			m["FULL"] = "fu"; m["READONLY"] = "ro"; m["OFFLINE"] = "ol"
+			# nvme-cli 2.3 prints the state as a number too (ZS << 4)
+			m["0x10"] = "em"; m["0x20"] = "oi"; m["0x30"] = "oe"; m["0x40"] = "cl"
+			m["0xd0"] = "ro"; m["0xe0"] = "fu"; m["0xf0"] = "ol"
 			printf "%d %d %d %s\n", strtonum(s) * f, zs, strtonum(w) * f, (c in m) ? m[c] : c }'
 }
 # bz_zones DEV - blkzone report as the same "start len wp cond" lines.

@@ -14,11 +14,12 @@
 # - Zone append (`nvme zns zone-append`): two 4 KiB appends land at the LBAs
 #   their completions give (the zone's WP, then WP + 8) and read back.
 # - Faults through the control socket reach the initiator as NVMe status:
-#   read of an offline zone, write to a read-only zone and a write error
-#   (medium-error:op=write) -> Internal Error with DNR (0x4006: sd fails
-#   them with BLK_STS_IOERR, which nvmet maps to it); a read medium error ->
-#   Access Denied (0x286, nvmet's mapping of BLK_STS_MEDIUM); null_blk's
-#   bad blocks, exported the same way, give the same 0x4006 for a write.
+#   read of an offline zone and write to a read-only zone -> LBA Out of
+#   Range with DNR (0x6080 as nvme-cli prints it: sd fails DATA PROTECT
+#   with BLK_STS_TARGET), a write error (medium-error:op=write) -> Internal
+#   Error with DNR (0x6006, BLK_STS_IOERR), a read medium error -> Access
+#   Denied (0x2286, BLK_STS_MEDIUM); null_blk's bad blocks, exported the
+#   same way, give the same status for a write as zonelab's write error.
 # - The loop transport: the same namespace over `nvme connect -t loop`.
 # - Teardown in two orders (the target's disk detached while connected,
 #   then torn down; and torn down first) leaves no subsystem, port, NVMe
@@ -115,7 +116,11 @@ s_re=$(nv_status "$o"); say "read medium error: $o"
 $ZONELAB ctl $ctl fault clear > /dev/null
 nvme read /dev/$n -s $ZS -c 7 -z 4096 -d /dev/null > /dev/null 2>&1 || bad+="read after fault clear failed; "
 nvme write /dev/$n -s $((8 * ZS)) -c 7 -z 4096 -d /tmp/nva1 > /dev/null 2>&1 || bad+="write after fault clear failed; "
-for v in "offline-read $s_off 0x4006" "read-only-write $s_ro 0x4006" "write-error $s_we 0x4006" "read-medium-error $s_re 0x286"; do
+# nvme-cli prints the status field with DNR (0x4000) and More (0x2000):
+# sd fails DATA PROTECT (offline, read-only) with BLK_STS_TARGET -> LBA Out
+# of Range (0x80), a write error with BLK_STS_IOERR -> Internal Error (0x6),
+# a read medium error with BLK_STS_MEDIUM -> Access Denied (0x286, no DNR).
+for v in "offline-read $s_off 0x6080" "read-only-write $s_ro 0x6080" "write-error $s_we 0x6006" "read-medium-error $s_re 0x2286"; do
 	set -- $v
 	[ "${3:-}" ] || { bad+="$1: no NVMe status printed; "; continue; }
 	[ $(( $2 )) = $(( $3 )) ] || bad+="$1: NVMe status $2, want $3; "
@@ -134,7 +139,7 @@ for f in nvme blkzone-nvme blkzone-scsi; do
 	cmp -s $LOGS/nvme-zones.$f.n $LOGS/nvme-zones.zonelab.n || bad+="report $f differs from zonelab's: $(diff $LOGS/nvme-zones.$f.n $LOGS/nvme-zones.zonelab.n | grep '^[<>]' | head -4 | tr '\n' ' '); "
 done
 want="0 em 1 oi 2 oi 3 oi 4 fu 5 oe 6 ol 7 ro 8 oi"
-got=$(awk 'NR <= 9 { printf "%s%d %s", NR > 1 ? " " : "", NR - 1, $4 }' $LOGS/nvme-zones.zonelab)
+got=$(awk 'NR <= 9 { printf "%s%d %s", (NR > 1 ? " " : ""), NR - 1, $4 }' $LOGS/nvme-zones.zonelab)
 [ "$got" = "$want" ] || bad+="zone conditions '$got', want '$want'; "
 wp=$(awk 'NR == 3 { print $3 - $1 }' $LOGS/nvme-zones.nvme)
 [ "$wp" = 16 ] || bad+="zone 2's WP after two 4 KiB appends: $wp sectors, want 16; "
