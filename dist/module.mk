@@ -1,6 +1,7 @@
 # dist/module.mk - installing zonelab like a package (fragment of ./Makefile,
 # included after the program paths are known).
-#   make install     zonelab -> $(BINDIR), handler_zonelab.so -> tcmu-runner's
+#   make install     zonelab and zonelab-nvmet (dist/zonelab-nvmet.sh, NVMe ZNS
+#                    export, docs/NVME-ZNS.md) -> $(BINDIR), handler_zonelab.so -> tcmu-runner's
 #                    handler directory, zonelab(1) -> $(MANDIR)/man1, bash
 #                    completion, README.md and docs/*.md -> $(DOCDIR)
 #   make uninstall   removes exactly those files (and the directories it made
@@ -57,6 +58,7 @@ install: $(ZONELAB) $(DIST_SHLIB) $(DIST_MAN) $(DIST_BASHCOMP)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(TCMU_HANDLER_DIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DOCDIR)/docs
 	$(INSTALL) -m 755 $(ZONELAB) $(DESTDIR)$(BINDIR)/zonelab
+	$(INSTALL) -m 755 dist/zonelab-nvmet.sh $(DESTDIR)$(BINDIR)/zonelab-nvmet
 	$(INSTALL) -m 644 $(DIST_SHLIB) $(DESTDIR)$(TCMU_HANDLER_DIR)/handler_zonelab.so
 	$(INSTALL) -m 644 $(DIST_MAN) $(DESTDIR)$(MANDIR)/man1/zonelab.1
 	$(INSTALL) -m 644 $(DIST_BASHCOMP) $(DESTDIR)$(BASHCOMPDIR)/zonelab
@@ -64,8 +66,8 @@ install: $(ZONELAB) $(DIST_SHLIB) $(DIST_MAN) $(DIST_BASHCOMP)
 	$(INSTALL) -m 644 $(filter docs/%,$(DIST_DOCS)) $(DESTDIR)$(DOCDIR)/docs/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/zonelab $(DESTDIR)$(TCMU_HANDLER_DIR)/handler_zonelab.so \
+	rm -f $(DESTDIR)$(BINDIR)/zonelab $(DESTDIR)$(BINDIR)/zonelab-nvmet $(DESTDIR)$(TCMU_HANDLER_DIR)/handler_zonelab.so \
 		$(DESTDIR)$(MANDIR)/man1/zonelab.1 $(DESTDIR)$(BASHCOMPDIR)/zonelab \
 		$(addprefix $(DESTDIR)$(DOCDIR)/,$(DIST_DOCS))
 	rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null || true
-CHECK_SCRIPTS += tests/scripts/072-install.sh
+CHECK_SCRIPTS += tests/scripts/072-install.sh tests/scripts/073-nvmet-script.sh

@@ -43,6 +43,7 @@ E2E_PKGS="$E2E_PKGS python3 python3-minimal python3.11 python3.11-minimal
   dbus-daemon dbus-bin dbus-system-bus-common"
 E2E_PKGS="$E2E_PKGS blktrace"  # vm_trace (46-vm-trace.sh): blktrace of the traced disk
 E2E_PKGS="$E2E_PKGS zbd-utils"  # libzbd's zbd tool (zonefs/libzbd check; zonefs-tools is not in Debian 12)
+E2E_PKGS="$E2E_PKGS nvme-cli"  # NVMe ZNS over nvmet (77-nvme-*.sh): nvme connect, nvme zns
 
 e2e_log() { printf '[e2e %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 e2e_die() { e2e_log "error: $*"; exit 1; }

@@ -20,7 +20,8 @@ kver=$(cat "$KTREE/.kver")
 # the crypto API's wrappers of the CRC library since 7.x.
 MODULES="configfs target_core_mod target_core_user uio tcm_loop sd_mod sg
   crc32c_generic|crc32c_cryptoapi crc32_generic|crc32_cryptoapi
-  btrfs f2fs iscsi_target_mod iscsi_tcp scsi_debug target_core_file zonefs"
+  btrfs f2fs iscsi_target_mod iscsi_tcp scsi_debug target_core_file zonefs
+  nvmet? nvmet-tcp? nvme-tcp? nvme-loop? nvme-fabrics? null_blk?"
 . "$E2E_DIR/guest/kmods.sh"
 
 # copy_with_libs STAGE FILE... - copy ROOT-relative files and their libraries.
@@ -136,7 +137,7 @@ trap 'rm -rf "$ov" "$ov.cpio"' EXIT
 mkdir -p "$ov/e2e/handlers" "$ov/e2e/bin" "$ov/e2e/fio"
 cp "$E2E_DIR/guest/init" "$ov/init"
 mkdir -p "$ov/etc/rtslib-fb-target"   # rtslib's dbroot (python3-rtslib-fb's postinst makes it)
-cp -r "$E2E_DIR/guest/run-checks.sh" "$E2E_DIR/guest/lib.sh" "$E2E_DIR/guest/kmods.sh" "$E2E_DIR/guest/ksigs.awk" "$E2E_DIR"/guest/handler-*.sh "$E2E_DIR"/guest/*.py "$E2E_DIR/guest/checks" "$ov/e2e/"
+cp -r "$E2E_DIR/guest/run-checks.sh" "$E2E_DIR/guest/lib.sh" "$E2E_DIR/guest/kmods.sh" "$E2E_DIR/guest/nvme.sh" "$E2E_DIR/guest/ksigs.awk" "$E2E_DIR"/guest/handler-*.sh "$E2E_DIR"/guest/*.py "$E2E_DIR/guest/checks" "$ov/e2e/"
 ln -s /usr/lib/x86_64-linux-gnu/tcmu-runner/handler_file_zbc.so "$ov/e2e/handlers/"
 # Ours as a user installs it: `make install PREFIX=/usr` into the guest's
 # root (zonelab in /usr/bin, handler_zonelab.so in tcmu-runner's default
@@ -156,6 +157,7 @@ fi
 # Our own ELF files must find all their libraries in the guest.
 for f in "$ov"/usr/lib/*/tcmu-runner/*.so "$ov"/usr/bin/*; do
 	[ -f "$f" ] || continue
+	head -c 4 "$f" | grep -q ELF || continue   # zonelab-nvmet is a script
 	miss=$("$LDSO" --inhibit-cache --library-path "$base/lib/x86_64-linux-gnu:$base/usr/lib/x86_64-linux-gnu" --list "$f" 2>&1 | awk -v b="$base/" '/=>/ && $1 !~ "ld-linux" && index($3, b) != 1 { print $1 }' | tr '\n' ' ')
 	[ -z "$miss" ] || e2e_log "warning: ${f##*/} needs libraries that are not in the guest: $miss"
 done
@@ -171,7 +173,7 @@ E2E_ONLY=${E2E_ONLY:-}
 E2E_LBA=${E2E_LBA:-512}
 E2E_LOAD_SECS=${E2E_LOAD_SECS:-60}
 E2E_FIO_XFAIL="${E2E_FIO_XFAIL:-54}"
-$(for v in E2E_SUITE_FAMILIES E2E_SUITE_XFAIL KWA_POINTS KWA_DISK_MIB KWA_ZONE_MIB KWA_NCONV KWA_PASSES KWA_PHASES KWA_BS KWA_COMMIT KWA_TMO KWA_TRACE; do
+$(for v in E2E_SUITE_FAMILIES E2E_SUITE_XFAIL KWA_POINTS KWA_DISK_MIB KWA_ZONE_MIB KWA_NCONV KWA_PASSES KWA_PHASES KWA_BS KWA_COMMIT KWA_TMO KWA_TRACE E2E_NVME E2E_NVME_BTRFS; do
 	[ -z "${!v:-}" ] || printf '%s="%s"\n' $v "${!v}"; done)
 CFG
 chmod +x "$ov/init"

@@ -35,6 +35,7 @@ mk install DESTDIR="$dest" > "$dir/install.log" 2>&1 || { cat "$dir/install.log"
 {
 	echo "$hdir/handler_zonelab.so"
 	echo /usr/local/bin/zonelab
+	echo /usr/local/bin/zonelab-nvmet
 	echo /usr/local/share/bash-completion/completions/zonelab
 	echo /usr/local/share/doc/zonelab/README.md
 	for d in "$REPO"/docs/*.md; do echo "/usr/local/share/doc/zonelab/docs/${d##*/}"; done
@@ -43,6 +44,7 @@ mk install DESTDIR="$dest" > "$dir/install.log" 2>&1 || { cat "$dir/install.log"
 diff -u "$dir/want" "$dir/got" || fail "installed files differ from the expected list (- expected, + installed)"
 mode() { stat -c %a "$dest$1" 2>/dev/null; }
 [ "$(mode /usr/local/bin/zonelab)" = 755 ] || fail "zonelab mode $(mode /usr/local/bin/zonelab), want 755"
+[ "$(mode /usr/local/bin/zonelab-nvmet)" = 755 ] || fail "zonelab-nvmet mode $(mode /usr/local/bin/zonelab-nvmet), want 755"
 for f in "$hdir/handler_zonelab.so" /usr/local/share/man/man1/zonelab.1 /usr/local/share/doc/zonelab/README.md; do
 	[ "$(mode "$f")" = 644 ] || fail "$f mode $(mode "$f"), want 644"
 done

@@ -25,7 +25,15 @@ full=(attach:00-attach.sh::120 blkzone_report:10-blkzone-report.sh::60
 	faults:90-faults.sh::600 faults_cfgstring:91-faults-cfgstring.sh::300
 	fio_suite_zonelab:55-fio-suite.sh:zonelab:3600 fio_suite_file_zbc:55-fio-suite.sh:file_zbc:3600
 	persistence:60-persistence.sh::300
-	iscsi:70-iscsi.sh::120 iscsi_suite:72-iscsi-suite.sh::1800 residuals:73-residuals.sh::120 zonefs:75-zonefs.sh::600 libzbd:76-libzbd.sh::300 load_iscsi:95-load.sh::900 load_stats:96-load-stats.sh::60)
+	iscsi:70-iscsi.sh::120 iscsi_suite:72-iscsi-suite.sh::1800 residuals:73-residuals.sh::120 zonefs:75-zonefs.sh::600 libzbd:76-libzbd.sh::300
+	load_iscsi:95-load.sh::900 load_stats:96-load-stats.sh::60)
+# nvme_zns (77-nvme-zns.sh) is opt-in (E2E_NVME=1) until a whole run passes it
+# (issue 33: its null_blk, teardown and report steps have not run yet).
+[ -z "${E2E_NVME:-}" ] || full+=(nvme_zns:77-nvme-zns.sh::600)
+# nvme_btrfs (78-nvme-btrfs.sh) is not listed: on 6.1 it oopses the guest
+# (btrfs_zone_finish_endio NULL dereference after WARN zoned.c:1711, a zone
+# append completion btrfs cannot map; docs/NVME-ZNS.md).  Run it with E2E_NVME_BTRFS=1.
+[ -z "${E2E_NVME_BTRFS:-}" ] || full+=(nvme_btrfs:78-nvme-btrfs.sh::900)
 full+=(vm_trace:46-vm-trace.sh::600 kernel_wa:47-kernel-wa.sh::${KWA_TMO:-2400})
 # targetcli's round trip tears every LIO device down and restores it: last.
 short+=(targetcli:65-targetcli.sh::300)

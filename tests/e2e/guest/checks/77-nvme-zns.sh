@@ -1,0 +1,179 @@
+# nvme_zns: a zonelab disk as an NVMe ZNS namespace (docs/NVME-ZNS.md),
+# with the installed zonelab-nvmet.
+# - Refusals: a disk with conventional zones and one with a smaller last
+#   zone are refused by `zonelab-nvmet check`/`export` with the reason, and
+#   the kernel itself refuses them (namespace enable fails with EINVAL and
+#   nothing in dmesg says why), so the script's reasons are the kernel's.
+# - A 256 MiB all-sequential disk (16 MiB zones, ctl=1) exported on
+#   127.0.0.1:4420 (TCP) and on the loop transport; `nvme connect -t tcp`:
+#   the namespace is zoned (`nvme zns id-ns` ZSZE = the zone size, the block
+#   device host-managed), and after writes, an explicit open, a finish, a
+#   zone append, an offline and a read-only zone, `nvme zns report-zones`
+#   equals blkzone on the SCSI disk, blkzone on the NVMe disk and zonelab's
+#   own report (`zonelab ctl zone report`).
+# - Zone append (`nvme zns zone-append`): two 4 KiB appends land at the LBAs
+#   their completions give (the zone's WP, then WP + 8) and read back.
+# - Faults through the control socket reach the initiator as NVMe status:
+#   read of an offline zone and write to a read-only zone -> LBA Out of
+#   Range with DNR (0x6080 as nvme-cli prints it: sd fails DATA PROTECT
+#   with BLK_STS_TARGET), a write error (medium-error:op=write) -> Internal
+#   Error with DNR (0x6006, BLK_STS_IOERR), a read medium error -> Access
+#   Denied (0x2286, BLK_STS_MEDIUM); null_blk's bad blocks, exported the
+#   same way, give the same status for a write as zonelab's write error.
+# - The loop transport: the same namespace over `nvme connect -t loop`.
+# - Teardown in two orders (the target's disk detached while connected,
+#   then torn down; and torn down first) leaves no subsystem, port, NVMe
+#   controller, backstore or null_blk device.
+. /e2e/lib.sh
+. /e2e/nvme.sh
+nv_need
+ZS=$((16 << 11))   # zone size in sectors
+teardown() {
+	for n in zlnv zlnvc zlnvr zlnvl; do $NVMET teardown $n > /dev/null 2>&1; done
+	$NVMET teardown nbnv > /dev/null 2>&1
+	for n in zlnv zlnvc zlnvr; do dev_remove $n; rm -f /tmp/$n.img; done
+	nv_nullb_rm nbnv
+}
+trap teardown EXIT
+bad=""
+# kernel_refuses DEV - true when nvmet refuses DEV's namespace (configfs by
+# hand, no script).
+kernel_refuses() {
+	local s=$NVCFS/subsystems/nqn.2026-12.io.zonelab:raw r=1
+	mkdir -p $s/namespaces/1 && echo /dev/$1 > $s/namespaces/1/device_path
+	echo 1 > $s/namespaces/1/enable 2> $LOGS/nvme-raw-enable.err && r=0
+	echo 0 > $s/namespaces/1/enable; rmdir $s/namespaces/1 $s
+	[ $r = 1 ]
+}
+
+# --- refusals ---
+c=$(nv_zl zlnvc 256 16 2) && [ -n "$c" ] || fail "disk with conventional zones did not attach"
+out=$($NVMET export /dev/$c zlnvc $NVPORT 2>&1) && bad+="export of a disk with conventional zones succeeded; "
+grep -q 'has conventional zones (2 of 16 zones, 0 to 1)' <<< "$out" || bad+="conv refusal: '$out'; "
+say "refused: $out"
+kernel_refuses $c || bad+="the kernel took a disk with conventional zones; "
+r=$(nv_zl zlnvr 264 16) && [ -n "$r" ] || fail "disk with a smaller last zone did not attach"
+out=$($NVMET check /dev/$r 2>&1) && bad+="check of a disk with a smaller last zone passed; "
+grep -q 'the last zone has 16384 sectors' <<< "$out" || bad+="runt refusal: '$out'; "
+say "refused: $out"
+kernel_refuses $r || bad+="the kernel took a disk with a smaller last zone; "
+[ -z "$(ls $NVCFS/subsystems)" ] || bad+="refusals left subsystems: $(ls $NVCFS/subsystems); "
+
+# --- the namespace ---
+d=$(nv_zl zlnv 256 16) && [ -n "$d" ] || fail "all-sequential zonelab disk did not attach"
+ctl=/tmp/zlnv.img.ctl
+$NVMET check /dev/$d || fail "zonelab-nvmet check refused the all-sequential disk"
+$NVMET export /dev/$d zlnv $NVPORT $NVLOOP > $LOGS/nvme-export.out 2>&1 || fail "export: $(cat $LOGS/nvme-export.out)"
+n=$($NVMET connect zlnv $NVPORT) || fail "nvme connect -t tcp failed"
+n=${n#/dev/}
+say "zonelab disk $d -> $n over NVMe/TCP"
+[ "$(cat /sys/block/$n/queue/zoned)" = host-managed ] || fail "$n: zoned=$(cat /sys/block/$n/queue/zoned)"
+[ "$(cat /sys/block/$n/queue/chunk_sectors)" = $ZS ] || bad+="$n chunk_sectors $(cat /sys/block/$n/queue/chunk_sectors); "
+[ "$(cat /sys/block/$n/queue/nr_zones)" = 16 ] || bad+="$n nr_zones $(cat /sys/block/$n/queue/nr_zones); "
+nvme zns id-ns /dev/$n > $LOGS/nvme-id-ns.txt 2>&1 || fail "nvme zns id-ns: $(cat $LOGS/nvme-id-ns.txt)"
+nvme zns id-ctrl /dev/$n > $LOGS/nvme-id-ctrl.txt 2>&1 || bad+="nvme zns id-ctrl failed; "
+nvme id-ns /dev/$n > $LOGS/nvme-id-ns-nvm.txt 2>&1
+zsze=$(sed -n 's/.*zsze: *\(0x[0-9a-f]*\).*/\1/p' $LOGS/nvme-id-ns.txt | head -1)
+[ -n "$zsze" ] && [ $((zsze)) = $ZS ] || bad+="id-ns zsze '$zsze', want $ZS; "
+say "id-ns: $(tr -s ' \n' ' ' < $LOGS/nvme-id-ns.txt | cut -c1-300)"
+say "id-ctrl: $(tr -s ' \n' ' ' < $LOGS/nvme-id-ctrl.txt)"
+
+# Writes through NVMe, zone state changes through nvme-cli.
+head -c $((128 << 10)) /dev/urandom > /tmp/nv128k
+dd if=/tmp/nv128k of=/dev/$n bs=64K count=1 seek=$((ZS * 1 / 128)) oflag=direct status=none || bad+="write at zone 1's WP failed; "
+dd if=/tmp/nv128k of=/dev/$n bs=128K count=1 seek=$((ZS * 3 / 256)) oflag=direct status=none || bad+="write at zone 3's WP failed; "
+cmp -s -n $((64 << 10)) /tmp/nv128k <(dd if=/dev/$n bs=64K count=1 skip=$((ZS / 128)) iflag=direct status=none) || bad+="zone 1 data differs; "
+nvme zns finish-zone /dev/$n -s $((4 * ZS)) > /dev/null || bad+="finish-zone 4 failed; "
+nvme zns open-zone /dev/$n -s $((5 * ZS)) > /dev/null || bad+="open-zone 5 failed; "
+# Zone append into zone 2: the completions give the LBAs.
+head -c 4096 /dev/urandom > /tmp/nva1; head -c 4096 /dev/urandom > /tmp/nva2
+a1=$(nvme zns zone-append /dev/$n -s $((2 * ZS)) -z 4096 -d /tmp/nva1 2>&1)
+a2=$(nvme zns zone-append /dev/$n -s $((2 * ZS)) -z 4096 -d /tmp/nva2 2>&1)
+say "zone-append: $a1 / $a2"
+l1=$(sed -n 's/.*appended data to LBA \([0-9a-fA-F]*\).*/\1/p' <<< "$a1"); l2=$(sed -n 's/.*appended data to LBA \([0-9a-fA-F]*\).*/\1/p' <<< "$a2")
+[ -n "$l1" ] && [ $((16#$l1)) = $((2 * ZS)) ] || bad+="first append at LBA '$l1', want $((2 * ZS)) (the empty zone's start); "
+[ -n "$l2" ] && [ $((16#$l2)) = $((2 * ZS + 8)) ] || bad+="second append at LBA '$l2', want $((2 * ZS + 8)); "
+if [ -n "$l1" ] && [ -n "$l2" ]; then
+	cmp -s /tmp/nva1 <(dd if=/dev/$n bs=512 count=8 skip=$((16#$l1)) iflag=direct status=none) || bad+="data of the first append not at LBA $l1; "
+	cmp -s /tmp/nva2 <(dd if=/dev/$n bs=512 count=8 skip=$((16#$l2)) iflag=direct status=none) || bad+="data of the second append not at LBA $l2; "
+fi
+
+# --- faults through the control socket ---
+$ZONELAB ctl $ctl zone offline 6 > /dev/null || fail "zonelab ctl zone offline 6"
+$ZONELAB ctl $ctl zone read-only 7 > /dev/null || fail "zonelab ctl zone read-only 7"
+o=$(nvme read /dev/$n -s $((6 * ZS)) -c 7 -z 4096 -d /dev/null 2>&1) && bad+="read of offline zone 6 succeeded; "
+s_off=$(nv_status "$o"); say "offline read: $o"
+o=$(nvme write /dev/$n -s $((7 * ZS)) -c 7 -z 4096 -d /tmp/nva1 2>&1) && bad+="write to read-only zone 7 succeeded; "
+s_ro=$(nv_status "$o"); say "read-only write: $o"
+nvme read /dev/$n -s $((7 * ZS)) -c 7 -z 4096 -d /dev/null > /dev/null 2>&1 || bad+="read of read-only zone 7 failed; "
+$ZONELAB ctl $ctl fault add 'medium-error:op=write,zone=8,repeat' > /dev/null || fail "fault add write error"
+o=$(nvme write /dev/$n -s $((8 * ZS)) -c 7 -z 4096 -d /tmp/nva1 2>&1) && bad+="write with a write error rule succeeded; "
+s_we=$(nv_status "$o"); say "write error: $o"
+$ZONELAB ctl $ctl fault clear > /dev/null
+$ZONELAB ctl $ctl fault add 'medium-error:op=read,zone=1,repeat' > /dev/null || fail "fault add read error"
+o=$(nvme read /dev/$n -s $ZS -c 7 -z 4096 -d /dev/null 2>&1) && bad+="read with a medium error rule succeeded; "
+s_re=$(nv_status "$o"); say "read medium error: $o"
+$ZONELAB ctl $ctl fault clear > /dev/null
+nvme read /dev/$n -s $ZS -c 7 -z 4096 -d /dev/null > /dev/null 2>&1 || bad+="read after fault clear failed; "
+nvme write /dev/$n -s $((8 * ZS)) -c 7 -z 4096 -d /tmp/nva1 > /dev/null 2>&1 || bad+="write after fault clear failed; "
+# nvme-cli prints the status field with DNR (0x4000) and More (0x2000):
+# sd fails DATA PROTECT (offline, read-only) with BLK_STS_TARGET -> LBA Out
+# of Range (0x80), a write error with BLK_STS_IOERR -> Internal Error (0x6),
+# a read medium error with BLK_STS_MEDIUM -> Access Denied (0x286, no DNR).
+for v in "offline-read $s_off 0x6080" "read-only-write $s_ro 0x6080" "write-error $s_we 0x6006" "read-medium-error $s_re 0x2286"; do
+	set -- $v
+	[ "${3:-}" ] || { bad+="$1: no NVMe status printed; "; continue; }
+	[ $(( $2 )) = $(( $3 )) ] || bad+="$1: NVMe status $2, want $3; "
+done
+note "NVMe status: offline read $s_off, read-only write $s_ro, write error $s_we, read medium error $s_re;"
+
+# --- the reports: NVMe, blkzone on both sides, zonelab ---
+nv_zones $n > $LOGS/nvme-zones.nvme || bad+="nvme zns report-zones failed; "
+bz_zones $n > $LOGS/nvme-zones.blkzone-nvme
+bz_zones $d > $LOGS/nvme-zones.blkzone-scsi
+zl_zones $ctl > $LOGS/nvme-zones.zonelab
+for f in nvme blkzone-nvme blkzone-scsi zonelab; do
+	zones_norm < $LOGS/nvme-zones.$f > $LOGS/nvme-zones.$f.n
+done
+for f in nvme blkzone-nvme blkzone-scsi; do
+	cmp -s $LOGS/nvme-zones.$f.n $LOGS/nvme-zones.zonelab.n || bad+="report $f differs from zonelab's: $(diff $LOGS/nvme-zones.$f.n $LOGS/nvme-zones.zonelab.n | grep '^[<>]' | head -4 | tr '\n' ' '); "
+done
+want="0 em 1 oi 2 oi 3 oi 4 fu 5 oe 6 ol 7 ro 8 oi"
+got=$(awk 'NR <= 9 { printf "%s%d %s", (NR > 1 ? " " : ""), NR - 1, $4 }' $LOGS/nvme-zones.zonelab)
+[ "$got" = "$want" ] || bad+="zone conditions '$got', want '$want'; "
+wp=$(awk 'NR == 3 { print $3 - $1 }' $LOGS/nvme-zones.nvme)
+[ "$wp" = 16 ] || bad+="zone 2's WP after two 4 KiB appends: $wp sectors, want 16; "
+say "== zones (start len wp cond), nvme:"; cat $LOGS/nvme-zones.nvme
+
+# --- loop transport: the same namespace (where the kernel has nvme-loop) ---
+if [ -n "$NVLOOP" ]; then
+	nvme disconnect -n $($NVMET nqn zlnv) > /dev/null || bad+="nvme disconnect failed; "
+	l=$($NVMET connect zlnv loop) || fail "nvme connect -t loop failed"
+	nv_zones $l > $LOGS/nvme-zones.loop
+	cmp -s $LOGS/nvme-zones.loop $LOGS/nvme-zones.nvme || bad+="report over loop differs from over TCP; "
+	cmp -s -n $((64 << 10)) /tmp/nv128k <(dd if=$l bs=64K count=1 skip=$((ZS / 128)) iflag=direct status=none) || bad+="zone 1 data over loop differs; "
+	say "loop transport: $l"; note "loop transport: same report and data;"
+else
+	out=$($NVMET export /dev/$d zlnvl loop 2>&1) && bad+="export on the loop transport succeeded without nvme-loop; "
+	note "loop transport: not in this kernel (no nvme-loop module; refused: ${out##*: });"
+fi
+
+# --- null_blk with bad blocks: a write error the same way ---
+nb=$(nv_nullb nbnv 256 16) || fail "null_blk zoned did not come up"
+echo "+$((3 * ZS))-$((3 * ZS + 63))" > /sys/kernel/config/nullb/nbnv/badblocks || bad+="null_blk badblocks refused; "
+nn=$(nv_up $nb nbnv) && [ -n "$nn" ] || fail "null_blk export/connect: $(cat $LOGS/nvmet-nbnv.out)"
+o=$(nvme write /dev/$nn -s $((3 * ZS)) -c 7 -z 4096 -d /tmp/nva1 2>&1) && bad+="write to null_blk's bad blocks succeeded; "
+s_nb=$(nv_status "$o"); say "null_blk bad block write: $o"
+[ -n "$s_nb" ] && [ $((s_nb)) = $((s_we)) ] || bad+="null_blk write error status '$s_nb' differs from zonelab's '$s_we'; "
+
+# --- teardown, two orders ---
+dev_remove zlnv          # the disk goes first, the host still connected
+$NVMET teardown zlnv || bad+="teardown after the disk went failed; "
+$NVMET teardown nbnv || bad+="teardown of null_blk's export failed; "
+nv_nullb_rm nbnv
+for x in zlnvc zlnvr; do dev_remove $x; done
+left=$(nv_left)
+[ -z "$left" ] || bad+="left after teardown: $left; "
+ls $CFS/core/user_0 2> /dev/null | grep -q zlnv && bad+="backstores left: $(ls $CFS/core/user_0); "
+[ -z "$bad" ] || fail "$bad"
+note "ZNS namespace over TCP: id-ns zsze $((zsze)), reports equal (nvme, blkzone on nvme and sd, zonelab), appends at $l1 and $l2; refusals as the kernel's; nothing left"

@@ -1,0 +1,94 @@
+# nvme_btrfs: btrfs on a ZNS namespace (docs/NVME-ZNS.md): a 512 MiB
+# all-sequential zonelab disk (16 MiB zones, ctl=1) exported over NVMe/TCP,
+# and as the reference a zoned null_blk of the same geometry exported the
+# same way.  On each: mkfs.btrfs -O zoned, mount, data reclaim at 50%, a
+# fill of ~60% and two rounds of overwrites (delete + rewrite of half the
+# files), sync, umount, remount, every sha256 verifies, umount, `btrfs check`
+# clean.  On zonelab, the command trace (zonelab ctl trace) of that cycle:
+# the superblock log's writes are 4 KiB writes into sequential zones 0 and 1
+# (ZNS has no conventional zone: btrfs keeps its superblock as a log in two
+# zones), and nothing else is written there.  Then a seeded power loss
+# (fault rule power-loss:op=write,after=300) while files are written: the
+# emulator counts a power cycle, and after it the file system mounts again
+# and `btrfs check` runs (its result is reported).  Fails when a cycle step
+# fails on zonelab while it passes on null_blk.
+. /e2e/lib.sh
+. /e2e/nvme.sh
+nv_need
+modprobe btrfs || skip "no btrfs"
+M=/mnt/nvb
+teardown() {
+	umount $M 2> /dev/null
+	$NVMET teardown zlnvb > /dev/null 2>&1; $NVMET teardown nbnvb > /dev/null 2>&1
+	dev_remove zlnvb; rm -f /tmp/zlnvb.img /tmp/zlnvb.trc; nv_nullb_rm nbnvb
+}
+trap teardown EXIT
+mkdir -p $M
+
+# cycle DEV LABEL - "step ok|fail" lines in $LOGS/nvme-btrfs-LABEL.txt
+cycle() {
+	local dev=/dev/$1 out=$LOGS/nvme-btrfs-$2.txt i r u
+	: > $out
+	r() { echo "$1 $2" >> $out; }
+	mkfs.btrfs -q -f -O zoned $dev > $LOGS/nvme-btrfs-$2.mkfs 2>&1 && r mkfs ok || { r mkfs fail; return; }
+	mount -t btrfs $dev $M && r mount ok || { r mount fail; return; }
+	u=$(btrfs filesystem show -m $M | sed -n 's/.*uuid: //p')
+	echo 50 > /sys/fs/btrfs/$u/allocation/data/bg_reclaim_threshold 2> /dev/null && r reclaim_50 ok || r reclaim_50 fail
+	for i in $(seq 1 12); do head -c $((24 << 20)) /dev/urandom > $M/f$i || break; done
+	sync && r fill ok || r fill fail
+	for r in 1 2; do
+		for i in $(seq 1 2 12); do rm -f $M/f$i; head -c $((24 << 20)) /dev/urandom > $M/f$i || break; sync; done
+	done
+	btrfs filesystem sync $M && r overwrite ok || r overwrite fail
+	(cd $M && sha256sum f*) > /tmp/nvb.sums
+	umount $M && r umount ok || r umount fail
+	mount -t btrfs $dev $M && r remount ok || { r remount fail; return; }
+	(cd $M && sha256sum -c --quiet /tmp/nvb.sums) && r verify ok || r verify fail
+	umount $M
+	btrfs check $dev > $LOGS/nvme-btrfs-$2.check 2>&1 && r check ok || r check fail
+}
+
+d=$(nv_zl zlnvb 512 16) && [ -n "$d" ] || fail "zonelab disk did not attach"
+n=$(nv_up $d zlnvb) && [ -n "$n" ] || fail "export/connect: $(cat $LOGS/nvmet-zlnvb.out)"
+ctl=/tmp/zlnvb.img.ctl
+$ZONELAB ctl $ctl trace start /tmp/zlnvb.trc > /dev/null || fail "trace start"
+kmsg_mark
+cycle $n zonelab
+$ZONELAB ctl $ctl trace stop > /dev/null || fail "trace stop"
+kmsg_since > $LOGS/nvme-btrfs-zonelab.kmsg
+# the superblock log: writes into zones 0 and 1 (bytes 0 .. 32 MiB)
+$ZONELAB trace cat --op write /tmp/zlnvb.trc > $LOGS/nvme-btrfs-trace.txt || fail "trace cat"
+sbw=$(awk '$3 < 33554432' $LOGS/nvme-btrfs-trace.txt | wc -l)
+sbodd=$(awk '$3 < 33554432 && $4 != 4096' $LOGS/nvme-btrfs-trace.txt | wc -l)
+sbz=$(awk '$3 < 33554432 { print int($3 / 16777216) }' $LOGS/nvme-btrfs-trace.txt | sort -u | tr '\n' ' ')
+say "superblock log: $sbw writes in zones ${sbz}(sizes other than 4 KiB: $sbodd)"
+bad=""
+[ "$sbw" -ge 2 ] || bad+="superblock log: $sbw writes in zones 0-1; "
+[ "$sbodd" = 0 ] || bad+="$sbodd writes in zones 0-1 that are not 4 KiB superblocks; "
+# the seeded power loss
+mount -t btrfs /dev/$n $M || fail "mount before the power loss"
+$ZONELAB ctl $ctl fault add 'power-loss:op=write,after=300' > /dev/null || fail "fault add power-loss"
+for i in $(seq 1 40); do
+	head -c $((1 << 20)) /dev/urandom > $M/p$i 2> /dev/null && sync $M/p$i 2> /dev/null
+	$ZONELAB ctl --json $ctl stats | grep -q '"power_cycles":[1-9]' && break
+done
+pc=$($ZONELAB ctl --json $ctl stats | grep -o '"power_cycles":[0-9]*')
+say "after $i files: $pc"
+grep -q ':[1-9]' <<< "$pc" || bad+="the power-loss rule never fired ($pc); "
+umount $M 2> /dev/null || umount -l $M
+mount -t btrfs /dev/$n $M && pl_mount=ok || { pl_mount=fail; bad+="not mountable after the power loss; "; }
+[ $pl_mount = ok ] && ls $M > /dev/null && umount $M
+btrfs check /dev/$n > $LOGS/nvme-btrfs-powerloss.check 2>&1 && pl_check=clean || pl_check="errors (logs/nvme-btrfs-powerloss.check)"
+$NVMET teardown zlnvb; dev_remove zlnvb
+
+nb=$(nv_nullb nbnvb 512 16) || fail "null_blk"
+nn=$(nv_up $nb nbnvb) && [ -n "$nn" ] || fail "null_blk export/connect"
+cycle $nn null_blk
+join -a1 -a2 -e - -o 0,1.2,2.2 <(sort $LOGS/nvme-btrfs-zonelab.txt) <(sort $LOGS/nvme-btrfs-null_blk.txt) > $LOGS/nvme-btrfs-cmp.txt
+say "== step zonelab null_blk"; cat $LOGS/nvme-btrfs-cmp.txt
+diffs=$(awk '$2 != $3 { printf "%s(%s|%s) ", $1, $2, $3 }' $LOGS/nvme-btrfs-cmp.txt)
+[ -n "$diffs" ] && bad+="differs from null_blk: $diffs; "
+grep -q ' fail$' $LOGS/nvme-btrfs-zonelab.txt && bad+="failed on zonelab: $(grep ' fail$' $LOGS/nvme-btrfs-zonelab.txt | cut -d' ' -f1 | tr '\n' ' '); "
+[ "$(wc -l < $LOGS/nvme-btrfs-zonelab.txt)" -ge 10 ] || bad+="cycle stopped early; "
+[ -z "$bad" ] || fail "$bad"
+note "btrfs on ZNS: every step as on null_blk ($(wc -l < $LOGS/nvme-btrfs-cmp.txt) steps, btrfs check clean on both); superblock log $sbw x 4 KiB in zones $sbz; power loss ($pc): mount $pl_mount, btrfs check $pl_check"

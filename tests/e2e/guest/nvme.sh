@@ -1,0 +1,103 @@
+# tests/e2e/guest/nvme.sh - helpers of the NVMe ZNS checks (77-79, sourced
+# after lib.sh): zonelab disks and null_blk references exported through
+# nvmet as ZNS namespaces with the installed zonelab-nvmet (docs/NVME-ZNS.md).
+NVMET=/usr/bin/zonelab-nvmet
+NVPORT=tcp:127.0.0.1:4420
+NVCFS=/sys/kernel/config/nvmet
+
+# nv_need - skip unless the kernel has nvmet with ZNS, the transports and
+# null_blk, and nvme-cli is there.
+nv_need() {
+	local m
+	[ -x $NVMET ] || fail "zonelab-nvmet is not installed ($NVMET)"
+	type nvme > /dev/null 2>&1 || skip "no nvme-cli in the guest"
+	for m in nvmet nvmet-tcp nvme-tcp null_blk; do
+		modprobe $m 2> /dev/null || skip "no module $m in this kernel"
+	done
+	# the loop transport is optional (Debian's 6.1 has no CONFIG_NVME_TARGET_LOOP)
+	NVLOOP=""; modprobe nvme-loop 2> /dev/null && NVLOOP=loop
+	[ -d $NVCFS ] || skip "nvmet loaded but no $NVCFS"
+}
+
+# nv_zl NAME SIZE_MIB ZONE_MIB [NCONV [CFG-EXTRA]] - a zonelab disk with a
+# control socket (/tmp/NAME.img.ctl), all zones sequential unless NCONV;
+# prints sdX.
+nv_zl() {
+	local img=/tmp/$1.img cfg
+	h_fresh $img
+	cfg="zonelab/$img?zsize=$3M&conv=${4:-0}&max_open=16&lba=${E2E_LBA:-512}&ctl=1${5:-}"
+	dev_create $1 $(( $2 << 20 )) "$cfg" > /dev/null || return 1
+	lun_attach $1 | sed 's|/dev/||'
+}
+
+# nv_nullb NAME SIZE_MIB ZONE_MIB - a memory-backed zoned null_blk with that
+# geometry (no conventional zones, at most 16 open); prints nullbN.
+nv_nullb() {
+	local d=/sys/kernel/config/nullb/$1 before b i
+	[ -d /sys/kernel/config/nullb ] || modprobe null_blk nr_devices=0 || return 1
+	before=$(ls /sys/block | grep '^nullb')
+	mkdir "$d" || return 1
+	echo $2 > $d/size; echo 512 > $d/blocksize; echo 1 > $d/memory_backed
+	echo 1 > $d/zoned; echo $3 > $d/zone_size; echo 0 > $d/zone_nr_conv
+	echo 16 > $d/zone_max_open
+	echo 1 > $d/power || return 1
+	# the disk's number is not the configfs index
+	for i in $(seq 50); do
+		b=$(comm -13 <(echo "$before") <(ls /sys/block | grep '^nullb') | head -1)
+		[ -n "$b" ] && break; sleep 0.1
+	done
+	[ -n "$b" ] || return 1
+	udevless_wait $b; echo $b
+}
+nv_nullb_rm() { local d=/sys/kernel/config/nullb/$1; [ -d $d ] || return 0; echo 0 > $d/power; rmdir $d; }
+
+# nv_up DEV NAME [TRANSPORT] - export DEV as NAME and connect; prints nvmeXnY.
+nv_up() {
+	local t=${3:-$NVPORT}
+	$NVMET export /dev/$1 $2 $t > $LOGS/nvmet-$2.out 2>&1 || { cat $LOGS/nvmet-$2.out; return 1; }
+	$NVMET connect $2 $t 2>> $LOGS/nvmet-$2.out | sed 's|/dev/||'
+}
+
+# nv_zones DEV - `nvme zns report-zones` as "start len wp cond" lines
+# (sectors of 512 bytes, wp absolute; cond as blkzone abbreviates it).
+nv_zones() {
+	local lbs; lbs=$(cat /sys/block/${1#/dev/}/queue/logical_block_size)
+	nvme zns report-zones /dev/${1#/dev/} | awk -v f=$((lbs / 512)) -v zs=$(cat /sys/block/${1#/dev/}/queue/chunk_sectors) '
+		/SLBA:/ { s = c = w = ""
+			for (i = 1; i <= NF; i++) { if ($i == "SLBA:") s = $(i + 1); if ($i == "WP:") w = $(i + 1); if ($i == "State:") c = $(i + 1) }
+			m["EMPTY"] = "em"; m["IMP_OPENED"] = "oi"; m["EXP_OPENED"] = "oe"; m["CLOSED"] = "cl"
+			m["FULL"] = "fu"; m["READONLY"] = "ro"; m["OFFLINE"] = "ol"
+			# nvme-cli 2.3 prints the state as a number too (ZS << 4)
+			m["0x10"] = "em"; m["0x20"] = "oi"; m["0x30"] = "oe"; m["0x40"] = "cl"
+			m["0xd0"] = "ro"; m["0xe0"] = "fu"; m["0xf0"] = "ol"
+			printf "%d %d %d %s\n", strtonum(s) * f, zs, strtonum(w) * f, (c in m) ? m[c] : c }'
+}
+# bz_zones DEV - blkzone report as the same "start len wp cond" lines.
+bz_zones() {
+	zones_summary /dev/${1#/dev/} | awk '{ printf "%d %d %d %s\n", strtonum($1), strtonum($2), strtonum($1) + strtonum($3), $5 }'
+}
+# zl_zones CTL - zonelab's own report (`zonelab ctl zone report`) as the
+# same lines.
+zl_zones() {
+	$ZONELAB ctl --json $1 zone report 0 all 256 | python3 -c '
+import json, sys
+c = {"empty": "em", "imp-open": "oi", "exp-open": "oe", "closed": "cl", "full": "fu", "read-only": "ro", "offline": "ol"}
+for z in json.load(sys.stdin)["zones"]:
+    print(z["start"], z["len"], z["wp"] if z["wp"] is not None else "-", c.get(z["cond"], z["cond"]))'
+}
+
+# zones_norm < LINES - the write pointer of offline and read-only zones is
+# not valid (ZBC, ZNS): "-".
+zones_norm() { awk '$4 == "ol" || $4 == "ro" { $3 = "-" } { print }'; }
+
+# nv_status OUTPUT - the NVMe status code nvme-cli printed ("...(0x4006)").
+nv_status() { grep -o '(0x[0-9a-fA-F]*)' <<< "$1" | tail -1 | tr -d '()'; }
+
+# nv_clean - nothing of nvmet, nvme fabrics or null_blk left.
+nv_left() {
+	local l
+	l=$(ls $NVCFS/subsystems $NVCFS/ports 2> /dev/null | grep -v ':$' | grep -v '^$' | tr '\n' ' ')
+	l+=$(ls /sys/class/nvme 2> /dev/null | tr '\n' ' ')
+	l+=$(ls /sys/kernel/config/nullb 2> /dev/null | grep -v features | tr '\n' ' ')
+	echo "$l"
+}
