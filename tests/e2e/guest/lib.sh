@@ -151,7 +151,16 @@ loop_disk() {
 	return 1
 }
 
-udevless_wait() { local i; for i in $(seq 50); do [ -b "/dev/$1" ] && return 0; sleep 0.1; done; }
+# udevless_wait SDX - the node exists and the disk has its capacity: on 6.12
+# the node can appear before sd's revalidation sets the size, and a dd
+# seek= then fails "cannot seek: Invalid argument".  A disk sd refuses
+# keeps size 0: give up waiting after 5 s, as before, without failing.
+udevless_wait() {
+	local i
+	for i in $(seq 50); do [ -b "/dev/$1" ] && break; sleep 0.1; done
+	for i in $(seq 50); do [ "$(cat /sys/block/$1/size 2>/dev/null)" != 0 ] && return 0; sleep 0.1; done
+	return 0
+}
 
 # lun_detach NAME - remove the tcm_loop export (the disk goes away).
 lun_detach() {
