@@ -38,8 +38,11 @@ static const char sim_help[] =
 "             d-choices[:d=N,replace=0|1], windowed[:w=N], btrfs[:threshold=PCT];\n"
 "             docs/POLICIES.md)\n"
 "  reclaim:   --reclaim reserve|linux-6.1[:data=PCT,meta=PCT,sys=PCT,global=PCT]\n"
+"             |linux-6.12[:data=PCT,meta=PCT,sys=PCT,global=PCT,dynamic=0|1,periodic=0|1]\n"
 "             (reserve: clean when free zones drop under --reserve; linux-6.1: the\n"
-"             kernel's reclaim list, passes after flush commits; docs/VALIDATION.md)\n"
+"             kernel's reclaim list, passes after flush commits; linux-6.12: 6.12's,\n"
+"             entries checked again at their turn, the sysfs knobs dynamic_reclaim\n"
+"             and periodic_reclaim (off by default); docs/VALIDATION.md)\n"
 "  placement: --placement one-log|reloc|hint|freq[:reloc=0|1][,age=N]\n"
 "  replay:    --trace FILE --trace-format F (auto; zonelab trace --help) --device N\n"
 "             --map compact|direct|scale --file-size BYTES --loops N (the last is measured)\n"
@@ -176,7 +179,7 @@ static int parse_placement(struct sim_cfg *c, const char *a)
 	return -1;
 }
 
-/* --reclaim reserve|linux-6.1[:params] (fs-core's parser) */
+/* --reclaim reserve|linux-6.1[:params]|linux-6.12[:params] (fs-core's parser) */
 static int parse_reclaim(struct sim_cfg *c, const char *a)
 {
 	char msg[512];

@@ -28,7 +28,7 @@ static struct fsc *mk(struct tdevs *t, uint32_t zones, uint32_t global)
 
 	tdevs_init(t, 1, zones, 0);
 	tcfg(&cfg, t, FSC_SINGLE);
-	cfg.reclaim.linux61 = true;
+	cfg.reclaim.mode = FSC_RECLAIM_LINUX_6_1;
 	cfg.reclaim.global_pct = global;
 	assert_int_equal(fsc_create(&cfg, &fs), 0);
 	return fs;
@@ -206,7 +206,7 @@ static void test_off_by_default(void **state)
 
 	tdevs_init(&t, 1, 16, 0);
 	tcfg(&cfg, &t, FSC_SINGLE);
-	assert_false(cfg.reclaim.linux61);
+	assert_int_equal(cfg.reclaim.mode, FSC_RECLAIM_OFF);
 	assert_int_equal(fsc_create(&cfg, &fs), 0);
 	bg = full_bg(fs, 0);
 	free_units(fs, bg, 0, UNITS / 2);
@@ -222,9 +222,9 @@ static void test_parse(void **state)
 	char msg[256], buf[128];
 
 	assert_int_equal(fsc_reclaim_parse("reserve", &r, msg, sizeof(msg)), 0);
-	assert_false(r.linux61);
+	assert_int_equal(r.mode, FSC_RECLAIM_OFF);
 	assert_int_equal(fsc_reclaim_parse("linux-6.1", &r, msg, sizeof(msg)), 0);
-	assert_true(r.linux61);
+	assert_int_equal(r.mode, FSC_RECLAIM_LINUX_6_1);
 	assert_int_equal(r.data_pct, 75);
 	assert_int_equal(r.global_pct, 75);
 	assert_int_equal(fsc_reclaim_parse("linux-6.1:data=50,meta=0,global=90", &r, msg,

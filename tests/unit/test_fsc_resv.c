@@ -37,7 +37,7 @@ static struct fsc *mk(struct tdevs *t, uint32_t zones, uint64_t file_bytes)
 	cfg.file_bytes = file_bytes;
 	cfg.meta_model = FSC_META_BTRFS;
 	cfg.extent_bytes = EXT;
-	cfg.reclaim.linux61 = true;
+	cfg.reclaim.mode = FSC_RECLAIM_LINUX_6_1;
 	cfg.resv_linux61 = true;
 	assert_int_equal(fsc_create(&cfg, &fs), 0);
 	return fs;
@@ -270,7 +270,7 @@ static void test_spare_under_max_active(void **state)
 	cfg.file_bytes = 2 * MIB;
 	cfg.meta_model = FSC_META_BTRFS;
 	cfg.extent_bytes = EXT;
-	cfg.reclaim.linux61 = true;
+	cfg.reclaim.mode = FSC_RECLAIM_LINUX_6_1;
 	cfg.resv_linux61 = true;
 	cfg.max_active_zones = 3;
 	assert_int_equal(fsc_create(&cfg, &fs), 0);
