@@ -28,8 +28,9 @@ static const char sim_help[] =
 "             --commit-interval-ms N --commit-bytes BYTES\n"
 "             --meta-model file|btrfs (btrfs: the kernel's extent, checksum and root\n"
 "             trees and relocation stages; docs/VALIDATION.md) --extent-size BYTES\n"
-"             --space-resv none|linux-6.1 (linux-6.1, with --meta-model btrfs: the\n"
-"             kernel's metadata reservations and the commits they force)\n"
+"             --space-resv none|linux-6.1|linux-6.12 (with --meta-model btrfs: the\n"
+"             kernel's metadata reservations and the commits they force; 6.12:\n"
+"             with 6.12's overcommit, btrfs_can_overcommit())\n"
 "  reorder:   --workers N --worker-dist const|exp|pareto --worker-mean-us N --pareto-alpha X\n"
 "  workload:  --workload seq|uniform|hotcold|zipf --util X --bio-blocks N --hot-r X --hot-f X\n"
 "             --zipf-theta X (zipf: P(rank k) ~ 1/k^X, default 0.99)\n"
@@ -271,7 +272,8 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_EXTENT: c->extent_bytes = v; break;
 	case O_SPACE_RESV:
 		r = pick("space-resv", a, sim_space_resv_names, &e);
-		c->resv_linux61 = e == 1;
+		c->resv_linux61 = e >= 1;
+		c->resv_612 = e == 2;
 		break;
 	case O_MAP: r = pick("map", a, trc_map_names, &e); c->map = e; break;
 	case O_FILE_SIZE: c->file_bytes = v; break;

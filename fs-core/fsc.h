@@ -186,6 +186,11 @@ struct fsc_cfg {
 	/* Linux 6.1's metadata space reservation for user writes, with its
 	 * flush commits (fsc_resv.c, fsc_resv_write()); needs meta_model btrfs */
 	bool resv_linux61;
+	/* with it, Linux 6.12's btrfs_can_overcommit() instead of 6.1's: the
+	 * space's total without the removed block groups, and of the
+	 * unallocated bytes per copy one data chunk less, an eighth, aligned
+	 * down to the zone (fsc_resv.c; --space-resv linux-6.12) */
+	bool resv_612;
 };
 
 struct fsc;

@@ -578,6 +578,9 @@ static inline void fsc_resv_spent(struct fsc *fs)
 }
 /* The commit starts: its delayed refs run, the reservations come back. */
 void fsc_resv_commit(struct fsc *fs);
+/* The bytes btrfs_can_overcommit() lets metadata reserve beyond its block
+ * groups (6.1's or, with cfg.resv_612, 6.12's calc_available_free_space()). */
+uint64_t fsc_resv_overcommit(const struct fsc *fs);
 int fsc_resv_init(struct fsc *fs);
 
 /* fsc_trans.c: the transaction and the file tree */

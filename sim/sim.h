@@ -61,7 +61,7 @@ enum sim_store { SIM_STORE_NONE = 0, SIM_STORE_MEM, SIM_STORE_FILE };
 extern const char *const sim_profile_names[];   /* enum fsc_profile */
 extern const char *const sim_order_names[];     /* enum fsc_order */
 extern const char *const sim_meta_model_names[]; /* enum fsc_meta_model */
-extern const char *const sim_space_resv_names[];  /* none, linux-6.1 */
+extern const char *const sim_space_resv_names[];  /* none, linux-6.1, linux-6.12 */
 extern const char *const sim_release_names[];   /* enum fsc_release */
 #define sim_clean_names fsc_clean_names          /* enum fsc_clean_policy (fs-core's table) */
 extern const char *const sim_dist_names[];      /* enum sim_dist */
@@ -139,6 +139,7 @@ struct sim_cfg {
 	enum fsc_meta_model meta_model; /* --meta-model file|btrfs (fs-core's fsc_btree.c) */
 	uint64_t extent_bytes;      /* --extent-size: a data extent, for the btrfs model */
 	bool resv_linux61;          /* --space-resv linux-6.1 (fs-core's fsc_resv.c) */
+	bool resv_612;              /* --space-resv linux-6.12: with 6.12's overcommit */
 	/* output */
 	uint64_t sample_ns;         /* CSV time-series period */
 	FILE *csv;                  /* borrowed, may be NULL */

@@ -18,7 +18,7 @@ const char *const sim_profile_names[] = {
 const char *const sim_order_names[] = { "submit-buffer", "serialize", "append", "none", NULL };
 const char *const sim_release_names[] = { "redirty", "zeros", "none", NULL };
 const char *const sim_meta_model_names[] = { "file", "btrfs", NULL };
-const char *const sim_space_resv_names[] = { "none", "linux-6.1", NULL };
+const char *const sim_space_resv_names[] = { "none", "linux-6.1", "linux-6.12", NULL };
 const char *const sim_dist_names[] = { "const", "exp", "pareto", NULL };
 const char *const sim_workload_names[] = { "seq", "uniform", "hotcold", "zipf", NULL };
 const char *const sim_store_names[] = { "none", "mem", "file", NULL };
@@ -217,7 +217,7 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 	if (c->meta_model == FSC_META_BTRFS)
 		fprintf(f, ", \"meta_model\": \"btrfs\", \"extent_bytes\": %llu", U(c->extent_bytes));
 	if (c->resv_linux61)
-		fprintf(f, ", \"space_resv\": \"linux-6.1\"");
+		fprintf(f, ", \"space_resv\": \"%s\"", c->resv_612 ? "linux-6.12" : "linux-6.1");
 	if (c->trace) {
 		fprintf(f, ",\n    \"trace\": ");
 		zl_json_fprint_str(f, c->trace->name);

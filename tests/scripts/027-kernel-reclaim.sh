@@ -106,6 +106,7 @@ h, _, _ = kwa.load_point(os.path.join(d, "kwa-45-75-2.out"))
 a = kwa.sim_args(h)
 want = "linux-6.12:data=75,meta=75,sys=75,global=75"
 assert a[a.index("--reclaim") + 1] == want, a
+assert a[a.index("--space-resv") + 1] == "linux-6.12", a
 cases = [("Linux version 6.1.0-57-amd64 ... Debian 6.1.192-3", "", "linux-6.1"),
          ("Linux version 7.3.4+bpo-amd64 ...", "", "linux-6.12"),
          ("Linux version 6.11.2 ...", "", "linux-6.1"),

@@ -107,8 +107,9 @@ def write_iolog(path, head, phases, idx, upto, as_run=True):
 
 # The kernel version each point records (its .out header's "kernel": the
 # guest's /proc/version, "Linux version 6.12.117+deb13-amd64 ..."), and the
-# fs-core reclaim model that follows that kernel: linux-6.12 from 6.12 on
-# (7.3 too, until a linux-7.3 mode is shown to be needed), linux-6.1 below.
+# fs-core models that follow that kernel (--reclaim and --space-resv):
+# linux-6.12 from 6.12 on (7.3 too, until a linux-7.3 mode is shown to be
+# needed), linux-6.1 below.
 MODELS = [((6, 12), "linux-6.12"), ((0, 0), "linux-6.1")]
 
 
@@ -123,7 +124,7 @@ def kernel_release(head, path=""):
 
 
 def reclaim_model(head, path=""):
-    """The --reclaim mode for a point: by its kernel's version (linux-6.1
+    """The --reclaim and --space-resv mode for a point: by its kernel's version (linux-6.1
     when the point does not say: every point stored before issue 30)."""
     rel = kernel_release(head, path)
     if rel is None:
@@ -137,7 +138,9 @@ def sim_args(head):
     t = head["threshold"]
     # --meta-model btrfs: the kernel's trees, their sizes from the 16 KiB
     # node (mkfs's default) and the extent size, the point's block size
-    return ["--meta-model", "btrfs", "--extent-size", str(head["bs"]), "--space-resv", "linux-6.1", "--zones", str(head["disk_bytes"] // z), "--zone-size", str(z), "--conv", "0",
+    # the reservations follow the same kernel: 6.12's overcommit from 6.12 on
+    return ["--meta-model", "btrfs", "--extent-size", str(head["bs"]), "--space-resv",
+            reclaim_model(head, head.get("_path", "")), "--zones", str(head["disk_bytes"] // z), "--zone-size", str(z), "--conv", "0",
             "--profile", "single", "--meta-profile", "dup", "--placement", "reloc",
             "--reserve", "0",
             "--reclaim", f"{reclaim_model(head, head.get('_path', ''))}:data={t['data']},"
