@@ -86,6 +86,11 @@ run "${base[@]}" --reclaim linux-6.12:dynamic=1
 [ "$(num relocated)" = 0 ] || fail "dynamic=1: $(num relocated) relocations, want 0"
 [ "$(num rechecked)" -ge 1 ] || fail "dynamic=1: no entry skipped at its turn"
 grep -q '"error": "enospc"' "$dir/out" || fail "dynamic=1: want ENOSPC, got $(grep -m1 '"error"' "$dir/out")"
+# --space-resv linux-6.12: 6.12's overcommit, named in the config
+refused "--space-resv linux-6.12: the reservations cover the kernel's trees" sim --space-resv linux-6.12
+run "${base[@]}" --reclaim linux-6.12 --meta-model btrfs --extent-size 64K --space-resv linux-6.12
+[ $rc = 0 ] || fail "--space-resv linux-6.12: exit $rc: $(head -c 300 "$dir/err")"
+grep -q '"space_resv": "linux-6.12"' "$dir/out" || fail "--space-resv linux-6.12: not in the config"
 # kwa.py picks the model by the kernel each point ran: a 6.12 point (a
 # fake header) replays with linux-6.12, a 6.1 one with linux-6.1, 7.3 with
 # linux-6.12, one that does not say by its directory's name
