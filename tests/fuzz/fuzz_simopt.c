@@ -5,8 +5,8 @@
  *
  * Invariants beyond "no crash, no sanitizer report":
  *   - a refusal always comes with a reason (non-empty message);
- *   - an accepted --reclaim spec (linux-6.1 or linux-6.12) prints back (fsc_reclaim_spec()) as a spec
- *     that parses to the same settings.
+ *   - an accepted --reclaim spec (linux-6.1 or linux-6.12) prints back
+ *     (fsc_reclaim_spec()) as a spec that parses to the same settings.
  * Built with clang only (make fuzz-build); `make check` runs it briefly.
  */
 #include <stdint.h>
