@@ -28,8 +28,9 @@ static const char sim_help[] =
 "             --commit-interval-ms N --commit-bytes BYTES\n"
 "             --meta-model file|btrfs (btrfs: the kernel's extent, checksum and root\n"
 "             trees and relocation stages; docs/VALIDATION.md) --extent-size BYTES\n"
-"             --space-resv none|linux-6.1 (linux-6.1, with --meta-model btrfs: the\n"
-"             kernel's metadata reservations and the commits they force)\n"
+"             --space-resv none|linux-6.1|linux-6.12 (with --meta-model btrfs: the\n"
+"             kernel's metadata reservations and the commits they force; 6.12:\n"
+"             with 6.12's overcommit, btrfs_can_overcommit())\n"
 "  reorder:   --workers N --worker-dist const|exp|pareto --worker-mean-us N --pareto-alpha X\n"
 "  workload:  --workload seq|uniform|hotcold|zipf --util X --bio-blocks N --hot-r X --hot-f X\n"
 "             --zipf-theta X (zipf: P(rank k) ~ 1/k^X, default 0.99)\n"
@@ -38,8 +39,11 @@ static const char sim_help[] =
 "             d-choices[:d=N,replace=0|1], windowed[:w=N], btrfs[:threshold=PCT];\n"
 "             docs/POLICIES.md)\n"
 "  reclaim:   --reclaim reserve|linux-6.1[:data=PCT,meta=PCT,sys=PCT,global=PCT]\n"
+"             |linux-6.12[:data=PCT,meta=PCT,sys=PCT,global=PCT,dynamic=0|1,periodic=0|1]\n"
 "             (reserve: clean when free zones drop under --reserve; linux-6.1: the\n"
-"             kernel's reclaim list, passes after flush commits; docs/VALIDATION.md)\n"
+"             kernel's reclaim list, passes after flush commits; linux-6.12: 6.12's,\n"
+"             entries checked again at their turn, the sysfs knobs dynamic_reclaim\n"
+"             and periodic_reclaim (off by default); docs/VALIDATION.md)\n"
 "  placement: --placement one-log|reloc|hint|freq[:reloc=0|1][,age=N]\n"
 "  replay:    --trace FILE --trace-format F (auto; zonelab trace --help) --device N\n"
 "             --map compact|direct|scale --file-size BYTES --loops N (the last is measured)\n"
@@ -176,7 +180,7 @@ static int parse_placement(struct sim_cfg *c, const char *a)
 	return -1;
 }
 
-/* --reclaim reserve|linux-6.1[:params] (fs-core's parser) */
+/* --reclaim reserve|linux-6.1[:params]|linux-6.12[:params] (fs-core's parser) */
 static int parse_reclaim(struct sim_cfg *c, const char *a)
 {
 	char msg[512];
@@ -268,7 +272,8 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_EXTENT: c->extent_bytes = v; break;
 	case O_SPACE_RESV:
 		r = pick("space-resv", a, sim_space_resv_names, &e);
-		c->resv_linux61 = e == 1;
+		c->resv_linux61 = e >= 1;
+		c->resv_612 = e == 2;
 		break;
 	case O_MAP: r = pick("map", a, trc_map_names, &e); c->map = e; break;
 	case O_FILE_SIZE: c->file_bytes = v; break;

@@ -126,7 +126,7 @@ int fsc_create(const struct fsc_cfg *cfg, struct fsc **out)
 	struct fsc_bg *bg;
 	int ret = fsc_setup(cfg, out);
 
-	if (ret || !cfg->reclaim.linux61)
+	if (ret || !fsc_reclaim_on(&cfg->reclaim))
 		return ret;
 	/* the kernel's layout: mkfs.btrfs makes a data chunk and a system
 	 * chunk (the chunk tree, metadata's profile), which count towards the

@@ -169,16 +169,28 @@ struct fsc_cfg {
 	uint64_t seed;                    /* randomised policies (d-choices) */
 	enum fsc_placement place;         /* which data log a write goes to */
 	struct fsc_place_params place_params;
-	struct fsc_reclaim_cfg {          /* Linux 6.1's reclaim list (fsc_reclaim.c) */
-		bool linux61;             /* on: frees and commits queue block groups */
+	struct fsc_reclaim_cfg {          /* the kernel's reclaim list (fsc_reclaim.c) */
+		/* OFF: the caller's free-zone trigger; LINUX_6_1, LINUX_6_12:
+		 * frees and commits queue block groups as that kernel does */
+		enum fsc_reclaim_mode {
+			FSC_RECLAIM_OFF, FSC_RECLAIM_LINUX_6_1, FSC_RECLAIM_LINUX_6_12
+		} mode;
 		uint32_t data_pct, meta_pct, sys_pct; /* per type bg_reclaim_threshold (75) */
 		uint32_t global_pct;      /* the gate: chunks allocated x 100 / disk (75) */
+		/* linux-6.12 only: every space's sysfs knobs dynamic_reclaim and
+		 * periodic_reclaim (off by default, as in the kernel) */
+		bool dynamic, periodic;
 	} reclaim;
 	uint32_t max_active_zones;        /* the devices' max active zones (0 = no limit):
 					   * fs-core finishes a zone rather than exceed it */
 	/* Linux 6.1's metadata space reservation for user writes, with its
 	 * flush commits (fsc_resv.c, fsc_resv_write()); needs meta_model btrfs */
 	bool resv_linux61;
+	/* with it, Linux 6.12's btrfs_can_overcommit() instead of 6.1's: the
+	 * space's total without the removed block groups, and of the
+	 * unallocated bytes per copy one data chunk less, an eighth, aligned
+	 * down to the zone (fsc_resv.c; --space-resv linux-6.12) */
+	bool resv_612;
 };
 
 struct fsc;
@@ -431,21 +443,24 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 uint32_t fsc_reloc_commits(const struct fsc *fs);
 int fsc_reloc_stage(struct fsc *fs, uint64_t now_ns);
 /* fsc_delete_unused() - the cleaner's btrfs_delete_unused_bgs(): block
- * groups left empty since the last call go (cfg.reclaim.linux61 keeps them
+ * groups left empty since the last call go (a cfg.reclaim mode keeps them
  * until then, as the kernel does; otherwise they went at once). */
 void fsc_delete_unused(struct fsc *fs, uint64_t now_ns);
 
 /*
- * Linux 6.1's reclaim list (cfg.reclaim.linux61, fsc_reclaim.c): frees and
+ * The kernel's reclaim list (cfg.reclaim.mode, fsc_reclaim.c): frees and
  * commits fill it; the caller works it through after a commit, as the
  * cleaner thread does: fsc_reclaim_pass_begin() (false: nothing queued, or
  * the gate holds it back), then fsc_reclaim_next() until NULL, relocating
  * each (fsc_relocate()) and handing back those that failed with
  * fsc_reclaim_retry(), then fsc_reclaim_pass_end().
  */
-/* The option: "reserve" (the caller's free-zone trigger, cfg.reclaim off)
- * or "linux-6.1[:data=PCT,meta=PCT,sys=PCT,global=PCT]" (defaults 75, as the
- * zoned kernel sets them).  0 or -EINVAL with what was wrong in @msg. */
+/* The option: "reserve" (the caller's free-zone trigger, cfg.reclaim off),
+ * "linux-6.1[:data=PCT,meta=PCT,sys=PCT,global=PCT]" (defaults 75, as the
+ * zoned kernel sets them) or
+ * "linux-6.12[:data=PCT,meta=PCT,sys=PCT,global=PCT,dynamic=0|1,periodic=0|1]"
+ * (dynamic and periodic 0 by default, as in 6.12).  0 or -EINVAL with what
+ * was wrong in @msg. */
 void fsc_reclaim_cfg_init(struct fsc_reclaim_cfg *r);
 int fsc_reclaim_parse(const char *spec, struct fsc_reclaim_cfg *r, char *msg, size_t msg_len);
 void fsc_reclaim_spec(const struct fsc_reclaim_cfg *r, char *buf, size_t len);
@@ -453,9 +468,20 @@ bool fsc_reclaim_pass_begin(struct fsc *fs);
 struct fsc_bg *fsc_reclaim_next(struct fsc *fs);
 void fsc_reclaim_retry(struct fsc *fs, struct fsc_bg *bg);
 void fsc_reclaim_pass_end(struct fsc *fs);
+static inline bool fsc_reclaim_on(const struct fsc_reclaim_cfg *r)
+{
+	return r->mode != FSC_RECLAIM_OFF;
+}
 /* Chunks allocated x 100 / disk >= cfg.reclaim.global_pct (btrfs_zoned_should_reclaim()). */
 bool fsc_reclaim_gate(const struct fsc *fs);
 uint32_t fsc_reclaim_queued(const struct fsc *fs);
+/* The threshold (percent of a block group's length) the block groups of
+ * @type's space are reclaimed under now: the type's PCT, or in linux-6.12
+ * with dynamic=1 calc_dynamic_reclaim_threshold() (fsc_reclaim.c). */
+uint32_t fsc_reclaim_thresh(const struct fsc *fs, uint32_t type);
+/* linux-6.12 with periodic=1: is @type's space ready for a sweep
+ * (btrfs_should_periodic_reclaim(); never for system) */
+bool fsc_reclaim_ready(const struct fsc *fs, uint32_t type);
 /* Zones in chunks of the block group types in @type (a mask of enum fsc_bg_type). */
 uint32_t fsc_chunk_zones(const struct fsc *fs, uint32_t type);
 
@@ -505,11 +531,17 @@ struct fsc_stats {
 	 * the kernel aborts the transaction), block groups deleted unused */
 	uint64_t nr_cow[5];
 	uint64_t nr_meta_enospc;
-	/* Linux 6.1 reclaim (cfg.reclaim.linux61): block groups queued by a
+	/* the kernel's reclaim (cfg.reclaim.mode): block groups queued by a
 	 * free crossing the threshold, by unusable space at a commit; passes
 	 * run, passes the gate held back, entries dropped busy, lost (no memory) */
 	uint64_t nr_reclaim_queued, nr_reclaim_by_free, nr_reclaim_by_unusable;
 	uint64_t nr_reclaim_passes, nr_reclaim_gated, nr_reclaim_skipped, nr_reclaim_lost;
+	/* linux-6.12: entries no longer under the threshold at their turn,
+	 * entries found empty at their turn (marked unused, not relocated),
+	 * sweeps run (periodic), block groups they queued, failed relocations
+	 * not retried (periodic) */
+	uint64_t nr_reclaim_rechecked, nr_reclaim_empty, nr_reclaim_sweeps, nr_reclaim_by_sweep;
+	uint64_t nr_reclaim_dropped;
 	/* cfg.resv_linux61: reservations that did not fit at once (tickets),
 	 * of them met by running the delayed refs, metadata chunks allocated
 	 * ahead (ALLOC_CHUNK), commits asked for, tickets failed (ENOSPC);

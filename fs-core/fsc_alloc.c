@@ -98,6 +98,7 @@ int fsc_alloc_stream(struct fsc *fs, uint32_t type, uint32_t stream, uint64_t le
 	bg->alloc_offset += len;
 	bg->used_bytes += len;
 	fsc_resv_bg_dirty(fs, bg);
+	fsc_reclaim_alloced(fs, bg, len);
 	bg->nr_inflight++;
 	if (bg->alloc_offset == bg->len_bytes) {
 		bg->alloc_done = true;

@@ -260,7 +260,7 @@ void fsc_bg_put(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 	fsc_clean_sync(fs, bg);
 	if (!bg->alloc_done || bg->used_bytes || bg->nr_inflight || bg->nr_held)
 		return;
-	if (fs->cfg.reclaim.linux61 && !bg->reclaimed) {
+	if (fsc_reclaim_on(&fs->cfg.reclaim) && !bg->reclaimed) {
 		/* btrfs_mark_bg_unused(): the cleaner deletes it */
 		struct fsc_bg **a;
 

@@ -230,7 +230,7 @@ bool fsc_sb_copy_zone(const struct fsc *fs, const struct fsc_dev *dev, uint32_t 
 {
 	int m;
 
-	for (m = 1; fs->cfg.reclaim.linux61 && dev->sb_log && m < FSC_NR_SB_MIRRORS; m++)
+	for (m = 1; fsc_reclaim_on(&fs->cfg.reclaim) && dev->sb_log && m < FSC_NR_SB_MIRRORS; m++)
 		if (sb_offset(m) + FSC_SB_BYTES <= dev->blk->capacity_bytes &&
 		    z == sb_offset(m) / dev->zone_bytes)
 			return true;

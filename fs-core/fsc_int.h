@@ -160,6 +160,7 @@ struct fsc_bg {
 	bool rc_queued;           /* on the Linux 6.1 reclaim list (fsc_reclaim.c) */
 	bool rc_freed;            /* freed bytes since the last commit (the unpin check) */
 	uint32_t rc_order;        /* its place on the list when a pass sorts it */
+	uint32_t rc_mark;         /* linux-6.12 periodic: sweeps since its last allocation */
 	bool reclaimed;           /* relocation began: removed at once when empty */
 	bool unused;              /* on fs->unused, deleted by fsc_delete_unused() */
 	uint16_t kmax;            /* btrfs model: leaves per keyed tree it may have */
@@ -359,14 +360,18 @@ struct fsc {
 	uint32_t nr_meta_bgs, meta_bgs_cap;
 	uint32_t nr_chunk_zones;  /* zones in the block groups' chunks (device extents):
 				   * fsc_chunk_zones() of every type, kept by fsc_bg_insert()/unlink() */
-	struct fsc_bg **unused;   /* linux61: left empty, deleted by fsc_delete_unused() */
+	struct fsc_bg **unused;   /* reclaim mode: left empty, deleted by fsc_delete_unused() */
 	uint32_t nr_unused, unused_cap;
 
 	struct fsc_clean clean;   /* victim selection */
-	struct fsc_reclaim {      /* Linux 6.1's reclaim list (fsc_reclaim.c) */
+	struct fsc_reclaim {      /* the kernel's reclaim list (fsc_reclaim.c) */
 		struct fsc_bg **list; /* queued order; sorted by a pass; NULL = taken */
 		uint32_t nr, cap, pos, nr_retry;
 		bool in_pass;
+		/* linux-6.12 periodic: per space (data, metadata, system) the
+		 * bytes freed less those allocated, and ready for a sweep */
+		int64_t reclaimable[3];
+		bool ready[3];
 	} reclaim;
 	struct fsc_bg **active;   /* block groups holding active zones (fsc_active.c) */
 	uint32_t nr_active_bgs, active_cap;
@@ -406,20 +411,30 @@ struct fsc_bg *fsc_bg_alloc(struct fsc *fs, uint32_t type, uint64_t len);
 void fsc_bg_free(struct fsc *fs, struct fsc_bg *bg);
 void fsc_slab_fini(struct fsc *fs);
 
-/* fsc_reclaim.c: Linux 6.1's reclaim list (cfg.reclaim.linux61; no-ops when off) */
+/* fsc_reclaim.c: the kernel's reclaim list (cfg.reclaim.mode; no-ops when off) */
 /* @bg lost live bytes (now bg->used_bytes, @old_used before): queue it when
  * that crossed its type's threshold; remember it for the commit's check.
  * On the free path: with the list off, one test of a flag and no call. */
 void fsc_reclaim_freed_slow(struct fsc *fs, struct fsc_bg *bg, uint64_t old_used);
 static inline void fsc_reclaim_freed(struct fsc *fs, struct fsc_bg *bg, uint64_t old_used)
 {
-	if (fs->cfg.reclaim.linux61)
+	if (fsc_reclaim_on(&fs->cfg.reclaim))
 		fsc_reclaim_freed_slow(fs, bg, old_used);
+}
+/* linux-6.12: @len bytes allocated in @bg (btrfs_update_block_group()):
+ * its reclaim mark clears; with periodic, the space's reclaimable bytes
+ * fall.  One test of the mode on the allocation path otherwise. */
+void fsc_reclaim_alloced_slow(struct fsc *fs, struct fsc_bg *bg, uint64_t len);
+static inline void fsc_reclaim_alloced(struct fsc *fs, struct fsc_bg *bg, uint64_t len)
+{
+	if (fs->cfg.reclaim.mode == FSC_RECLAIM_LINUX_6_12)
+		fsc_reclaim_alloced_slow(fs, bg, len);
 }
 /* After a commit unpinned: queue those freed since whose unusable space
  * (freed behind the write pointer) reached the threshold of their length. */
 void fsc_reclaim_commit(struct fsc *fs);
-/* @bg goes away: off the list. */
+/* @bg goes away: off the list (linux-6.12 periodic: a relocated one shrank
+ * its space, which makes the space ready again). */
 void fsc_reclaim_forget(struct fsc *fs, struct fsc_bg *bg);
 void fsc_reclaim_fini(struct fsc *fs);
 
@@ -563,6 +578,9 @@ static inline void fsc_resv_spent(struct fsc *fs)
 }
 /* The commit starts: its delayed refs run, the reservations come back. */
 void fsc_resv_commit(struct fsc *fs);
+/* The bytes btrfs_can_overcommit() lets metadata reserve beyond its block
+ * groups (6.1's or, with cfg.resv_612, 6.12's calc_available_free_space()). */
+uint64_t fsc_resv_overcommit(const struct fsc *fs);
 int fsc_resv_init(struct fsc *fs);
 
 /* fsc_trans.c: the transaction and the file tree */

@@ -29,13 +29,16 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 
 	*list = NULL;
 	if (!bg->alloc_done && !bg->nr_inflight && !bg->nr_held) {
-		/* Linux 6.1's reclaim may pick a block group still open for
+		/* the kernel's reclaim may pick a block group still open for
 		 * allocation: it turns read-only, its capacity left unused */
 		bool empty = !bg->used_bytes;
 
 		ret = fsc_bg_finish(fs, bg, now_ns);
 		if (ret || empty) {
-			if (!ret)  /* btrfs model: the relocation's commits all the same */
+			/* btrfs model: 6.1 runs the relocation's commits all the
+			 * same; 6.12 deletes an empty one as unused instead
+			 * (btrfs_reclaim_bgs_work(), block-group.c:1910) */
+			if (!ret && fs->cfg.reclaim.mode != FSC_RECLAIM_LINUX_6_12)
 				fsc_bt_reloc_begin(fs, bg->type != FSC_BG_DATA, false, now_ns);
 			return ret;  /* empty: the finish removed it */
 		}

@@ -25,7 +25,10 @@
  * the items).
  *
  * A reservation fits when (btrfs_can_overcommit(), FLUSH_ALL)
- *   used + may_use + bytes < writable total + free_chunk_space / copies / 8.
+ *   used + may_use + bytes < writable total + free_chunk_space / copies / 8
+ * (with cfg.resv_612, 6.12's: used + may_use + bytes < total_bytes +
+ * align_down((free_chunk_space / copies - a zone) / 8, zone), and 0 for
+ * the last term at one zone per copy or less; fsc_resv_overcommit()).
  * In a zoned file system "used" (bytes_used + reserved + pinned +
  * readonly + zone_unusable) is the metadata block groups' write pointers
  * and the whole of a read-only one: nothing behind a write pointer is
@@ -125,8 +128,12 @@ static void meta_space(const struct fsc *fs, uint64_t *used, uint64_t *total)
 	}
 }
 
-/* What may be overcommitted: the unallocated disk, per copy, an eighth. */
-static uint64_t overcommit(const struct fsc *fs)
+/* What may be overcommitted (calc_available_free_space(), FLUSH_ALL): 6.1
+ * (space-info.c:388) the unallocated disk per copy, an eighth; 6.12
+ * (space-info.c:414) the same less one data chunk first (nothing when at
+ * most one is left: space-info.c:458), then aligned down to the zone
+ * (space-info.c:478). */
+uint64_t fsc_resv_overcommit(const struct fsc *fs)
 {
 	uint64_t disk = 0, alloc = (uint64_t)fs->nr_chunk_zones * fs->zone_bytes, copies;
 	uint32_t i;
@@ -143,6 +150,15 @@ static uint64_t overcommit(const struct fsc *fs)
 	default:
 		copies = 1;
 	}
+	if (fs->cfg.resv_612) {
+		/* calc_effective_data_chunk_size(): a zone in zoned mode */
+		uint64_t avail = disk > alloc ? (disk - alloc) / copies : 0, z = fs->zone_bytes;
+
+		if (avail <= z)
+			return 0;
+		avail = (avail - z) >> 3;
+		return z ? avail / z * z : avail;
+	}
 	return disk > alloc ? (disk - alloc) / copies / 8 : 0;
 }
 
@@ -151,9 +167,12 @@ static bool fits(const struct fsc *fs, uint64_t bytes)
 	uint64_t used, total;
 
 	meta_space(fs, &used, &total);
-	/* writable_total_bytes(): active_total_bytes, which keeps the
-	 * block groups removed since the mount */
-	return used + fsc_resv_may_use(fs) + bytes < total + fs->resv.gone + overcommit(fs);
+	/* 6.1: writable_total_bytes(), active_total_bytes, which keeps the
+	 * block groups removed since the mount; 6.12 (space-info.c:483):
+	 * total_bytes */
+	if (fs->cfg.resv_612)
+		return used + fsc_resv_may_use(fs) + bytes < total + fsc_resv_overcommit(fs);
+	return used + fsc_resv_may_use(fs) + bytes < total + fs->resv.gone + fsc_resv_overcommit(fs);
 }
 
 static void grant(struct fsc *fs, uint64_t bytes)

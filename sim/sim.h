@@ -61,7 +61,7 @@ enum sim_store { SIM_STORE_NONE = 0, SIM_STORE_MEM, SIM_STORE_FILE };
 extern const char *const sim_profile_names[];   /* enum fsc_profile */
 extern const char *const sim_order_names[];     /* enum fsc_order */
 extern const char *const sim_meta_model_names[]; /* enum fsc_meta_model */
-extern const char *const sim_space_resv_names[];  /* none, linux-6.1 */
+extern const char *const sim_space_resv_names[];  /* none, linux-6.1, linux-6.12 */
 extern const char *const sim_release_names[];   /* enum fsc_release */
 #define sim_clean_names fsc_clean_names          /* enum fsc_clean_policy (fs-core's table) */
 extern const char *const sim_dist_names[];      /* enum sim_dist */
@@ -135,10 +135,11 @@ struct sim_cfg {
 	uint32_t max_open, max_active;  /* the zone model's limits (0 = none); fs-core keeps
 					 * under max_active by finishing zones */
 	uint32_t reserve_zones;     /* clean when free zones drop below this */
-	struct fsc_reclaim_cfg reclaim; /* --reclaim: reserve (above) or linux-6.1 */
+	struct fsc_reclaim_cfg reclaim; /* --reclaim: reserve (above), linux-6.1 or linux-6.12 */
 	enum fsc_meta_model meta_model; /* --meta-model file|btrfs (fs-core's fsc_btree.c) */
 	uint64_t extent_bytes;      /* --extent-size: a data extent, for the btrfs model */
 	bool resv_linux61;          /* --space-resv linux-6.1 (fs-core's fsc_resv.c) */
+	bool resv_612;              /* --space-resv linux-6.12: with 6.12's overcommit */
 	/* output */
 	uint64_t sample_ns;         /* CSV time-series period */
 	FILE *csv;                  /* borrowed, may be NULL */
@@ -185,9 +186,10 @@ struct sim_result {
 	uint64_t store_writes;      /* zdisk backend: writes its statistics count */
 	uint64_t faults_fired;      /* zdisk backend: fault verdicts acted on */
 	uint64_t nr_zone_resets, nr_bg_created, nr_bg_removed, nr_relocations, nr_commits;
-	/* --reclaim linux-6.1: fs-core's reclaim counters (struct fsc_stats), and
+	/* --reclaim linux-6.1/6.12: fs-core's reclaim counters (struct fsc_stats), and
 	 * the victims by used % at their pick, in tenths (100% in the last) */
 	uint64_t rc_queued, rc_by_free, rc_by_unusable, rc_passes, rc_gated, rc_skipped;
+	uint64_t rc_rechecked, rc_empty, rc_sweeps, rc_by_sweep, rc_dropped; /* linux-6.12 */
 	uint64_t rc_victims[11];
 	/* --meta-model btrfs: tree blocks CoW'd per tree (file, extent, csum,
 	 * root, data relocation), tree block allocations that failed */

@@ -143,6 +143,11 @@ void sim_acct_results(struct sim *s)
 	res->rc_passes = st->nr_reclaim_passes;
 	res->rc_gated = st->nr_reclaim_gated;
 	res->rc_skipped = st->nr_reclaim_skipped;
+	res->rc_rechecked = st->nr_reclaim_rechecked;
+	res->rc_empty = st->nr_reclaim_empty;
+	res->rc_sweeps = st->nr_reclaim_sweeps;
+	res->rc_by_sweep = st->nr_reclaim_by_sweep;
+	res->rc_dropped = st->nr_reclaim_dropped;
 	memcpy(res->bt_cow, st->nr_cow, sizeof(res->bt_cow));
 	res->bt_meta_enospc = st->nr_meta_enospc;
 	res->rs_tickets = st->nr_resv_tickets;

@@ -51,8 +51,9 @@ static void reloc_issue(struct sim *s, struct fsc_bio *list)
 }
 
 /*
- * Linux 6.1's reclaim as the cleaner thread runs it after a commit
- * (btrfs_reclaim_bgs_work()): fs-core's list, gated and sorted when the pass
+ * The kernel's reclaim (linux-6.1, linux-6.12) as the cleaner thread runs
+ * it after a commit (btrfs_reclaim_bgs(), btrfs_reclaim_bgs_work()):
+ * fs-core's list (6.12: swept first), gated and sorted when the pass
  * begins; one victim at a time, the next when the last one's copies are
  * done (and, for tree blocks, committed); a failed relocation goes back on
  * the list.  User writes wait while a pass runs (the method's phases wait
@@ -113,7 +114,7 @@ void sim_clean(struct sim *s)
 	struct fsc_bg *victim;
 	int n, guard = 0;
 
-	if (s->cfg->reclaim.linux61) {
+	if (fsc_reclaim_on(&s->cfg->reclaim)) {
 		reclaim(s);
 		return;
 	}

@@ -111,8 +111,9 @@ static int reserve(struct sim *s, uint64_t bytes)
 			if (ret && !s->res->msg[0])
 				zl_msgf(s->res->msg, sizeof(s->res->msg), "no room for the metadata "
 					"reservation of a %llu-byte write after three commits "
-					"(--space-resv linux-6.1: the kernel's ENOSPC)",
-					(unsigned long long)bytes);
+					"(--space-resv %s: the kernel's ENOSPC)",
+					(unsigned long long)bytes,
+					s->cfg->resv_612 ? "linux-6.12" : "linux-6.1");
 			return ret ? ret : 1;
 		}
 		s->resv_wait = true;

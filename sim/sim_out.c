@@ -18,7 +18,7 @@ const char *const sim_profile_names[] = {
 const char *const sim_order_names[] = { "submit-buffer", "serialize", "append", "none", NULL };
 const char *const sim_release_names[] = { "redirty", "zeros", "none", NULL };
 const char *const sim_meta_model_names[] = { "file", "btrfs", NULL };
-const char *const sim_space_resv_names[] = { "none", "linux-6.1", NULL };
+const char *const sim_space_resv_names[] = { "none", "linux-6.1", "linux-6.12", NULL };
 const char *const sim_dist_names[] = { "const", "exp", "pareto", NULL };
 const char *const sim_workload_names[] = { "seq", "uniform", "hotcold", "zipf", NULL };
 const char *const sim_store_names[] = { "none", "mem", "file", NULL };
@@ -210,14 +210,14 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 	fprintf(f, "    \"clean\": \"%s\", \"reserve_zones\": %u, \"placement\": \"%s\", "
 		"\"max_open\": %u, \"max_active\": %u", spec, c->reserve_zones, pspec,
 		c->max_open, c->max_active);
-	if (c->reclaim.linux61) {
+	if (fsc_reclaim_on(&c->reclaim)) {
 		fsc_reclaim_spec(&c->reclaim, spec, sizeof(spec));
 		fprintf(f, ", \"reclaim\": \"%s\"", spec);
 	}
 	if (c->meta_model == FSC_META_BTRFS)
 		fprintf(f, ", \"meta_model\": \"btrfs\", \"extent_bytes\": %llu", U(c->extent_bytes));
 	if (c->resv_linux61)
-		fprintf(f, ", \"space_resv\": \"linux-6.1\"");
+		fprintf(f, ", \"space_resv\": \"%s\"", c->resv_612 ? "linux-6.12" : "linux-6.1");
 	if (c->trace) {
 		fprintf(f, ",\n    \"trace\": ");
 		zl_json_fprint_str(f, c->trace->name);
@@ -279,13 +279,18 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 	fprintf(f, "  \"bios\": { \"user\": %llu, \"dispatched\": %llu, \"commits\": %llu, "
 		"\"redirty\": %llu, \"zeros\": %llu }", U(r->nr_user_bios), U(r->nr_bios),
 		U(r->nr_commits), U(r->nr_redirty), U(r->nr_zeros));
-	if (c->reclaim.linux61) {
+	if (fsc_reclaim_on(&c->reclaim)) {
 		fprintf(f, ",\n  \"reclaim\": { \"queued\": %llu, \"by_free\": %llu, "
 			"\"by_unusable\": %llu, \"passes\": %llu, \"gated\": %llu, \"skipped\": %llu, "
-			"\"chunk_zones\": { \"data\": %u, \"metadata\": %u, \"system\": %u }, "
-			"\"victims_used_tenths\": [", U(r->rc_queued), U(r->rc_by_free),
-			U(r->rc_by_unusable), U(r->rc_passes), U(r->rc_gated), U(r->rc_skipped),
-			r->chunk_zones[0], r->chunk_zones[1], r->chunk_zones[2]);
+			"\"chunk_zones\": { \"data\": %u, \"metadata\": %u, \"system\": %u }, ",
+			U(r->rc_queued), U(r->rc_by_free), U(r->rc_by_unusable), U(r->rc_passes),
+			U(r->rc_gated), U(r->rc_skipped), r->chunk_zones[0], r->chunk_zones[1],
+			r->chunk_zones[2]);
+		if (c->reclaim.mode == FSC_RECLAIM_LINUX_6_12)
+			fprintf(f, "\"rechecked\": %llu, \"empty\": %llu, \"sweeps\": %llu, "
+				"\"by_sweep\": %llu, \"not_retried\": %llu, ", U(r->rc_rechecked),
+				U(r->rc_empty), U(r->rc_sweeps), U(r->rc_by_sweep), U(r->rc_dropped));
+		fprintf(f, "\"victims_used_tenths\": [");
 		for (k = 0; k < 11; k++)
 			fprintf(f, "%s%llu", k ? ", " : "", U(r->rc_victims[k]));
 		fprintf(f, "] }");

@@ -121,6 +121,7 @@ static int create_fs(struct sim *s)
 	fc.meta_model = c->meta_model;
 	fc.extent_bytes = (uint32_t)c->extent_bytes;
 	fc.resv_linux61 = c->resv_linux61;
+	fc.resv_612 = c->resv_612;
 	fc.place_params = c->place_params;
 	fc.max_active_zones = c->max_active;
 	ret = fsc_create(&fc, &s->fs);

@@ -22,8 +22,9 @@
 #   make validate-kernel [KERNEL=..]   kernel btrfs vs fs-core (issue 22): the
 #                    kernel_wa grid in the VM, resumable, stored in
 #                    tests/data/kernel-KERNEL (docs/VALIDATION.md); ~2-6 min a point
-#   make validate-fscore   fs-core's side alone: replays every stored point and
-#                    prints the table (no VM; seconds)
+#   make validate-fscore   fs-core's side alone: replays every stored point of
+#                    every kernel (tests/data/kernel-*; each with its kernel's
+#                    --reclaim mode) and prints the tables (no VM; minutes)
 .PHONY: e2e e2e-short e2e-kernels e2e-fetch validate-kernel validate-fscore validate-scenario
 E2E_SHLIB_DEP := $(filter %handler_zonelab.so,$(SHLIBS))
 KERNEL ?= 6.1
@@ -47,10 +48,15 @@ e2e-kernels: $(E2E_SHLIB_DEP) $(ZONELAB)
 validate-kernel: $(E2E_SHLIB_DEP) $(ZONELAB)
 	@O=$(O) E2E_KERNEL=$(KERNEL) tests/validate/kernel.sh
 
+# every other kernel's stored points (tests/data/kernel-6.12, ...): kwa.py
+# replays each with the --reclaim mode of the kernel its header names
+KWA_OTHER_DIRS := $(filter-out tests/data/kernel-6.1/ tests/data/kernel-6.1-shapes/,$(sort $(dir $(wildcard tests/data/kernel-*/kwa-*.out))))
 validate-fscore: $(ZONELAB)
 	@python3 tests/validate/kwa.py table tests/data/kernel-6.1 --zonelab $(ZONELAB)
 	@python3 tests/validate/kwa.py table tests/data/kernel-6.1-shapes --zonelab $(ZONELAB)
 	@python3 tests/validate/kwa.py check tests/data/kernel-6.1-shapes tests/data/kernel-6.1-shapes/expect.json --zonelab $(ZONELAB)
+	@for d in $(KWA_OTHER_DIRS); do python3 tests/validate/kwa.py table $${d%/} --zonelab $(ZONELAB) || exit 1; \
+		[ ! -f $${d}expect.json ] || python3 tests/validate/kwa.py check $${d%/} $${d}expect.json --zonelab $(ZONELAB) || exit 1; done
 
 # fs-core's side as a scenario: every stored point's workload replayed by
 # `zonelab run` (report, tables, plots in $(O)/kernel-6.1/run)

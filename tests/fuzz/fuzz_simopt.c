@@ -5,8 +5,8 @@
  *
  * Invariants beyond "no crash, no sanitizer report":
  *   - a refusal always comes with a reason (non-empty message);
- *   - an accepted --reclaim spec prints back (fsc_reclaim_spec()) as a spec
- *     that parses to the same settings.
+ *   - an accepted --reclaim spec (linux-6.1 or linux-6.12) prints back
+ *     (fsc_reclaim_spec()) as a spec that parses to the same settings.
  * Built with clang only (make fuzz-build); `make check` runs it briefly.
  */
 #include <stdint.h>
@@ -36,9 +36,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fsc_reclaim_parse(text, &r, msg, sizeof(msg)) == 0) {
 		fsc_reclaim_spec(&r, spec, sizeof(spec));
 		if (fsc_reclaim_parse(spec, &back, msg, sizeof(msg)) ||
-		    back.linux61 != r.linux61 || back.data_pct != r.data_pct ||
+		    back.mode != r.mode || back.data_pct != r.data_pct ||
 		    back.meta_pct != r.meta_pct || back.sys_pct != r.sys_pct ||
-		    back.global_pct != r.global_pct)
+		    back.global_pct != r.global_pct || back.dynamic != r.dynamic ||
+		    back.periodic != r.periodic)
 			abort();
 	} else if (!msg[0]) {
 		abort();

@@ -1,13 +1,17 @@
 #!/bin/bash
 # 027-kernel-reclaim.sh — `zonelab sim --reclaim linux-6.1` (fs-core's model
-# of Linux 6.1's zoned reclaim, docs/VALIDATION.md) and its comparison with
-# the kernel's stored measurements:
+# of Linux 6.1's zoned reclaim, docs/VALIDATION.md) and linux-6.12, and the
+# comparison with the kernel's stored measurements:
 #  - bad --reclaim values exit 2 with what was wrong;
 #  - on a fill + uniform-overwrite workload with syncs (the kernel_wa
 #    shape): block groups are queued by frees and reclaimed in passes,
 #    victims picked under the threshold; with the global gate at 100 nothing
 #    is ever reclaimed and the run ends in ENOSPC, as the kernel's would;
 #    with data=0 nothing is queued; the reserve mode ignores the list;
+#  - linux-6.12: with its knobs off as many relocations as linux-6.1 on that
+#    workload; periodic=1 queues by sweeps only; dynamic=1 skips every entry
+#    (threshold 0) and runs out of space; kwa.py picks the mode by the
+#    kernel version a point records;
 #  - tests/validate/kwa.py check: fs-core's replay of every stored kernel
 #    point (tests/data/kernel-6.1/) against the kernel's numbers, within the
 #    tolerance or as a known gap that has not moved.
@@ -23,6 +27,9 @@ refused "'foo' is not a parameter" sim --reclaim linux-6.1:foo=1
 refused "data must be a percentage 0..100" sim --reclaim linux-6.1:data=101
 refused "data must be a percentage 0..100" sim --reclaim linux-6.1:data=
 refused "global must be 0 or 51..100" sim --reclaim linux-6.1:global=40
+refused "dynamic must be 0 or 1" sim --reclaim linux-6.12:dynamic=2
+refused "periodic is a knob of Linux 6.12" sim --reclaim linux-6.1:periodic=1
+refused "reclaim 'linux-6.13': unknown mode" sim --reclaim linux-6.13
 
 # The kernel_wa shape: 256 MiB file on 64 zones of 16 MiB, fill, 12 phases
 # of 64 MiB uniform overwrites, a sync after each.
@@ -57,6 +64,66 @@ grep -q '"error": "none"' "$dir/out" || fail "linux-6.1: the run did not complet
 run "${base[@]}" --reclaim linux-6.1:global=100
 grep -q '"error": "enospc"' "$dir/out" || fail "global=100: want ENOSPC, got $(grep -m1 '"error"' "$dir/out")"
 [ "$(num relocated)" = 0 ] || fail "global=100: $(num relocated) relocations, want 0"
+# linux-6.12 with its knobs off (the kernel's defaults): on this workload
+# every entry still qualifies at its turn, so 6.12 relocates as 6.1 does
+# (the re-check only drops entries that regained data or emptied)
+run "${base[@]}" --reclaim linux-6.1
+r61=$(num relocated)
+run "${base[@]}" --reclaim linux-6.12
+[ $rc = 0 ] || fail "linux-6.12: exit $rc: $(head -c 300 "$dir/err")"
+grep -q '"reclaim": "linux-6.12:data=75,meta=75,sys=75,global=75,dynamic=0,periodic=0"' "$dir/out" ||
+	fail "linux-6.12: config lacks the reclaim spec"
+grep -q '"rechecked": 0, "empty": 0, "sweeps": 0' "$dir/out" || fail "linux-6.12: $(grep -o '"rechecked[^]]*' "$dir/out")"
+[ "$(num relocated)" = "$r61" ] || fail "linux-6.12: $(num relocated) relocations, linux-6.1 $r61"
+# periodic=1: frees queue nothing, sweeps do
+run "${base[@]}" --reclaim linux-6.12:periodic=1
+[ "$(num by_free)" = 0 ] || fail "periodic=1: $(num by_free) queued by frees, want 0"
+[ "$(num by_sweep)" -ge 1 ] || fail "periodic=1: nothing queued by a sweep"
+# dynamic=1: every data block group written full, what was freed in them
+# counts as used (zone_unusable), so the dynamic threshold is 0 and every
+# entry is skipped at its turn: the disk fills, ENOSPC (a prediction)
+run "${base[@]}" --reclaim linux-6.12:dynamic=1
+[ "$(num relocated)" = 0 ] || fail "dynamic=1: $(num relocated) relocations, want 0"
+[ "$(num rechecked)" -ge 1 ] || fail "dynamic=1: no entry skipped at its turn"
+grep -q '"error": "enospc"' "$dir/out" || fail "dynamic=1: want ENOSPC, got $(grep -m1 '"error"' "$dir/out")"
+# --space-resv linux-6.12: 6.12's overcommit, named in the config
+refused "--space-resv linux-6.12: the reservations cover the kernel's trees" sim --space-resv linux-6.12
+run "${base[@]}" --reclaim linux-6.12 --meta-model btrfs --extent-size 64K --space-resv linux-6.12
+[ $rc = 0 ] || fail "--space-resv linux-6.12: exit $rc: $(head -c 300 "$dir/err")"
+grep -q '"space_resv": "linux-6.12"' "$dir/out" || fail "--space-resv linux-6.12: not in the config"
+# kwa.py picks the model by the kernel each point ran: a 6.12 point (a
+# fake header) replays with linux-6.12, a 6.1 one with linux-6.1, 7.3 with
+# linux-6.12, one that does not say by its directory's name
+mkdir -p "$dir/kernel-6.12"
+python3 - "$src/tests/validate" "$dir/kernel-6.12" <<'EOF3' || fail "kwa.py's model by kernel version"
+import os, sys
+sys.path.insert(0, sys.argv[1])
+import kwa
+d = sys.argv[2]
+head = {"point": "45-75-2", "kernel": "Linux version 6.12.117+deb13-amd64 (debian-kernel@lists.debian.org) "
+        "#1 SMP PREEMPT_DYNAMIC Debian 6.12.117-1 (2026-11-20)", "disk_bytes": 1 << 30,
+        "zone_bytes": 16 << 20, "file_bytes": 480 << 20, "bs": 65536, "commit_s": 1000,
+        "threshold": {"data": 75, "metadata": 75, "system": 75, "global": 75}}
+ph = {"point": "45-75-2", "phase": "fill", "app_bytes": 0, "fio_error": 0}
+with open(os.path.join(d, "kwa-45-75-2.out"), "w") as f:
+    f.write(kwa.json.dumps(head) + "\n" + kwa.json.dumps(ph) + "\n")
+h, _, _ = kwa.load_point(os.path.join(d, "kwa-45-75-2.out"))
+a = kwa.sim_args(h)
+want = "linux-6.12:data=75,meta=75,sys=75,global=75"
+assert a[a.index("--reclaim") + 1] == want, a
+assert a[a.index("--space-resv") + 1] == "linux-6.12", a
+cases = [("Linux version 6.1.0-57-amd64 ... Debian 6.1.192-3", "", "linux-6.1"),
+         ("Linux version 7.3.4+bpo-amd64 ...", "", "linux-6.12"),
+         ("Linux version 6.11.2 ...", "", "linux-6.1"),
+         ("", os.path.join(d, "kwa-x.out"), "linux-6.12"),
+         ("", "/x/kernel-6.1/kwa-x.out", "linux-6.1"),
+         ("", "/x/elsewhere/kwa-x.out", "linux-6.1")]
+for k, path, m in cases:
+    got = kwa.reclaim_model({"kernel": k}, path)
+    assert got == m, (k, path, got, m)
+print("kwa.py model by kernel: ok")
+EOF3
+
 # thresholds 0: nothing queued
 run "${base[@]}" --reclaim linux-6.1:data=0,meta=0,sys=0
 [ "$(num queued)" = 0 ] || fail "thresholds 0: $(num queued) block groups queued"
@@ -169,5 +236,5 @@ EOF2
 else
 	fail "no tests/data/kernel-6.1 or no python3"
 fi
-[ $fails = 0 ] && echo "PASS: --reclaim linux-6.1 (errors, queueing, gate, ENOSPC) and the kernel comparison"
+[ $fails = 0 ] && echo "PASS: --reclaim linux-6.1 and linux-6.12 (errors, queueing, gate, ENOSPC) and the kernel comparison"
 exit $((fails > 0))

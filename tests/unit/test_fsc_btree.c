@@ -34,7 +34,7 @@ static struct fsc *mk(struct tdevs *t, uint32_t zones, uint64_t file_bytes, bool
 	cfg.file_bytes = file_bytes;
 	cfg.meta_model = FSC_META_BTRFS;
 	cfg.extent_bytes = EXT;
-	cfg.reclaim.linux61 = linux61;
+	cfg.reclaim.mode = linux61 ? FSC_RECLAIM_LINUX_6_1 : FSC_RECLAIM_OFF;
 	assert_int_equal(fsc_create(&cfg, &fs), 0);
 	return fs;
 }

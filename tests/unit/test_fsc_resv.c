@@ -37,7 +37,7 @@ static struct fsc *mk(struct tdevs *t, uint32_t zones, uint64_t file_bytes)
 	cfg.file_bytes = file_bytes;
 	cfg.meta_model = FSC_META_BTRFS;
 	cfg.extent_bytes = EXT;
-	cfg.reclaim.linux61 = true;
+	cfg.reclaim.mode = FSC_RECLAIM_LINUX_6_1;
 	cfg.resv_linux61 = true;
 	assert_int_equal(fsc_create(&cfg, &fs), 0);
 	return fs;
@@ -270,7 +270,7 @@ static void test_spare_under_max_active(void **state)
 	cfg.file_bytes = 2 * MIB;
 	cfg.meta_model = FSC_META_BTRFS;
 	cfg.extent_bytes = EXT;
-	cfg.reclaim.linux61 = true;
+	cfg.reclaim.mode = FSC_RECLAIM_LINUX_6_1;
 	cfg.resv_linux61 = true;
 	cfg.max_active_zones = 3;
 	assert_int_equal(fsc_create(&cfg, &fs), 0);
@@ -335,9 +335,60 @@ static void test_off_and_needs_btrfs_model(void **state)
 	tdevs_fini(&t);
 }
 
+/* 6.12's overcommit by hand (calc_available_free_space(), space-info.c:414,
+ * FLUSH_ALL): of the unallocated bytes per copy one data chunk (a zone)
+ * less, an eighth, aligned down to the zone; none at one zone or less.
+ * And its total is total_bytes: a removed block group gives no room. */
+static void test_612_overcommit(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 256, 8 * MIB);
+	struct fsc_bg *bg;
+	uint64_t u, l;
+	int before, after;
+
+	u = (256 - (uint64_t)fs->nr_chunk_zones) * MIB;  /* single: one copy */
+	assert_true(u > 200 * MIB);
+	assert_int_equal(fsc_resv_overcommit(fs), u / 8);                    /* 6.1 */
+	fs->cfg.resv_612 = true;
+	assert_int_equal(fsc_resv_overcommit(fs), (u - MIB) / 8 / MIB * MIB); /* 6.12 */
+	/* 6.1 keeps removed block groups' bytes (resv.gone); 6.12 does not */
+	assert_true(tcommit(fs) >= 0);
+	before = fit_count(fs);
+	assert_true(tcommit(fs) >= 0);
+	fs->resv.gone += 64 * MIB;                  /* 102 reservations' worth */
+	after = fit_count(fs);
+	assert_true(after <= before + 1 && after + 1 >= before);  /* a commit's drift */
+	assert_true(tcommit(fs) >= 0);
+	fs->cfg.resv_612 = false;
+	assert_true(fit_count(fs) >= before + 90);  /* 6.1: room */
+	fs->cfg.resv_612 = true;
+	fs->resv.gone -= 64 * MIB;
+	/* data takes zones until 17, 9, 8 MiB are left */
+	for (uint64_t left = 17; left >= 8; left--) {
+		while ((256 - (uint64_t)fs->nr_chunk_zones) > left) {
+			assert_int_equal(fsc_alloc(fs, FSC_BG_DATA, BLK, FSC_NO_OWNER, 0, &bg, &l), 0);
+			bg->nr_inflight--;
+		}
+		if (left == 17)
+			assert_int_equal(fsc_resv_overcommit(fs), 2 * MIB);  /* (17 - 1) / 8 */
+		if (left == 16)
+			assert_int_equal(fsc_resv_overcommit(fs), MIB);      /* 15 / 8 = 1.875: 1 */
+		if (left == 9)
+			assert_int_equal(fsc_resv_overcommit(fs), MIB);      /* 8 / 8 */
+		if (left == 8)
+			assert_int_equal(fsc_resv_overcommit(fs), 0);        /* 7 / 8 = 0.875: 0 */
+	}
+	fs->cfg.resv_612 = false;
+	assert_int_equal(fsc_resv_overcommit(fs), MIB);              /* 6.1: 8 / 8 */
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_612_overcommit),
 		cmocka_unit_test(test_size_and_commit),
 		cmocka_unit_test(test_fresh_counts_frees_checksums),
 		cmocka_unit_test(test_refs_give_back),

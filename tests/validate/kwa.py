@@ -3,8 +3,9 @@
 
 Reads the kernel's measurements (kwa-F-T-SEED.out, one JSON line per phase,
 from the e2e check kernel_wa: tests/e2e/guest/checks/47-kernel-wa.sh), replays
-the same workload in fs-core (`zonelab sim --trace` with --reclaim linux-6.1,
-the kernel's geometry and thresholds), and compares write amplification phase
+the same workload in fs-core (`zonelab sim --trace` with the --reclaim mode of
+the point's kernel: linux-6.1, or linux-6.12 for 6.12 and later, read from the
+header's "kernel" line; the kernel's geometry and thresholds), and compares write amplification phase
 by phase.
 
   kwa.py table DIR [--zonelab Z] [--json OUT]   the comparison table (markdown)
@@ -31,6 +32,7 @@ import gzip
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -53,6 +55,7 @@ def load_point(path):
                 head = r
     if head is None or not phases:
         raise SystemExit(f"{path}: no header line or no phase")
+    head["_path"] = path  # where it came from: reclaim_model()'s fallback
     idx = {}
     ipath = path[:-4] + ".idx"
     opener = open
@@ -102,17 +105,46 @@ def write_iolog(path, head, phases, idx, upto, as_run=True):
     return exact
 
 
+# The kernel version each point records (its .out header's "kernel": the
+# guest's /proc/version, "Linux version 6.12.117+deb13-amd64 ..."), and the
+# fs-core models that follow that kernel (--reclaim and --space-resv):
+# linux-6.12 from 6.12 on (7.3 too, until a linux-7.3 mode is shown to be
+# needed), linux-6.1 below.
+MODELS = [((6, 12), "linux-6.12"), ((0, 0), "linux-6.1")]
+
+
+def kernel_release(head, path=""):
+    """(major, minor) of the kernel a point ran on: the header's "kernel"
+    line, else the data directory's name (tests/data/kernel-6.12), else
+    None."""
+    m = re.search(r"Linux version (\d+)\.(\d+)", head.get("kernel") or "")
+    if not m:
+        m = re.search(r"kernel-(\d+)\.(\d+)", os.path.basename(os.path.dirname(os.path.abspath(path))))
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def reclaim_model(head, path=""):
+    """The --reclaim and --space-resv mode for a point: by its kernel's version (linux-6.1
+    when the point does not say: every point stored before issue 30)."""
+    rel = kernel_release(head, path)
+    if rel is None:
+        return "linux-6.1"
+    return next(m for v, m in MODELS if rel >= v)
+
+
 # fs-core's tree indexes the file in 4 KiB blocks; btrfs's fs tree holds one
 def sim_args(head):
     z = head["zone_bytes"]
     t = head["threshold"]
     # --meta-model btrfs: the kernel's trees, their sizes from the 16 KiB
     # node (mkfs's default) and the extent size, the point's block size
-    return ["--meta-model", "btrfs", "--extent-size", str(head["bs"]), "--space-resv", "linux-6.1", "--zones", str(head["disk_bytes"] // z), "--zone-size", str(z), "--conv", "0",
+    # the reservations follow the same kernel: 6.12's overcommit from 6.12 on
+    return ["--meta-model", "btrfs", "--extent-size", str(head["bs"]), "--space-resv",
+            reclaim_model(head, head.get("_path", "")), "--zones", str(head["disk_bytes"] // z), "--zone-size", str(z), "--conv", "0",
             "--profile", "single", "--meta-profile", "dup", "--placement", "reloc",
             "--reserve", "0",
-            "--reclaim", f"linux-6.1:data={t['data']},meta={t['metadata']},sys={t['system']},"
-                         f"global={t['global']}",
+            "--reclaim", f"{reclaim_model(head, head.get('_path', ''))}:data={t['data']},"
+                         f"meta={t['metadata']},sys={t['system']},global={t['global']}",
             # commits come from the phases' syncs (the kernel ran with commit=KWA_COMMIT)
             "--commit-interval-ms", str(head["commit_s"] * 1000), "--commit-bytes", "1T",
             "--qd", "1", "--timing", "closed", "--file-size", str(head["file_bytes"])]
@@ -186,7 +218,8 @@ def compare(zonelab, path):
     last = len(phases) - 1
     r = {"point": head["point"], "file_pct": round(100 * head["file_bytes"] / head["disk_bytes"]),
          "threshold": head["threshold"]["data"], "seed": head["seed"], "exact_offsets": exact,
-         "kernel_version": head["kernel"].split("Debian ")[-1].split(" ")[0]}
+         "kernel_version": head["kernel"].split("Debian ")[-1].split(" ")[0],
+         "model": reclaim_model(head, path)}
     # first failed write (kernel: fio stopped a phase with an error, ENOSPC
     # or, once a transaction aborted, EROFS); whether writes went on after it
     kfail = next((i for i, ph in enumerate(phases) if ph["fio_error"]), None)
@@ -325,6 +358,8 @@ def table(results):
         name = f"{r['file_pct']} {r['threshold']} {r['seed']}"
         if r.get("shape", "grid") != "grid":
             name = f"{r['point']}: {r['shape']}"
+        if r.get("model", "linux-6.1") != "linux-6.1":
+            name += f" ({r['model']})"
         lines.append(f"| {name} | "
                      f"{'exact' if r['exact_offsets'] else 'drawn'} | {fmt(r.get('kernel_data_wa'))} | "
                      f"{fmt(r.get('fscore_data_wa'))} | {fmt(r.get('data_wa_ratio'))} | "
