@@ -87,6 +87,9 @@ struct sim_cfg {
 	uint64_t dev_cmd_ns;        /* per-command overhead */
 	uint64_t dev_bw_bps;        /* sequential bandwidth per device, bytes/s (0 = infinite) */
 	uint64_t zone_switch_ns;    /* penalty when a device moves to another zone */
+	const char *timing_model;   /* --timing-model PRESET[,k=v] (docs/TIMING.md): each
+				     * device times its commands on emulator/ztime instead
+				     * of the three figures above; NULL = those */
 	enum sim_store store;
 	const char *store_path;     /* SIM_STORE_FILE: image (device i of several: PATH.i) */
 	const char *faults;         /* zfault rules for every device (docs/FAULTS.md), or NULL */
@@ -199,6 +202,8 @@ struct sim_result {
 	uint64_t nr_zone_finishes;    /* whole run */
 	uint32_t active_max;          /* most active zones fs-core held on one device */
 	uint64_t nr_redirty, nr_zeros;
+	/* --timing-model: commands the model timed, device time zone ops took */
+	uint64_t nr_timed_cmds, zone_op_ns;
 	double bg_life_mean_ns;
 	uint64_t bg_life_max_ns;
 	struct ana_hist bg_life;    /* ns from creation to reset, every removed block group */
