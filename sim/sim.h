@@ -234,6 +234,32 @@ struct sim_result {
  */
 int sim_run(const struct sim_cfg *cfg, struct sim_result *res);
 
+/* ---- the timing model's microbenchmarks (sim_tbench.c) ---- */
+
+struct ztime_params;
+
+/* One line of the table: what the model does, beside the published figure. */
+struct sim_tbench_row {
+	char name[64];
+	const char *unit;           /* IOPS, MB/s (10^6 bytes/s), ms */
+	double value;               /* measured on the model, in virtual time */
+	double published;           /* the preset's figure (docs/TIMING.md), 0 = none */
+	const char *source;         /* where it comes from, NULL = none */
+};
+#define SIM_TBENCH_MAX 16
+
+/**
+ * sim_tbench() - the microbenchmarks of a drive with figures @p, seeded by
+ * @seed (deterministic: same figures and seed, same table), into @rows
+ * (up to @max; *@nr set).  HDD: QD1 and QD32 (FIFO, SPTF) 4 KiB random
+ * read IOPS, 1 MiB sequential read and write MB/s at the outer and inner
+ * diameter, zone reset / finish, flush and implicit-open costs; flash:
+ * sequential write and read, random read IOPS, reset, finish, flush.
+ * Returns 0, or -EINVAL with why in @msg (a drive too small for the jobs).
+ */
+int sim_tbench(const struct ztime_params *p, uint64_t seed, struct sim_tbench_row *rows,
+	       uint32_t max, uint32_t *nr, char *msg, size_t msg_len);
+
 /* sim_json() - the configuration and result as one JSON object on @f. */
 void sim_json(FILE *f, const struct sim_cfg *cfg, const struct sim_result *res);
 
