@@ -8,4 +8,4 @@ LIB_SRCS += sim/sim_engine.c sim/sim_dev.c sim/sim_out.c sim/sim_cfg.c \
 	sim/sim_loop.c sim/sim_run.c
 UNIT_TESTS += tests/unit/test_sim.c tests/unit/test_sim_replay.c tests/unit/test_sim_time.c
 BENCH_SRCS += tests/bench/bench_sim.c
-CHECK_SCRIPTS += tests/scripts/027-kernel-reclaim.sh
+CHECK_SCRIPTS += tests/scripts/027-kernel-reclaim.sh tests/scripts/022-timing.sh
