@@ -16,6 +16,7 @@
  * missing one fails the link. */
 int cmd_disk(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
+int cmd_timing(int argc, char **argv);
 int cmd_ctl(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -19,6 +19,8 @@ static const char sim_help[] =
 "usage: zonelab sim [options]      (prints a JSON summary; see docs/SIM.md)\n"
 "  devices:   --devices N --zones N --zone-size BYTES --conv N\n"
 "             --dev-cmd-us N --dev-bw BYTES_PER_S (0 = infinite) --zone-switch-us N\n"
+"             --timing-model PRESET[,key=value...] (hc620, zn540; docs/TIMING.md):\n"
+"             each device timed by the drive model instead of the three above\n"
 "             --store none|mem|file:PATH --faults RULES (docs/FAULTS.md)\n"
 "             --blkdev /dev/sdX (a Linux zoned block device; its geometry is used)\n"
 "             --on-dev-error abort|continue --no-reloc-reads\n"
@@ -90,13 +92,14 @@ enum {
 	O_WORKLOAD, O_UTIL, O_BIO, O_HOTR, O_HOTF, O_ZIPF, O_QD, O_WARMUP, O_WRITES, O_CLEAN,
 	O_RESERVE, O_CSV, O_SAMPLE, O_STORE, O_FAULTS, O_BLKDEV, O_ON_ERR, O_NO_RREAD,
 	O_HELP, O_RECLAIM, O_META_MODEL, O_EXTENT, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG, O_MAP, O_FILE_SIZE, O_LOOPS, O_TIMING, O_SPEED,
-	O_MAX_OPEN, O_MAX_ACTIVE, O_TRACE, O_TRACE_FMT, O_DEVICE, O_SPACE_RESV,
+	O_MAX_OPEN, O_MAX_ACTIVE, O_TRACE, O_TRACE_FMT, O_DEVICE, O_SPACE_RESV, O_TIMING_MODEL,
 };
 
 static const struct option opts[] = {
 	{ "seed", 1, 0, O_SEED }, { "devices", 1, 0, O_DEVICES }, { "zones", 1, 0, O_ZONES },
 	{ "zone-size", 1, 0, O_ZONE_SIZE }, { "conv", 1, 0, O_CONV }, { "dev-cmd-us", 1, 0, O_CMD },
 	{ "dev-bw", 1, 0, O_BW }, { "zone-switch-us", 1, 0, O_SWITCH },
+	{ "timing-model", 1, 0, O_TIMING_MODEL },
 	{ "profile", 1, 0, O_PROFILE }, { "meta-profile", 1, 0, O_META_PROFILE },
 	{ "order", 1, 0, O_ORDER }, { "release", 1, 0, O_RELEASE }, { "expire-ms", 1, 0, O_EXPIRE },
 	{ "no-metadata", 0, 0, O_NO_META }, { "fanout", 1, 0, O_FANOUT },
@@ -260,6 +263,7 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_SAMPLE: c->sample_ns = v * 1000000; break;
 	case O_STORE: r = parse_store(c, a); break;
 	case O_FAULTS: c->faults = a; break;
+	case O_TIMING_MODEL: c->timing_model = a; break;
 	case O_BLKDEV: c->blkdev = a; break;
 	case O_ON_ERR:
 		r = pick("on-dev-error", a, sim_on_dev_error_names, &e);

@@ -3,7 +3,7 @@
 # Fragment of ./Makefile.
 CLI_SRCS += cli/zonelab.c cli/cli_opt.c cli/cli_util.c cli/cmd_disk.c cli/cmd_ctl.c cli/cmd_sim.c \
 	cli/cmd_trace.c cli/run_scn.c cli/run_collect.c cli/cmd_run.c cli/cmd_collect.c \
-	cli/cmd_compare.c
+	cli/cmd_compare.c cli/cmd_timing.c
 # The option convention of every command (cli_opt.c): -h/--help, --opt=value,
 # --, refusals naming the option and the help, --version.
 CHECK_SCRIPTS += tests/scripts/012-cli-options.sh

@@ -19,6 +19,7 @@ static const struct {
 } cmds[] = {
 	{ "disk", cmd_disk, "create, inspect and drive an emulated zoned disk image" },
 	{ "sim", cmd_sim, "run an fs-core simulation in virtual time" },
+	{ "timing", cmd_timing, "the device timing model's benchmark table (docs/TIMING.md)" },
 	{ "ctl", cmd_ctl, "control a running emulated device (faults, zones, stats)" },
 	{ "trace", cmd_trace, "read, convert and replay block traces" },
 	{ "run", cmd_run, "run every point of scenario files (sweeps, expectations, Slurm)" },

@@ -87,6 +87,9 @@ struct sim_cfg {
 	uint64_t dev_cmd_ns;        /* per-command overhead */
 	uint64_t dev_bw_bps;        /* sequential bandwidth per device, bytes/s (0 = infinite) */
 	uint64_t zone_switch_ns;    /* penalty when a device moves to another zone */
+	const char *timing_model;   /* --timing-model PRESET[,k=v] (docs/TIMING.md): each
+				     * device times its commands on emulator/ztime instead
+				     * of the three figures above; NULL = those */
 	enum sim_store store;
 	const char *store_path;     /* SIM_STORE_FILE: image (device i of several: PATH.i) */
 	const char *faults;         /* zfault rules for every device (docs/FAULTS.md), or NULL */
@@ -201,6 +204,8 @@ struct sim_result {
 	uint64_t nr_zone_finishes;    /* whole run */
 	uint32_t active_max;          /* most active zones fs-core held on one device */
 	uint64_t nr_redirty, nr_zeros;
+	/* --timing-model: commands the model timed, device time zone ops took */
+	uint64_t nr_timed_cmds, zone_op_ns;
 	double bg_life_mean_ns;
 	uint64_t bg_life_max_ns;
 	struct ana_hist bg_life;    /* ns from creation to reset, every removed block group */
@@ -230,6 +235,32 @@ struct sim_result {
  * geometry, fault rules, store, block device).
  */
 int sim_run(const struct sim_cfg *cfg, struct sim_result *res);
+
+/* ---- the timing model's microbenchmarks (sim_tbench.c) ---- */
+
+struct ztime_params;
+
+/* One line of the table: what the model does, beside the published figure. */
+struct sim_tbench_row {
+	char name[64];
+	const char *unit;           /* IOPS, MB/s (10^6 bytes/s), ms */
+	double value;               /* measured on the model, in virtual time */
+	double published;           /* the preset's figure (docs/TIMING.md), 0 = none */
+	const char *source;         /* where it comes from, NULL = none */
+};
+#define SIM_TBENCH_MAX 16
+
+/**
+ * sim_tbench() - the microbenchmarks of a drive with figures @p, seeded by
+ * @seed (deterministic: same figures and seed, same table), into @rows
+ * (up to @max; *@nr set).  HDD: QD1 and QD32 (FIFO, SPTF) 4 KiB random
+ * read IOPS, 1 MiB sequential read and write MB/s at the outer and inner
+ * diameter, zone reset / finish, flush and implicit-open costs; flash:
+ * sequential write and read, random read IOPS, reset, finish, flush.
+ * Returns 0, or -EINVAL with why in @msg (a drive too small for the jobs).
+ */
+int sim_tbench(const struct ztime_params *p, uint64_t seed, struct sim_tbench_row *rows,
+	       uint32_t max, uint32_t *nr, char *msg, size_t msg_len);
 
 /* sim_json() - the configuration and result as one JSON object on @f. */
 void sim_json(FILE *f, const struct sim_cfg *cfg, const struct sim_result *res);

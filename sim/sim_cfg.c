@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim_int.h"
+#include "ztime.h"
 
 void sim_cfg_init(struct sim_cfg *c)
 {
@@ -267,6 +268,39 @@ static int check_active(const struct sim_cfg *c, char *msg, size_t msg_len)
 	return 0;
 }
 
+/*
+ * --timing-model: the text parses, and (geometry known) the drive holds
+ * the disk.  A block device has its own timing: no model on it.
+ */
+static int check_timing(const struct sim_cfg *c, bool geometry, char *msg, size_t msg_len)
+{
+	struct ztime_params p;
+	struct ztime_geo g = { c->zone_bytes, c->nr_zones };
+	struct ztime *t;
+	char why[200];
+
+	if (!c->timing_model)
+		return 0;
+	if (c->blkdev) {
+		zl_msgf(msg, msg_len, "--timing-model %s --blkdev %s: a real device has its own "
+			"timing (no model on it)", c->timing_model, c->blkdev);
+		return -EINVAL;
+	}
+	if (ztime_parse(c->timing_model, &p, why, sizeof(why))) {
+		zl_msgf(msg, msg_len, "--timing-model: %s", why);
+		return -EINVAL;
+	}
+	if (!geometry)
+		return 0;
+	if (ztime_create(&p, &g, &t, why, sizeof(why))) {
+		zl_msgf(msg, msg_len, "--timing-model %s: --zones %u --zone-size %llu: %s",
+			c->timing_model, c->nr_zones, (unsigned long long)c->zone_bytes, why);
+		return -EINVAL;
+	}
+	ztime_destroy(t);
+	return 0;
+}
+
 /* A data zone at least, and a file of one write at least. */
 static int check_room(const struct sim_cfg *c, char *msg, size_t msg_len)
 {
@@ -365,5 +399,7 @@ int sim_cfg_check(const struct sim_cfg *c, char *msg, size_t msg_len)
 		ret = check_active(c, msg, msg_len);
 	if (!ret && !derive)
 		ret = check_room(c, msg, msg_len);
+	if (!ret)
+		ret = check_timing(c, !derive, msg, msg_len);
 	return ret;
 }

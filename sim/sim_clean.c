@@ -32,8 +32,9 @@ static void reloc_read(struct sim *s, struct fsc_bio *b)
 		if (s->cfg->dev_error_abort && !s->err)
 			s->err = ret;
 	}
-	sim_push(s, sim_dev_time(s, src->stripes[st].dev, src->stripes[st].phys, b->len_bytes,
-				 blk->last_delay_ns), EV_READ_DONE, b);
+	sim_push(s, sim_dev_time(s, src->stripes[st].dev, ZTIME_READ, src->stripes[st].phys,
+				 src->stripes[st].phys + phys, b->len_bytes, blk->last_delay_ns),
+		 EV_READ_DONE, b);
 }
 
 /* The copies of a victim into the write path. */

@@ -84,11 +84,14 @@ void sim_expire(struct sim *s)
 
 /* ---- devices ---- */
 
-uint64_t sim_dev_time(struct sim *s, uint32_t d, uint64_t zone, uint64_t bytes,
-		      uint64_t extra_ns)
+uint64_t sim_dev_time(struct sim *s, uint32_t d, enum ztime_op op, uint64_t zone, uint64_t off,
+		      uint64_t bytes, uint64_t extra_ns)
 {
 	const struct sim_cfg *c = s->cfg;
 	uint64_t t = c->dev_cmd_ns + extra_ns, start;
+
+	if (s->zt[d])
+		return sim_time_cmd(s, d, op, off, bytes, extra_ns);
 
 	if (c->dev_bw_bps)
 		t += (uint64_t)((unsigned __int128)bytes * 1000000000ULL / c->dev_bw_bps);
@@ -105,7 +108,7 @@ static void sim_dispatch(void *arg, struct fsc_bio *bio)
 	struct sim *s = arg;
 	struct fsc_bg *bg = bio->bg;
 	uint32_t i, data = bg->nr_stripes / bg->sub_stripes;
-	uint64_t done = s->now, t, per;
+	uint64_t done = s->now, t, per, off = 0, phys, run;
 
 	ana_hist_add(&s->res->reorder, bio->t_dispatch_ns - bio->t_ready_ns);
 	for (i = 0; i < bg->nr_stripes; i++)  /* every device of a run is present */
@@ -116,10 +119,15 @@ static void sim_dispatch(void *arg, struct fsc_bio *bio)
 		s->err = bio->status;
 	per = bg->profile == FSC_RAID0 || bg->profile == FSC_RAID10 ?
 	      (bio->len_bytes + data - 1) / data : bio->len_bytes;
+	if (s->zt[0]) {  /* where in the zone (after execute: an append's position is known) */
+		fsc_map_stripe(bg, bio->logical - bg->start, bio->len_bytes, &i, &phys, &run);
+		off = phys;
+	}
 	for (i = 0; i < bg->nr_stripes; i++) {
 		uint32_t d = bg->stripes[i].dev;
 
-		t = sim_dev_time(s, d, bg->stripes[i].phys, per, s->devs.blk[d]->last_delay_ns);
+		t = sim_dev_time(s, d, ZTIME_WRITE, bg->stripes[i].phys, bg->stripes[i].phys + off,
+				 per, s->devs.blk[d]->last_delay_ns);
 		if (t > done)
 			done = t;
 	}

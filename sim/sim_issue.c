@@ -228,8 +228,9 @@ static int issue_read(struct sim *s, uint32_t req, uint64_t lbn, uint32_t nr)
 				}
 				s->reqs[req].pieces++;
 				s->reads_inflight++;
-				sim_push_arg(s, sim_dev_time(s, bg->stripes[st].dev,
-							     bg->stripes[st].phys, run,
+				sim_push_arg(s, sim_dev_time(s, bg->stripes[st].dev, ZTIME_READ,
+							     bg->stripes[st].phys,
+							     bg->stripes[st].phys + phys, run,
 							     blk->last_delay_ns),
 					     EV_USER_READ_DONE, req);
 				off += run;

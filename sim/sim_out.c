@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "sim_int.h"
+#include "ztime.h"
 #include "zl_json.h"
 
 const char *const sim_profile_names[] = {
@@ -189,6 +190,17 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 		c->reloc_reads ? "true" : "false");
 	fprintf(f, "    \"dev_cmd_ns\": %llu, \"dev_bw_bps\": %llu, \"zone_switch_ns\": %llu,\n",
 		U(c->dev_cmd_ns), U(c->dev_bw_bps), U(c->zone_switch_ns));
+	if (c->timing_model) {  /* only then: a run without one prints what it always did */
+		struct ztime_params p;
+		char txt[1024];
+
+		fprintf(f, "    \"timing_model\": ");
+		if (ztime_parse(c->timing_model, &p, NULL, 0) || ztime_format(&p, txt, sizeof(txt)) < 0)
+			zl_json_fprint_str(f, c->timing_model);
+		else
+			zl_json_fprint_str(f, txt);
+		fprintf(f, ",\n");
+	}
 	fprintf(f, "    \"data_profile\": \"%s\", \"meta_profile\": \"%s\", \"order\": \"%s\", "
 		"\"release\": \"%s\", \"expire_ns\": %llu,\n",
 		name(sim_profile_names, c->data_profile), name(sim_profile_names, c->meta_profile),
@@ -279,6 +291,9 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 	fprintf(f, "  \"bios\": { \"user\": %llu, \"dispatched\": %llu, \"commits\": %llu, "
 		"\"redirty\": %llu, \"zeros\": %llu }", U(r->nr_user_bios), U(r->nr_bios),
 		U(r->nr_commits), U(r->nr_redirty), U(r->nr_zeros));
+	if (c->timing_model)
+		fprintf(f, ",\n  \"timing\": { \"timed_commands\": %llu, \"zone_op_ns\": %llu }",
+			U(r->nr_timed_cmds), U(r->zone_op_ns));
 	if (fsc_reclaim_on(&c->reclaim)) {
 		fprintf(f, ",\n  \"reclaim\": { \"queued\": %llu, \"by_free\": %llu, "
 			"\"by_unusable\": %llu, \"passes\": %llu, \"gated\": %llu, \"skipped\": %llu, "

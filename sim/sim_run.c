@@ -128,6 +128,9 @@ static int create_fs(struct sim *s)
 	if (ret)
 		return ret;
 	fsc_set_owner(s->fs, &sim_owner_ops, s);
+	ret = sim_time_open(s);  /* after the mkfs: its resets are not timed */
+	if (ret)
+		return ret;
 
 	/* --reserve counts block groups (as sim_usable_data_zones() does): with
 	 * DUP a free zone pair is one block group, and a reserve of zones that
@@ -171,6 +174,7 @@ static void run_destroy(struct sim *s)
 		fsc_bio_put(s->fs, b);
 	}
 	fsc_destroy(s->fs);
+	sim_time_close(s);
 	trc_source_destroy(s->src);
 	if (s->wl.ops->fini)
 		s->wl.ops->fini(&s->wl);

@@ -3,6 +3,8 @@
  * simulation and what its parts give each other.  The parts, from the
  * bottom up (each uses only those before it):
  *
+ *   sim_time.c   devices on the timing model (--timing-model): one
+ *                struct ztime per device, zone operations charged
  *   sim_io.c     the way down: workers that reorder bios, device time,
  *                transaction commits, fs-core's owner callbacks
  *   sim_clean.c  cleaning: picking victims and driving their relocation
@@ -25,6 +27,7 @@
 
 #include "fsc_int.h"
 #include "sim_wl.h"
+#include "ztime.h"
 
 /* Events on the heap (struct sim_event.type). */
 enum {
@@ -68,6 +71,9 @@ struct sim {
 	struct fsc *fs;
 	uint64_t busy_until[FSC_MAX_DEVS];
 	uint64_t last_zone[FSC_MAX_DEVS];
+	/* --timing-model (sim_time.c): one drive per device, or NULL */
+	struct ztime *zt[FSC_MAX_DEVS];
+	struct sim_tops *tops;             /* their zblk ops with zone ops timed */
 	/* workers */
 	struct fsc_bio *q_head, *q_tail;   /* waiting for a worker */
 	uint32_t workers_busy, workers_max;
@@ -136,18 +142,39 @@ static inline void sim_push_arg(struct sim *s, uint64_t t, uint32_t type, uint32
 		s->err = -ENOMEM;
 }
 
+/* ---- the timing model (sim_time.c) ---- */
+
+/*
+ * sim_time_open() - with --timing-model: one struct ztime per device and
+ * their zone operations timed.  0, or -EINVAL with the text, the device,
+ * its geometry and the model's reason in res->msg (a text that does not
+ * parse, a disk the drive cannot hold).  sim_time_close() in any case.
+ */
+int sim_time_open(struct sim *s);
+void sim_time_close(struct sim *s);
+/*
+ * sim_time_cmd() - command @op of @bytes at device byte @off on device @d,
+ * dispatched now: its completion on the model (@extra_ns of injected
+ * latency added).  Zone operations block the device until they are over.
+ */
+uint64_t sim_time_cmd(struct sim *s, uint32_t d, enum ztime_op op, uint64_t off, uint64_t bytes,
+		      uint64_t extra_ns);
+
 /* ---- the way down (sim_io.c) ---- */
 
 /* fs-core's callbacks to the simulator (fsc_set_owner(), the run as arg). */
 extern const struct fsc_owner_ops sim_owner_ops;
 
 /*
- * sim_dev_time() - completion time of a command of @bytes on device @d at
- * @zone (physical byte address of the zone), @extra_ns of injected latency
- * included; the device is busy until then.
+ * sim_dev_time() - completion time of command @op (ZTIME_READ or
+ * ZTIME_WRITE) of @bytes on device @d at @zone (physical byte address of
+ * the zone), byte @off, @extra_ns of injected latency included.  On the
+ * timing model when there is one (sim_time_cmd()), else the first-order
+ * model: overhead + bytes / bandwidth + a zone switch, the device busy
+ * until then.
  */
-uint64_t sim_dev_time(struct sim *s, uint32_t d, uint64_t zone, uint64_t bytes,
-		      uint64_t extra_ns);
+uint64_t sim_dev_time(struct sim *s, uint32_t d, enum ztime_op op, uint64_t zone, uint64_t off,
+		      uint64_t bytes, uint64_t extra_ns);
 /* sim_enqueue() - a bio enters the worker stage (or, without workers, submission). */
 void sim_enqueue(struct sim *s, struct fsc_bio *bio);
 /* sim_worker_done() - @bio's worker finished: submit it, start the next queued. */

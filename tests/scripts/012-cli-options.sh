@@ -16,7 +16,7 @@ refused() {
 }
 
 cmds=$("$ZL" --help | awk '/^commands:/ { on = 1; next } on && /^$/ { exit } on { print $1 }')
-[ "$(echo $cmds)" = "disk sim ctl trace run collect compare plot" ] || fail "zonelab --help lists: $(echo $cmds)"
+[ "$(echo $cmds)" = "disk sim timing ctl trace run collect compare plot" ] || fail "zonelab --help lists: $(echo $cmds)"
 "$ZL" --help | grep -q "not built" && fail "zonelab --help says 'not built'"
 
 # --- -h and --help everywhere, the top level included

@@ -27,6 +27,12 @@ for f in "$src"/scenarios/ci/*.ini; do
 	fi
 done
 
+# --- scenarios/timing.ini: fs-core on the hc620 timing model (docs/TIMING.md)
+"$ZL" run "$src/scenarios/timing.ini" -o "$dir/timing" -j 2 -q --check --no-plots >"$dir/timing.log" 2>&1 ||
+	fail "scenarios/timing.ini: exit $?: $(tail -5 "$dir/timing.log")"
+grep -q '"timing_model": "hc620,capacity=' "$dir/timing/points/timing-0000.json" ||
+	fail "timing.ini: the point does not name its timing model"
+
 # --- a small sweep used below: 2 policies x 2 utilizations x 2 seeds
 cat >"$dir/t.ini" <<'EOF'
 [scenario]

@@ -1,0 +1,139 @@
+/*
+ * cmd_timing.c — `zonelab timing table [--timing-model TEXT] [--json]
+ * [--seed N]`: the device timing model's microbenchmarks (sim/sim_tbench.c,
+ * virtual time, deterministic) as a table beside the preset's published
+ * figures (docs/TIMING.md).  This file parses options and prints; the jobs
+ * are sim_tbench()'s.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "sim.h"
+#include "ztime.h"
+#include "zl_json.h"
+
+static const char timing_help[] =
+"usage: zonelab timing table [--timing-model PRESET[,key=value...]] [--json] [--seed N]\n"
+"  the timing model's microbenchmarks in virtual time (default model: hc620;\n"
+"  presets: hc620, zn540; keys and sources: docs/TIMING.md), beside the\n"
+"  preset's published figures and the ratio measured / published\n";
+
+enum { O_MODEL = 256, O_JSON, O_SEED, O_HELP };
+
+static const struct option opts[] = {
+	{ "timing-model", 1, 0, O_MODEL }, { "json", 0, 0, O_JSON }, { "seed", 1, 0, O_SEED },
+	{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 },
+};
+
+static void print_json(const char *canon, uint64_t seed, const struct sim_tbench_row *r,
+		       uint32_t nr)
+{
+	uint32_t i;
+
+	printf("{ \"model\": ");
+	zl_json_fprint_str(stdout, canon);
+	printf(", \"seed\": %llu, \"rows\": [\n", (unsigned long long)seed);
+	for (i = 0; i < nr; i++) {
+		printf("  { \"name\": ");
+		zl_json_fprint_str(stdout, r[i].name);
+		printf(", \"unit\": \"%s\", \"value\": %.3f, ", r[i].unit, r[i].value);
+		if (r[i].published > 0)
+			printf("\"published\": %.3f, \"ratio\": %.3f, \"source\": ", r[i].published,
+			       r[i].value / r[i].published);
+		else
+			printf("\"published\": null, \"ratio\": null, \"source\": ");
+		zl_json_fprint_str(stdout, r[i].source);
+		printf(" }%s\n", i + 1 < nr ? "," : "");
+	}
+	printf("] }\n");
+}
+
+static void print_table(const char *canon, uint64_t seed, const struct sim_tbench_row *r,
+			uint32_t nr)
+{
+	uint32_t i, k = 0;
+
+	printf("timing model: %s\nseed %llu, virtual time\n\n", canon, (unsigned long long)seed);
+	printf("%-42s %12s %-5s %11s %6s\n", "benchmark", "model", "unit", "published", "ratio");
+	for (i = 0; i < nr; i++) {
+		printf("%-42s %12.3f %-5s ", r[i].name, r[i].value, r[i].unit);
+		if (r[i].published > 0)
+			printf("%11.3f %6.3f [%u]\n", r[i].published, r[i].value / r[i].published,
+			       ++k);
+		else
+			printf("%11s %6s\n", "-", "-");
+	}
+	if (k)
+		printf("\n");
+	for (i = 0, k = 0; i < nr; i++)
+		if (r[i].published > 0) {
+			k++;
+			printf("[%u] %s\n", k, r[i].source);
+		}
+}
+
+/**
+ * cmd_timing() - `zonelab timing table ...`.  0, or 2 on a usage error (a
+ * model text that does not parse: what, where and why on stderr), 1 when
+ * the model cannot run the jobs.
+ */
+int cmd_timing(int argc, char **argv)
+{
+	static const struct cli_opts co = { .cmd = "timing", .help = "timing", .shortopts = "h",
+					    .longopts = opts };
+	struct sim_tbench_row rows[SIM_TBENCH_MAX];
+	const char *text = "hc620";
+	struct ztime_params p;
+	char msg[512], canon[1024];
+	uint64_t seed = 1;
+	uint32_t nr;
+	bool json = false;
+	int o;
+
+	cli_opt_start();
+	while ((o = cli_getopt(argc, argv, &co)) != -1) {
+		switch (o) {
+		case 'h': case O_HELP:
+			fputs(timing_help, stdout);
+			return 0;
+		case O_MODEL: text = optarg; break;
+		case O_JSON: json = true; break;
+		case O_SEED:
+			if (cli_parse_u64("seed", optarg, &seed))
+				return 2;
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (optind >= argc || strcmp(argv[optind], "table")) {
+		if (optind < argc)
+			fprintf(stderr, "zonelab: timing: unknown subcommand '%s' (one: table)\n",
+				argv[optind]);
+		else
+			fprintf(stderr, "zonelab: timing: which? (one: table)\n");
+		fputs(timing_help, stderr);
+		return 2;
+	}
+	if (optind + 1 < argc) {
+		cli_unexpected(&co, argv[optind + 1]);
+		return 2;
+	}
+	if (ztime_parse(text, &p, msg, sizeof(msg))) {
+		fprintf(stderr, "zonelab: timing: --timing-model: %s\n", msg);
+		return 2;
+	}
+	if (ztime_format(&p, canon, sizeof(canon)) < 0)
+		snprintf(canon, sizeof(canon), "%s", text);
+	if (sim_tbench(&p, seed, rows, SIM_TBENCH_MAX, &nr, msg, sizeof(msg))) {
+		fprintf(stderr, "zonelab: timing: %s: %s\n", text, msg);
+		return 1;
+	}
+	if (json)
+		print_json(canon, seed, rows, nr);
+	else
+		print_table(canon, seed, rows, nr);
+	return 0;
+}

@@ -1,0 +1,277 @@
+/*
+ * sim_tbench.c — the timing model's own microbenchmarks (`zonelab timing
+ * table`): fio-like jobs run directly on one struct ztime in virtual time,
+ * seeded, so the table is the same on every machine.  Each job gets a
+ * fresh drive (the head at the outer diameter, the cache empty, the dies
+ * idle) on a disk as big as the drive: zones of 256 MiB (HDD) or of the
+ * flash stripe's multiple nearest 2 GiB, as many as the capacity holds.
+ *
+ * How the queue is served: the model serves commands in the order they are
+ * submitted; a job at QD > 1 on the HDD keeps QD commands pending and, each
+ * time the mechanism is free, submits the one params.sched picks (fifo: the
+ * oldest; sptf: the least ztime_position_ns()); on flash the QD commands
+ * are in flight at once (the dies work in parallel).  Beside each figure,
+ * the preset's published one where docs/TIMING.md records one.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "ztime.h"
+
+#define KIB 1024ULL
+#define MIB (1024ULL * 1024)
+#define NS 1e9
+
+struct bench {
+	const struct ztime_params *p;
+	struct ztime_geo g;
+	uint64_t cap;                   /* g's bytes */
+	struct zl_rng rng;
+	char *msg;
+	size_t msg_len;
+};
+
+static struct ztime *drive(struct bench *b)
+{
+	struct ztime *t;
+
+	if (ztime_create(b->p, &b->g, &t, b->msg, b->msg_len))
+		return NULL;
+	return t;
+}
+
+static uint64_t rnd4k(struct bench *b)
+{
+	return zl_rng_below(&b->rng, b->cap / (4 * KIB)) * 4 * KIB;
+}
+
+/* QD1 4 KiB random reads: IOPS. */
+static int qd1_read(struct bench *b, uint32_t n, double *out)
+{
+	struct ztime *t = drive(b);
+	uint64_t now = 0;
+	uint32_t i;
+
+	if (!t)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		struct ztime_req r = { ZTIME_READ, rnd4k(b), 4 * KIB, false, false };
+
+		now = ztime_submit(t, now, &r);
+	}
+	ztime_destroy(t);
+	*out = n * NS / (double)now;
+	return 0;
+}
+
+/*
+ * @total bytes in @io commands from @off on, QD commands in flight (the
+ * next is sent when the one QD before it completed); writes end with a
+ * flush, so what the cache took counts when it is on the media.  MB/s.
+ */
+static int stream(struct bench *b, enum ztime_op op, uint64_t off, uint64_t total, uint64_t io,
+		  double *out)
+{
+	struct ztime *t = drive(b);
+	uint32_t qd = b->p->qd ? b->p->qd : 1, i, n = (uint32_t)(total / io);
+	uint64_t *done = calloc(qd, sizeof(*done)), now = 0, end = 0;
+
+	if (!t || !done) {
+		ztime_destroy(t);
+		free(done);
+		return t ? -ENOMEM : -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		struct ztime_req r = { op, off + (uint64_t)i * io, io, false, false };
+
+		if (i >= qd && done[i % qd] > now)
+			now = done[i % qd];
+		done[i % qd] = ztime_submit(t, now, &r);
+		if (done[i % qd] > end)
+			end = done[i % qd];
+	}
+	if (op == ZTIME_WRITE) {
+		struct ztime_req f = { ZTIME_FLUSH, 0, 0, false, false };
+		uint64_t e = ztime_submit(t, end > now ? end : now, &f);
+
+		end = e > end ? e : end;
+	}
+	ztime_destroy(t);
+	free(done);
+	*out = (double)total / ((double)end / NS) / 1e6;
+	return 0;
+}
+
+/* @n 4 KiB random reads at QD: IOPS.  HDD: picked by @sched; flash: in flight. */
+static int qd_read(struct bench *b, uint32_t qd, enum ztime_sched sched, uint32_t n, double *out)
+{
+	struct ztime *t = drive(b);
+	uint64_t *off = calloc(qd, sizeof(*off)), *seq = calloc(qd, sizeof(*seq)), now = 0;
+	uint64_t next_seq = 0, end = 0;
+	uint32_t i, k, best;
+
+	if (!t || !off || !seq) {
+		ztime_destroy(t);
+		free(off);
+		free(seq);
+		return t ? -ENOMEM : -EINVAL;
+	}
+	for (k = 0; k < qd; k++) {
+		off[k] = rnd4k(b);
+		seq[k] = next_seq++;
+	}
+	for (i = 0; i < n; i++) {
+		struct ztime_req r = { ZTIME_READ, 0, 4 * KIB, false, false };
+
+		if (b->p->kind == ZTIME_FLASH) {  /* qd in flight: slot i % qd */
+			best = i % qd;
+			if (i >= qd && seq[best] > now)
+				now = seq[best];  /* seq holds the slot's completion here */
+			r.off_bytes = rnd4k(b);
+			seq[best] = ztime_submit(t, now, &r);
+			end = seq[best] > end ? seq[best] : end;
+			continue;
+		}
+		best = 0;
+		for (k = 1; k < qd; k++) {
+			if (sched == ZTIME_SCHED_FIFO ? seq[k] < seq[best] :
+			    ztime_position_ns(t, now + b->p->cmd_ns, off[k]) <
+			    ztime_position_ns(t, now + b->p->cmd_ns, off[best]))
+				best = k;
+		}
+		r.off_bytes = off[best];
+		now = end = ztime_submit(t, now, &r);
+		off[best] = rnd4k(b);
+		seq[best] = next_seq++;
+	}
+	ztime_destroy(t);
+	free(off);
+	free(seq);
+	*out = n * NS / (double)end;
+	return 0;
+}
+
+/* One command on an idle drive after @nr_before random cached 4 KiB writes: ms. */
+static int one_op(struct bench *b, enum ztime_op op, uint64_t len, uint32_t nr_before,
+		  bool implicit_open, double *out)
+{
+	struct ztime *t = drive(b);
+	struct ztime_req r = { op, b->g.zone_bytes, len, false, implicit_open };
+	uint64_t now = 0;
+	uint32_t i;
+
+	if (!t)
+		return -EINVAL;
+	for (i = 0; i < nr_before; i++) {
+		struct ztime_req w = { ZTIME_WRITE, rnd4k(b), 4 * KIB, false, false };
+
+		now = ztime_submit(t, now, &w);
+	}
+	if (!nr_before)  /* idle: the mechanism settled at its start */
+		now = ztime_media_free_ns(t);
+	*out = (double)(ztime_submit(t, now, &r) - now) / 1e6;
+	ztime_destroy(t);
+	return 0;
+}
+
+static void row(struct sim_tbench_row *rows, uint32_t max, uint32_t *nr, const char *name,
+		const char *unit, double v, double published, const char *source)
+{
+	struct sim_tbench_row *r;
+
+	if (*nr >= max)
+		return;
+	r = &rows[(*nr)++];
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->unit = unit;
+	r->value = v;
+	r->published = published;
+	r->source = source;
+}
+
+int sim_tbench(const struct ztime_params *p, uint64_t seed, struct sim_tbench_row *rows,
+	       uint32_t max, uint32_t *nr, char *msg, size_t msg_len)
+{
+	static const char ds[] = "HC620 data sheet, sustained transfer rate";
+	static const char dv[] = "derived: seek_avg (HC310 spec.) + average rotational latency "
+				 "(7200 RPM, 4.16 ms)";
+	struct bench b = { .p = p, .msg = msg, .msg_len = msg_len };
+	bool hc620 = !strcmp(p->preset, "hc620");
+	uint32_t qd = p->qd ? p->qd : 32;
+	uint64_t zone, stripe;
+	double v, v2;
+	int ret = 0;
+
+	*nr = 0;
+	zl_rng_seed(&b.rng, seed);
+	if (p->kind == ZTIME_HDD) {
+		zone = 256 * MIB;
+	} else {
+		stripe = (uint64_t)p->zone_dies * p->page_bytes;
+		zone = (2048 * MIB + stripe / 2) / stripe * stripe;
+		if (!zone)
+			zone = stripe;
+	}
+	b.g.zone_bytes = zone;
+	b.g.nr_zones = p->capacity_bytes / zone > UINT32_MAX ? UINT32_MAX :
+		       (uint32_t)(p->capacity_bytes / zone);
+	if (b.g.nr_zones < 32) {
+		snprintf(msg, msg_len, "capacity %llu: fewer than 32 zones of %llu bytes, too small "
+			 "for the benchmarks", (unsigned long long)p->capacity_bytes,
+			 (unsigned long long)zone);
+		return -EINVAL;
+	}
+	b.cap = (uint64_t)b.g.nr_zones * zone;
+#define RUN(x) do { ret = (x); if (ret) return ret; } while (0)
+	if (p->kind == ZTIME_HDD) {
+		RUN(qd1_read(&b, 2000, &v));
+		row(rows, max, nr, "QD1 4 KiB random read", "IOPS", v,
+		    hc620 ? NS / (7.4e6 + 4.16e6) : 0, hc620 ? dv : NULL);
+		RUN(qd_read(&b, qd, ZTIME_SCHED_FIFO, 4000, &v));
+		row(rows, max, nr, "QD32 4 KiB random read, FIFO", "IOPS", v, 0, NULL);
+		RUN(qd_read(&b, qd, ZTIME_SCHED_SPTF, 4000, &v2));
+		row(rows, max, nr, "QD32 4 KiB random read, SPTF", "IOPS", v2, 0, NULL);
+		RUN(stream(&b, ZTIME_READ, 0, 4096 * MIB, MIB, &v));
+		row(rows, max, nr, "sequential 1 MiB read, OD", "MB/s", v, hc620 ? 255 : 0,
+		    hc620 ? ds : NULL);
+		RUN(stream(&b, ZTIME_READ, b.cap - 16 * zone, 4096 * MIB, MIB, &v));
+		row(rows, max, nr, "sequential 1 MiB read, ID", "MB/s", v, 0, NULL);
+		RUN(stream(&b, ZTIME_WRITE, 0, 4096 * MIB, MIB, &v));
+		row(rows, max, nr, "sequential 1 MiB write, OD (+flush)", "MB/s", v, hc620 ? 255 : 0,
+		    hc620 ? ds : NULL);
+		RUN(stream(&b, ZTIME_WRITE, b.cap - 16 * zone, 4096 * MIB, MIB, &v));
+		row(rows, max, nr, "sequential 1 MiB write, ID (+flush)", "MB/s", v, 0, NULL);
+		RUN(one_op(&b, ZTIME_RESET, zone, 0, false, &v));
+		row(rows, max, nr, "zone reset (full zone)", "ms", v, 0, NULL);
+		RUN(one_op(&b, ZTIME_FINISH, zone / 2, 0, false, &v));
+		row(rows, max, nr, "zone finish (half-full zone)", "ms", v, 0, NULL);
+		RUN(one_op(&b, ZTIME_FLUSH, 0, 0, false, &v));
+		row(rows, max, nr, "flush, idle drive", "ms", v, 0, NULL);
+		RUN(one_op(&b, ZTIME_FLUSH, 0, 64, false, &v));
+		row(rows, max, nr, "flush after 64 random 4 KiB writes", "ms", v, 0, NULL);
+	} else {
+		RUN(stream(&b, ZTIME_WRITE, 0, 1024 * MIB, MIB, &v));
+		row(rows, max, nr, "sequential 1 MiB write, one zone (+flush)", "MB/s", v, 0, NULL);
+		RUN(stream(&b, ZTIME_READ, 0, 1024 * MIB, MIB, &v));
+		row(rows, max, nr, "sequential 1 MiB read, one zone", "MB/s", v, 0, NULL);
+		RUN(qd1_read(&b, 20000, &v));
+		row(rows, max, nr, "QD1 4 KiB random read", "IOPS", v, 0, NULL);
+		RUN(qd_read(&b, qd, ZTIME_SCHED_FIFO, 100000, &v));
+		row(rows, max, nr, "QD32 4 KiB random read", "IOPS", v, 0, NULL);
+		RUN(one_op(&b, ZTIME_RESET, zone, 0, false, &v));
+		row(rows, max, nr, "zone reset (full zone)", "ms", v, 0, NULL);
+		RUN(one_op(&b, ZTIME_FINISH, zone / 2, 0, false, &v));
+		row(rows, max, nr, "zone finish (half-full zone)", "ms", v, 0, NULL);
+		RUN(one_op(&b, ZTIME_FLUSH, 0, 0, false, &v));
+		row(rows, max, nr, "flush, idle drive", "ms", v, 0, NULL);
+	}
+	/* implicit open: a 4 KiB write at an empty zone's start, with and without */
+	RUN(one_op(&b, ZTIME_WRITE, 4 * KIB, 0, true, &v));
+	RUN(one_op(&b, ZTIME_WRITE, 4 * KIB, 0, false, &v2));
+	row(rows, max, nr, "implicit open (4 KiB write, extra)", "ms", v - v2, 0, NULL);
+#undef RUN
+	return 0;
+}

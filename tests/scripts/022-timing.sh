@@ -1,0 +1,82 @@
+#!/bin/bash
+# 022-timing.sh — the device timing model from the command line
+# (docs/TIMING.md): `zonelab sim --timing-model` runs, names the model in its
+# JSON, is deterministic and leaves a run without it unchanged; `zonelab
+# timing table` prints the benchmark table (text and JSON, deterministic,
+# the published figures beside); bad model texts and geometries the drive
+# cannot hold exit 2 with what, where and why.
+. "$(dirname "$0")/lib.sh"  # ZL, src, dir, fail, run
+
+sim="sim --zones 64 --zone-size 16M --writes 5000 --no-metadata"
+
+# --- sim: a timed run, twice the same; without the option no timing keys
+run $sim --timing-model hc620
+[ $rc = 0 ] || fail "sim --timing-model hc620: exit $rc: $(cat "$dir/err")"
+cp "$dir/out" "$dir/t1.json"
+grep -q '"timing_model": "hc620,capacity=15000000000000,' "$dir/t1.json" || fail "sim JSON without the canonical model"
+grep -q '"timing": { "timed_commands": [1-9]' "$dir/t1.json" || fail "sim JSON without timing counters"
+run $sim --timing-model hc620
+cmp -s "$dir/out" "$dir/t1.json" || fail "two timed runs differ"
+run $sim
+[ $rc = 0 ] || fail "sim without a model: exit $rc"
+grep -q 'timing' "$dir/out" && fail "a run without --timing-model prints timing keys"
+cmp -s "$dir/out" "$dir/t1.json" && fail "the timed run is the same as the untimed one"
+run sim --zones 64 --zone-size 3M --writes 5000 --no-metadata --timing-model=zn540,cmd=20us --check-config
+[ $rc = 2 ] && grep -q 'zone size 3145728 is not a multiple of the stripe' "$dir/err" ||
+	fail "zn540 on 3M zones: exit $rc: $(cat "$dir/err")"
+run sim --zones 64 --zone-size 2M --writes 5000 --no-metadata --timing-model=zn540,cmd=20us
+[ $rc = 0 ] || fail "sim zn540 on 2M zones: exit $rc: $(cat "$dir/err")"
+
+# --- sim: bad texts, clear errors, exit 2
+bad() {         # bad MODEL TEXT [sim options]
+	local m=$1 want=$2
+	shift 2
+	run sim --zones 64 --zone-size 16M --writes 100 "$@" --timing-model "$m"
+	[ $rc = 2 ] && grep -qF -- "$want" "$dir/err" || fail "sim --timing-model '$m': exit $rc, stderr: $(cat "$dir/err") (want '$want')"
+}
+bad nosuch 'zonelab: sim: --timing-model: timing "nosuch": unknown preset "nosuch" (presets: hc620, zn540)'
+bad hc620,rpm=fast 'rpm'
+bad hc620,seek=3ms 'unknown key "seek" for hc620'
+bad hc620,capacity=512M '--timing-model hc620,capacity=512M: --zones 64 --zone-size 16777216:'
+bad hc620 '--blkdev' --blkdev /dev/null
+
+# --- timing table: the figures, the published ones beside, deterministic
+run timing table
+[ $rc = 0 ] || fail "timing table: exit $rc: $(cat "$dir/err")"
+cp "$dir/out" "$dir/tab1"
+grep -q '^timing model: hc620,capacity=' "$dir/tab1" || fail "table: no model line"
+grep -Eq '^sequential 1 MiB read, OD +25[0-9]\.[0-9]+ MB/s +255\.000 +(0\.99|1\.00)[0-9] \[[0-9]\]$' "$dir/tab1" ||
+	fail "table: OD read not within 1% of the data sheet: $(grep 'read, OD' "$dir/tab1")"
+for r in 'QD1 4 KiB random read' 'QD32 4 KiB random read, FIFO' 'QD32 4 KiB random read, SPTF' \
+	'sequential 1 MiB write, ID' 'zone reset' 'zone finish' 'flush, idle drive' 'implicit open'; do
+	grep -q "^$r" "$dir/tab1" || fail "table: no row '$r'"
+done
+grep -q 'HC620 data sheet' "$dir/tab1" || fail "table: no source of the published figures"
+run timing table
+cmp -s "$dir/out" "$dir/tab1" || fail "two tables differ"
+run timing table --seed 2
+cmp -s "$dir/out" "$dir/tab1" && fail "--seed 2 gives the seed-1 table"
+run timing table --timing-model zn540 --json
+[ $rc = 0 ] || fail "timing table zn540 --json: exit $rc"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["model"].startswith("zn540,"); assert any(r["name"].startswith("sequential 1 MiB write") for r in d["rows"])' "$dir/out" ||
+	fail "timing table --json: not the expected JSON: $(head -3 "$dir/out")"
+run timing table --timing-model hc620,implicit_open=3ms
+grep -Eq '^implicit open \(4 KiB write, extra\) +3\.000 ms' "$dir/out" || fail "implicit_open knob not measured: $(grep implicit "$dir/out")"
+
+# --- timing: bad input
+run timing table --timing-model hc620,bogus=1
+[ $rc = 2 ] && grep -q 'zonelab: timing: --timing-model: timing "hc620,bogus=1": unknown key "bogus"' "$dir/err" ||
+	fail "timing table bad key: exit $rc: $(cat "$dir/err")"
+run timing table --timing-model hc620,capacity=2G
+[ $rc = 1 ] && grep -q 'fewer than 32 zones' "$dir/err" || fail "timing table on a tiny drive: exit $rc: $(cat "$dir/err")"
+run timing tabel
+[ $rc = 2 ] && grep -q "unknown subcommand 'tabel'" "$dir/err" || fail "timing tabel: exit $rc: $(cat "$dir/err")"
+run timing
+[ $rc = 2 ] || fail "timing without a subcommand: exit $rc"
+run timing table extra
+[ $rc = 2 ] || fail "timing table extra: exit $rc"
+run timing --help
+[ $rc = 0 ] && grep -q 'usage: zonelab timing table' "$dir/out" || fail "timing --help"
+
+[ $fails -eq 0 ] || { echo "$fails failures"; exit 1; }
+echo "ok"
