@@ -72,6 +72,8 @@ void zdisk_close(struct zdisk *z);
 
 struct zdev *zdisk_zdev(struct zdisk *z);         /* borrowed; lock with zdisk_lock() */
 const struct zdev_cfg *zdisk_geo(const struct zdisk *z);
+/* The timing model text kept with the disk (cfg.store.timing at create; "" = none). */
+const char *zdisk_timing(const struct zdisk *z);
 struct zfault *zdisk_faults(struct zdisk *z);     /* borrowed; lock with zdisk_lock() */
 void zdisk_lock(struct zdisk *z);
 void zdisk_unlock(struct zdisk *z);
