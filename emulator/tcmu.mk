@@ -13,7 +13,7 @@ TCMU_STANDIN_OBJ := $(O)/tests/tcmu_standin/standin.o
 TCMU_LIBA := $(O)/libzonelab.a
 TCMU_HELPER_OBJ := $(O)/tests/zl_test.o
 
-LIB_SRCS += emulator/tcmu/zl_cfgstr.c
+LIB_SRCS += emulator/tcmu/zl_cfgstr.c emulator/tcmu/zl_timed.c
 UNIT_TESTS += tests/unit/test_tcmu_standin.c tests/unit/test_zl_cfgstr.c
 CHECK_SCRIPTS += tests/scripts/030-tcmu-abi.sh
 
