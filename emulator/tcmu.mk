@@ -14,7 +14,7 @@ TCMU_LIBA := $(O)/libzonelab.a
 TCMU_HELPER_OBJ := $(O)/tests/zl_test.o
 
 LIB_SRCS += emulator/tcmu/zl_cfgstr.c emulator/tcmu/zl_timed.c
-UNIT_TESTS += tests/unit/test_tcmu_standin.c tests/unit/test_zl_cfgstr.c
+UNIT_TESTS += tests/unit/test_tcmu_standin.c tests/unit/test_zl_cfgstr.c tests/unit/test_zl_timed.c
 CHECK_SCRIPTS += tests/scripts/030-tcmu-abi.sh
 
 $(O)/tests/unit/test_tcmu_standin: $(O)/tests/unit/test_tcmu_standin.o $(TCMU_STANDIN_OBJ) $(TCMU_HELPER_OBJ)
