@@ -23,6 +23,13 @@ $(O)/tests/unit/test_tcmu_standin: $(O)/tests/unit/test_tcmu_standin.o $(TCMU_ST
 
 -include $(TCMU_STANDIN_OBJ:.o=.d)
 
+# Timed mode through the stand-in; ztime from the library is the reference.
+UNIT_TESTS += tests/unit/test_tcmu_timed.c
+$(O)/tests/unit/test_tcmu_timed: $(O)/tests/unit/test_tcmu_timed.o $(TCMU_STANDIN_OBJ) $(TCMU_HELPER_OBJ) \
+		$(TCMU_LIBA) | $(O)/handler_zonelab.so
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -rdynamic -o $@ $(filter %.o %.a,$^) $(LDLIBS)
+
 # The plugin: handler_zonelab.o + the whole library, only handler_init exported.
 SHLIBS += $(O)/handler_zonelab.so
 TCMU_SO_LIBS := $(shell pkg-config --libs glib-2.0 2>/dev/null) -lpthread -lm
