@@ -131,6 +131,23 @@ int zdisk_power_cycle(struct zdisk *z);
 /* Number of power cycles so far; lock-free (for unit attention checks). */
 uint64_t zdisk_power_cycles(const struct zdisk *z);
 
+/*
+ * Timing counters of a front end that completes commands at a device
+ * timing model's times (the tcmu handler's timed mode, docs/TIMING.md),
+ * shown by `zonelab ctl stats`.  The front end registers a callback that
+ * fills them (NULL to unregister, before it goes away); zdisk only passes
+ * it on.  zdisk_timing_stats() returns false when none is registered.
+ */
+struct zdisk_timing_stats {
+	uint64_t timed;            /* commands completed at the model's time */
+	uint64_t service_ns;       /* sum of their service times */
+	uint64_t wait_ns;          /* sum of their queueing times */
+	uint64_t pending;          /* submitted, not yet completed */
+};
+typedef void (*zdisk_timing_stats_fn)(void *arg, struct zdisk_timing_stats *out);
+void zdisk_set_timing_stats(struct zdisk *z, zdisk_timing_stats_fn fn, void *arg);
+bool zdisk_timing_stats(struct zdisk *z, struct zdisk_timing_stats *out);
+
 /* Statistics snapshot. */
 void zdisk_stats(struct zdisk *z, struct zl_stats *out);
 

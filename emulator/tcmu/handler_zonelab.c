@@ -291,6 +291,18 @@ static int zl_open_control(struct zl_tcmu_dev *zd, char *msg, size_t msg_len)
 
 static void zl_timed_done(void *arg, void *ctx, uint64_t due_ns);
 
+/* `zonelab ctl stats`: the timed mode's counters (called under the disk lock). */
+static void zl_timing_stats(void *arg, struct zdisk_timing_stats *out)
+{
+	struct zl_timed_stats st;
+
+	zl_timed_stats(arg, &st);
+	out->timed = st.timed;
+	out->service_ns = st.service_ns;
+	out->wait_ns = st.wait_ns;
+	out->pending = st.pending;
+}
+
 /*
  * The timing model: timing= of the cfgstring, else the one the image keeps
  * (zonelab disk create --timing); timing=off or neither: none.
@@ -314,10 +326,22 @@ static int zl_open_timing(struct zl_tcmu_dev *zd, char *msg, size_t msg_len)
 	ret = ztime_parse(text, &p, why, sizeof(why));
 	if (!ret)
 		ret = zl_timed_create(&tc, &zd->timed, why, sizeof(why));
-	if (ret)
+	if (ret) {
 		snprintf(msg, msg_len, "%s: %s", zd->cfg.timing[0] ? "timing=" :
 			 "the image's timing model", why);
-	return ret;
+		return ret;
+	}
+	zdisk_set_timing_stats(zd->disk, zl_timing_stats, zd->timed);
+	return 0;
+}
+
+static void zl_close_timing(struct zl_tcmu_dev *zd)
+{
+	if (!zd->timed)
+		return;
+	zdisk_set_timing_stats(zd->disk, NULL, NULL);
+	zl_timed_destroy(zd->timed);
+	zd->timed = NULL;
 }
 
 static int zl_open(struct tcmu_device *dev, bool reopen)
@@ -360,10 +384,10 @@ static int zl_open(struct tcmu_device *dev, bool reopen)
 		goto out_close_disk;
 	}
 
-	ret = zl_open_control(zd, msg, sizeof(msg));
+	ret = zl_open_timing(zd, msg, sizeof(msg));
 	if (ret)
 		goto out_destroy_control;
-	ret = zl_open_timing(zd, msg, sizeof(msg));
+	ret = zl_open_control(zd, msg, sizeof(msg));
 	if (ret)
 		goto out_destroy_control;
 
@@ -379,8 +403,8 @@ static int zl_open(struct tcmu_device *dev, bool reopen)
 	return 0;
 
 out_destroy_control:
-	zl_timed_destroy(zd->timed);
 	zctl_stop(zd->ctl);
+	zl_close_timing(zd);
 	ztrace_destroy(zd->trace);
 	zscsi_destroy(zd->scsi);
 out_close_disk:
@@ -398,8 +422,8 @@ static void zl_close(struct tcmu_device *dev)
 
 	if (!zd)
 		return;
-	zl_timed_destroy(zd->timed);   /* completes what is still queued */
 	zctl_stop(zd->ctl);
+	zl_close_timing(zd);           /* completes what is still queued */
 	ztrace_destroy(zd->trace);     /* flushes the trace */
 	zscsi_destroy(zd->scsi);
 	zdisk_close(zd->disk);
