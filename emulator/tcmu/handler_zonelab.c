@@ -18,6 +18,12 @@
  * variable ZONELAB_TCMU_THREADS=N (read once by handler_init, 0..64) selects
  * the work queue, e.g. for block-device stores with real I/O latency.
  *
+ * Timed mode.  With a device timing model (timing= or the image's, see
+ * docs/TIMING.md "In the handler") every command runs at submit as above
+ * but returns TCMU_STS_ASYNC_HANDLED; zl_timed's timer thread completes it
+ * (tcmur_cmd_complete()) when the model says.  Without one, the only cost
+ * is the zd->timed test at the top of zl_handle_cmd().
+ *
  * Control and trace.  ctl=<socket> starts a zctl control server for the
  * device at open (docs/CTL.md) and trace=<file> records every command
  * (docs/TRACE-FORMAT.md); both stop at close.  A trace object always
