@@ -20,6 +20,7 @@
 
 #include "zl_crc.h"
 #include "zl_json.h"
+#include "ztime.h"
 
 static void disk_usage(FILE *f)
 {
@@ -27,8 +28,10 @@ static void disk_usage(FILE *f)
 		"usage: zonelab disk <command> IMAGE [options]\n"
 		"\n"
 		"commands:\n"
-		"  create IMAGE --size BYTES [geometry] [--force] [--wce 0|1]\n"
-		"                        format a new image (a regular file, or a block device)\n"
+		"  create IMAGE --size BYTES [geometry] [--force] [--wce 0|1] [--timing TEXT]\n"
+		"                        format a new image (a regular file, or a block device);\n"
+		"                        --timing PRESET[,key=value...] keeps a device timing model\n"
+		"                        with it (docs/TIMING.md; the tcmu handler applies it)\n"
 		"  info IMAGE [--json]   geometry and zone counts\n"
 		"  report IMAGE [--start LBA] [--option NAME] [--max N]\n"
 		"                        zone report; NAME: all empty imp-open exp-open closed\n"
@@ -48,7 +51,7 @@ static void disk_usage(FILE *f)
 }
 
 static int open_image(const char *path, bool create, bool force, const struct zdev_cfg *geo,
-		      bool wce, struct zdisk **out)
+		      bool wce, const char *timing, struct zdisk **out)
 {
 	struct zdisk_cfg cfg;
 	char msg[512];
@@ -61,6 +64,7 @@ static int open_image(const char *path, bool create, bool force, const struct zd
 	cfg.store.force = force;
 	cfg.store.punch_on_reset = true;
 	cfg.wce = wce;
+	cfg.store.timing = timing;
 	if (geo)
 		cfg.geo = *geo;
 	else
@@ -159,11 +163,16 @@ static void print_info(struct zdisk *z, const char *path, bool json)
 		       ",\"zone_cap_lba\":%" PRIu64 ",\"gap_zones\":%s,\"nr_zones\":%u,"
 		       "\"max_open\":%u,\"max_active\":%u,\"urswrz\":%s,"
 		       "\"conventional\":%" PRId64 ",\"gap\":%" PRId64 ",\"empty\":%" PRId64 ",\"open\":%u,\"closed\":%u,"
-		       "\"full\":%" PRId64 ",\"read_only\":%" PRId64 ",\"offline\":%" PRId64 "}\n",
+		       "\"full\":%" PRId64 ",\"read_only\":%" PRId64 ",\"offline\":%" PRId64,
 		       model, g->lba_size, g->pblock_size, g->capacity_lba, g->zone_size_lba,
 		       g->zone_cap_lba, g->gap_zones ? "true" : "false", nr, g->max_open,
 		       g->max_active, g->urswrz ? "true" : "false", conv, gaps, empty,
 		       nr_open, nr_closed, full, ro, off);
+		if (zdisk_timing(z)[0]) {
+			printf(",\"timing\":");
+			zl_json_fprint_str(stdout, zdisk_timing(z));
+		}
+		printf("}\n");
 		return;
 	}
 	printf("image:        %s\n", path);
@@ -179,6 +188,8 @@ static void print_info(struct zdisk *z, const char *path, bool json)
 	printf("conditions:   %" PRId64 " conventional, %" PRId64 " gap, %" PRId64 " empty, %u open, %u closed, %" PRId64
 	       " full, %" PRId64 " read-only, %" PRId64 " offline\n",
 	       conv, gaps, empty, nr_open, nr_closed, full, ro, off);
+	if (zdisk_timing(z)[0])
+		printf("timing:       %s\n", zdisk_timing(z));
 }
 
 /* What a subcommand does; its arguments follow from it. */
@@ -210,7 +221,7 @@ static const struct disk_cmd *disk_cmd_find(const char *name)
 
 /* Everything after the subcommand. */
 struct disk_args {
-	const char *path, *input, *output;
+	const char *path, *input, *output, *timing;
 	bool force, json, stats, fua, all, has_lba;
 	enum zl_report_opt opt;
 	uint64_t start, max, lba, count;
@@ -327,7 +338,7 @@ static int disk_demo(const char *path)
 	g.zone_bytes = 4ull << 20;
 	g.cfg.nr_conv_start = 2;
 	g.cfg.max_open = 4;
-	if (cli_geo_finish(&g) || open_image(path, true, true, &g.cfg, true, &z))
+	if (cli_geo_finish(&g) || open_image(path, true, true, &g.cfg, true, NULL, &z))
 		return 1;
 	zlen = g.cfg.zone_size_lba;
 	printf("# created %s: 64 MiB, 16 zones of 4 MiB, 2 conventional, max open 4\n", path);
@@ -370,7 +381,7 @@ static int disk_demo(const char *path)
 
 enum {
 	D_FORCE = 256, D_JSON, D_STATS, D_FUA, D_ALL, D_START, D_MAX, D_OPTION, D_PATTERN, D_WCE,
-	D_INPUT, D_OUTPUT,
+	D_INPUT, D_OUTPUT, D_TIMING,
 };
 
 static const struct option disk_options[] = {
@@ -379,6 +390,7 @@ static const struct option disk_options[] = {
 	{ "fua", 0, 0, D_FUA }, { "all", 0, 0, D_ALL }, { "start", 1, 0, D_START },
 	{ "max", 1, 0, D_MAX }, { "option", 1, 0, D_OPTION }, { "pattern", 1, 0, D_PATTERN },
 	{ "wce", 1, 0, D_WCE }, { "input", 1, 0, D_INPUT }, { "output", 1, 0, D_OUTPUT },
+	{ "timing", 1, 0, D_TIMING },
 	{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 },
 };
 
@@ -425,6 +437,14 @@ static int disk_opt(const struct disk_cmd *cmd, int o, const char *val, struct d
 		break;
 	case D_INPUT: a->input = val; break;
 	case D_OUTPUT: a->output = val; break;
+	case D_TIMING:
+		if (cmd->kind != DK_CREATE) {
+			fprintf(stderr, "zonelab disk %s: --timing only applies to create (the image "
+				"records its timing model)\n", cmd->name);
+			return 2;
+		}
+		a->timing = val;
+		break;
 	}
 	return 0;
 }
@@ -522,6 +542,35 @@ static int disk_check(struct zdisk *z, const char *path)
 	return ret ? 1 : 0;
 }
 
+/*
+ * --timing TEXT of create: the model's own parser, then the drive against
+ * the geometry (a disk bigger than the drive, a zone not a multiple of the
+ * flash stripe).  0, or -1 after a message naming the option and why.
+ */
+static int check_timing(const char *text, const struct zdev_cfg *g)
+{
+	struct ztime_params p;
+	struct ztime_geo tg = {
+		.zone_bytes = g->zone_size_lba * g->lba_size,
+		.nr_zones = (uint32_t)((g->capacity_lba + g->zone_size_lba - 1) / g->zone_size_lba),
+	};
+	struct ztime *t = NULL;
+	char msg[512];
+
+	if (strlen(text) >= ZSTORE_TIMING_MAX) {
+		fprintf(stderr, "zonelab disk create: --timing: %zu bytes; the image header keeps "
+			"at most %d\n", strlen(text), ZSTORE_TIMING_MAX - 1);
+		return -1;
+	}
+	if (ztime_parse(text, &p, msg, sizeof(msg)) ||
+	    ztime_create(&p, &tg, &t, msg, sizeof(msg))) {
+		fprintf(stderr, "zonelab disk create: --timing '%s': %s\n", text, msg);
+		return -1;
+	}
+	ztime_destroy(t);
+	return 0;
+}
+
 /* @cmd on the image: 0, 1 (the command failed) or 2 (usage). */
 static int disk_run(const struct disk_cmd *cmd, struct disk_args *a)
 {
@@ -533,9 +582,11 @@ static int disk_run(const struct disk_cmd *cmd, struct disk_args *a)
 	if (cmd->kind == DK_CREATE) {
 		if (cli_geo_finish(&a->g))
 			return 2;
-		if (open_image(a->path, true, a->force, &a->g.cfg, a->wce, &z))
+		if (a->timing && check_timing(a->timing, &a->g.cfg))
+			return 2;
+		if (open_image(a->path, true, a->force, &a->g.cfg, a->wce, a->timing, &z))
 			return 1;
-	} else if (open_image(a->path, false, false, NULL, a->wce, &z)) {
+	} else if (open_image(a->path, false, false, NULL, a->wce, NULL, &z)) {
 		return 1;
 	}
 	switch (cmd->kind) {

@@ -13,8 +13,8 @@ TCMU_STANDIN_OBJ := $(O)/tests/tcmu_standin/standin.o
 TCMU_LIBA := $(O)/libzonelab.a
 TCMU_HELPER_OBJ := $(O)/tests/zl_test.o
 
-LIB_SRCS += emulator/tcmu/zl_cfgstr.c
-UNIT_TESTS += tests/unit/test_tcmu_standin.c tests/unit/test_zl_cfgstr.c
+LIB_SRCS += emulator/tcmu/zl_cfgstr.c emulator/tcmu/zl_timed.c
+UNIT_TESTS += tests/unit/test_tcmu_standin.c tests/unit/test_zl_cfgstr.c tests/unit/test_zl_timed.c
 CHECK_SCRIPTS += tests/scripts/030-tcmu-abi.sh
 
 $(O)/tests/unit/test_tcmu_standin: $(O)/tests/unit/test_tcmu_standin.o $(TCMU_STANDIN_OBJ) $(TCMU_HELPER_OBJ)
@@ -22,6 +22,13 @@ $(O)/tests/unit/test_tcmu_standin: $(O)/tests/unit/test_tcmu_standin.o $(TCMU_ST
 	$(Q)$(CC) $(LDFLAGS) -rdynamic -o $@ $^ $(LDLIBS)
 
 -include $(TCMU_STANDIN_OBJ:.o=.d)
+
+# Timed mode through the stand-in; ztime from the library is the reference.
+UNIT_TESTS += tests/unit/test_tcmu_timed.c
+$(O)/tests/unit/test_tcmu_timed: $(O)/tests/unit/test_tcmu_timed.o $(TCMU_STANDIN_OBJ) $(TCMU_HELPER_OBJ) \
+		$(TCMU_LIBA) | $(O)/handler_zonelab.so
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -rdynamic -o $@ $(filter %.o %.a,$^) $(LDLIBS)
 
 # The plugin: handler_zonelab.o + the whole library, only handler_init exported.
 SHLIBS += $(O)/handler_zonelab.so

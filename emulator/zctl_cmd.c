@@ -167,6 +167,7 @@ static char *do_stats(struct zdisk *z, struct ztrace *tr)
 	uint32_t nr, imp, exp, closed, nr_rules;
 	int64_t offline, ro, full, empty;
 	struct zl_stats st;
+	struct zdisk_timing_stats ts;
 	struct jb j = { 0 };
 	char sj[4096];
 	struct zdev *d;
@@ -201,6 +202,10 @@ static char *do_stats(struct zdisk *z, struct ztrace *tr)
 		  ",\"wce\":%s,\"trace\":", imp, exp, imp + exp, closed, empty, full, ro, offline,
 		  nr_rules, zdisk_wce(z) ? "true" : "false");
 	trace_json(&j, tr);
+	if (zdisk_timing_stats(z, &ts))
+		jb_printf(&j, ",\"timing\":{\"timed\":%" PRIu64 ",\"service_ns\":%" PRIu64
+			  ",\"wait_ns\":%" PRIu64 ",\"pending\":%" PRIu64 "}", ts.timed,
+			  ts.service_ns, ts.wait_ns, ts.pending);
 	jb_printf(&j, "}");
 	return jb_done(&j);
 }

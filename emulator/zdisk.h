@@ -72,6 +72,8 @@ void zdisk_close(struct zdisk *z);
 
 struct zdev *zdisk_zdev(struct zdisk *z);         /* borrowed; lock with zdisk_lock() */
 const struct zdev_cfg *zdisk_geo(const struct zdisk *z);
+/* The timing model text kept with the disk (cfg.store.timing at create; "" = none). */
+const char *zdisk_timing(const struct zdisk *z);
 struct zfault *zdisk_faults(struct zdisk *z);     /* borrowed; lock with zdisk_lock() */
 void zdisk_lock(struct zdisk *z);
 void zdisk_unlock(struct zdisk *z);
@@ -128,6 +130,23 @@ int zdisk_power_cycle(struct zdisk *z);
 
 /* Number of power cycles so far; lock-free (for unit attention checks). */
 uint64_t zdisk_power_cycles(const struct zdisk *z);
+
+/*
+ * Timing counters of a front end that completes commands at a device
+ * timing model's times (the tcmu handler's timed mode, docs/TIMING.md),
+ * shown by `zonelab ctl stats`.  The front end registers a callback that
+ * fills them (NULL to unregister, before it goes away); zdisk only passes
+ * it on.  zdisk_timing_stats() returns false when none is registered.
+ */
+struct zdisk_timing_stats {
+	uint64_t timed;            /* commands completed at the model's time */
+	uint64_t service_ns;       /* sum of their service times */
+	uint64_t wait_ns;          /* sum of their queueing times */
+	uint64_t pending;          /* submitted, not yet completed */
+};
+typedef void (*zdisk_timing_stats_fn)(void *arg, struct zdisk_timing_stats *out);
+void zdisk_set_timing_stats(struct zdisk *z, zdisk_timing_stats_fn fn, void *arg);
+bool zdisk_timing_stats(struct zdisk *z, struct zdisk_timing_stats *out);
 
 /* Statistics snapshot. */
 void zdisk_stats(struct zdisk *z, struct zl_stats *out);

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 bool zdisk_wce(const struct zdisk *z)
 {
@@ -164,4 +165,25 @@ out_destroy:
 out_unlock:
 	zdisk_leave(z);
 	return ret;
+}
+
+void zdisk_set_timing_stats(struct zdisk *z, zdisk_timing_stats_fn fn, void *arg)
+{
+	zdisk_lock(z);
+	z->timing_fn = fn;
+	z->timing_arg = arg;
+	zdisk_unlock(z);
+}
+
+bool zdisk_timing_stats(struct zdisk *z, struct zdisk_timing_stats *out)
+{
+	bool have;
+
+	memset(out, 0, sizeof(*out));
+	zdisk_lock(z);
+	have = z->timing_fn != NULL;
+	if (have)
+		z->timing_fn(z->timing_arg, out);
+	zdisk_unlock(z);
+	return have;
 }

@@ -30,6 +30,8 @@ enum zdisk_ctx {
 };
 
 struct zdisk {
+	zdisk_timing_stats_fn timing_fn;   /* under lock; NULL = no timing model */
+	void *timing_arg;
 	pthread_mutex_t lock;
 	/*
 	 * Sequence count of the lock's critical sections: odd while a thread

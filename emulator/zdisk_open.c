@@ -145,6 +145,7 @@ void zdisk_close(struct zdisk *z)
 
 struct zdev *zdisk_zdev(struct zdisk *z) { return z->dev; }
 const struct zdev_cfg *zdisk_geo(const struct zdisk *z) { return zdev_cfg(z->dev); }
+const char *zdisk_timing(const struct zdisk *z) { return zstore_timing(z->store); }
 struct zfault *zdisk_faults(struct zdisk *z) { return z->faults; }
 void zdisk_lock(struct zdisk *z) { zdisk_enter(z); }
 void zdisk_unlock(struct zdisk *z) { zdisk_leave(z); }

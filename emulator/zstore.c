@@ -43,6 +43,7 @@ struct zstore {
 	uint32_t dirty_first;     /* words set since the last sync_table: */
 	uint32_t dirty_last;      /*   [first, last], empty when first > last */
 	struct zstore_mem *mem;   /* MEM */
+	char timing[ZSTORE_TIMING_MAX];  /* the header's timing model text ("" = none) */
 };
 
 const char *zstore_kind_name(enum zstore_kind k)
@@ -347,6 +348,7 @@ static int format_image(struct zstore *s, const struct zstore_cfg *cfg, uint64_t
 	}
 	make_image_id(&s->geo, id);
 	zstore_hdr_encode(hdr, &s->geo, &s->lay, id);
+	zstore_hdr_set_timing(hdr, s->timing);
 	ret = zstore_prw(s->fd, true, hdr, ZSTORE_HDR_SIZE, 0);
 	if (ret == 0 && fsync(s->fd) < 0)
 		ret = -errno;
@@ -407,6 +409,12 @@ static int open_image(struct zstore *s, const struct zstore_cfg *cfg,
 	ret = zstore_hdr_decode(hdr, got, cfg->path, &s->geo, &s->lay, msg, msg_len);
 	if (ret)
 		goto out_free_hdr;
+	if (zstore_hdr_timing(hdr, s->timing)) {
+		zl_msgf(msg, msg_len, "%s: the header's timing model field (offset %u) is not "
+			"NUL-terminated: the header is damaged", cfg->path, (unsigned)ZH_TIMING);
+		ret = ZL_E_CORRUPT;
+		goto out_free_hdr;
+	}
 	if (geo) {
 		ret = zstore_geo_compare(geo, &s->geo, cfg->path, msg, msg_len);
 		if (ret)
@@ -469,6 +477,14 @@ int zstore_open(const struct zstore_cfg *cfg, const struct zdev_cfg *geo,
 		return -ENOMEM;
 	s->kind = cfg->kind;
 	s->fd = -1;
+	if (cfg->timing && strlen(cfg->timing) >= sizeof(s->timing)) {
+		zl_msgf(msg, msg_len, "timing model text is %zu bytes; the image header keeps %zu",
+			strlen(cfg->timing), sizeof(s->timing) - 1);
+		free(s);
+		return -EINVAL;
+	}
+	if (cfg->timing && (cfg->create || cfg->kind == ZSTORE_MEM || cfg->kind == ZSTORE_NONE))
+		memcpy(s->timing, cfg->timing, strlen(cfg->timing) + 1);
 	switch (cfg->kind) {
 	case ZSTORE_FILE:
 	case ZSTORE_BLOCK:
@@ -507,6 +523,11 @@ void zstore_close(struct zstore *s)
 		close(s->fd);
 	zstore_mem_destroy(s->mem);
 	free(s);
+}
+
+const char *zstore_timing(const struct zstore *s)
+{
+	return s->timing;
 }
 
 const struct zdev_cfg *zstore_geometry(const struct zstore *s)

@@ -44,7 +44,11 @@ struct zstore_cfg {
 	bool create;               /* format a new image (FILE/BLOCK) */
 	bool force;                /* with create: overwrite an existing zonelab image */
 	bool punch_on_reset;       /* FILE: free the blocks of reset zones (fallocate) */
+	const char *timing;        /* with create: the timing model text kept in the header
+				      (NULL or "" = none; < ZSTORE_TIMING_MAX bytes) */
 };
+
+#define ZSTORE_TIMING_MAX 256      /* header field: the text and its NUL */
 
 /**
  * zstore_open() - open or create the store for geometry @geo.
@@ -66,6 +70,8 @@ void zstore_close(struct zstore *s);
 
 /* The geometry recorded in the image (or given at open). */
 const struct zdev_cfg *zstore_geometry(const struct zstore *s);
+/* The timing model text recorded in the image ("" = none; MEM/NONE: what create gave). */
+const char *zstore_timing(const struct zstore *s);
 enum zstore_kind zstore_kind(const struct zstore *s);
 /* True if this store was created fresh by this open (the zone table must be initialised). */
 bool zstore_is_fresh(const struct zstore *s);

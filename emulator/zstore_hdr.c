@@ -105,6 +105,26 @@ void zstore_hdr_encode(void *buf, const struct zdev_cfg *geo,
 	zl_put_le32(h + ZH_CRC, hdr_crc(h));
 }
 
+void zstore_hdr_set_timing(void *buf, const char *text)
+{
+	uint8_t *h = buf;
+	size_t n = text ? strnlen(text, ZH_TIMING_LEN - 1) : 0;
+
+	memset(h + ZH_TIMING, 0, ZH_TIMING_LEN);
+	memcpy(h + ZH_TIMING, text ? text : "", n);
+	zl_put_le32(h + ZH_CRC, hdr_crc(h));
+}
+
+int zstore_hdr_timing(const void *buf, char *out)
+{
+	const uint8_t *h = buf;
+
+	if (!memchr(h + ZH_TIMING, 0, ZH_TIMING_LEN))
+		return ZL_E_CORRUPT;
+	memcpy(out, h + ZH_TIMING, ZH_TIMING_LEN);
+	return 0;
+}
+
 /* Printable rendering of the first bytes of a foreign file, for messages. */
 static void render_magic(const uint8_t *p, size_t len, char *out, size_t out_len)
 {

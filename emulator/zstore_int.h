@@ -50,6 +50,9 @@ enum {
 	ZH_NR_CONV_RANGES = 176,
 	ZH_CONV_RANGES = 184,     /* ZDEV_MAX_CONV_RANGES x (first u32, count u32) */
 	ZH_END = ZH_CONV_RANGES + ZDEV_MAX_CONV_RANGES * 8,
+	/* optional device timing model text (ztime, "PRESET[,k=v]"), NUL-padded; all zero = none */
+	ZH_TIMING = 3840,
+	ZH_TIMING_LEN = ZSTORE_TIMING_MAX,
 };
 
 /* Where things are in an image of a given geometry; all in bytes. */
@@ -68,6 +71,11 @@ int zstore_layout_of(const struct zdev_cfg *geo, struct zstore_layout *l,
 
 /* True if @buf (@len bytes of the image start) begins with the magic. */
 bool zstore_hdr_has_magic(const void *buf, size_t len);
+
+/* Store @text (NULL or "" = none) as the header's timing field and re-CRC the header. */
+void zstore_hdr_set_timing(void *hdr, const char *text);
+/* The header's timing field into @out (ZSTORE_TIMING_MAX bytes): 0, or ZL_E_CORRUPT if unterminated. */
+int zstore_hdr_timing(const void *hdr, char *out);
 
 /* Serialize a header into @hdr (ZSTORE_HDR_SIZE bytes), CRC included. */
 void zstore_hdr_encode(void *hdr, const struct zdev_cfg *geo,

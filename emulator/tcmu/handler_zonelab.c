@@ -18,6 +18,12 @@
  * variable ZONELAB_TCMU_THREADS=N (read once by handler_init, 0..64) selects
  * the work queue, e.g. for block-device stores with real I/O latency.
  *
+ * Timed mode.  With a device timing model (timing= or the image's, see
+ * docs/TIMING.md "In the handler") every command runs at submit as above
+ * but returns TCMU_STS_ASYNC_HANDLED; zl_timed's timer thread completes it
+ * (tcmur_cmd_complete()) when the model says.  Without one, the only cost
+ * is the zd->timed test at the top of zl_handle_cmd().
+ *
  * Control and trace.  ctl=<socket> starts a zctl control server for the
  * device at open (docs/CTL.md) and trace=<file> records every command
  * (docs/TRACE-FORMAT.md); both stop at close.  A trace object always
@@ -47,6 +53,7 @@
 
 #include "tcmu/tcmu_abi.h"
 #include "tcmu/zl_cfgstr.h"
+#include "tcmu/zl_timed.h"
 #include "zctl.h"
 #include "zscsi_cdbinfo.h"
 #include "zdisk.h"
@@ -60,7 +67,18 @@ struct zl_tcmu_dev {
 	struct ztrace *trace;         /* always present; records only when started */
 	struct zctl *ctl;             /* NULL without ctl= */
 	struct zl_tcmu_mailbox *ring; /* the kernel's ring, to report data-in lengths; or NULL */
+	struct zl_timed *timed;       /* timing model (timing= or the image's); NULL = off */
 	char serial[64];
+};
+
+/* A command whose completion waits for the timing model (timed mode). */
+struct zl_timed_cmd {
+	struct tcmu_device *dev;
+	struct zl_tcmu_dev *zd;
+	struct tcmur_cmd *rcmd;
+	size_t data_in;
+	uint8_t status;
+	uint8_t sense[ZSCSI_SENSE_LEN];
 };
 
 static struct tcmur_handler zl_handler;
@@ -277,6 +295,61 @@ static int zl_open_control(struct zl_tcmu_dev *zd, char *msg, size_t msg_len)
 	return ret;
 }
 
+static void zl_timed_done(void *arg, void *ctx, uint64_t due_ns);
+
+/* `zonelab ctl stats`: the timed mode's counters (called under the disk lock). */
+static void zl_timing_stats(void *arg, struct zdisk_timing_stats *out)
+{
+	struct zl_timed_stats st;
+
+	zl_timed_stats(arg, &st);
+	out->timed = st.timed;
+	out->service_ns = st.service_ns;
+	out->wait_ns = st.wait_ns;
+	out->pending = st.pending;
+}
+
+/*
+ * The timing model: timing= of the cfgstring, else the one the image keeps
+ * (zonelab disk create --timing); timing=off or neither: none.
+ */
+static int zl_open_timing(struct zl_tcmu_dev *zd, char *msg, size_t msg_len)
+{
+	const struct zdev_cfg *g = zdisk_geo(zd->disk);
+	const char *text = zd->cfg.timing[0] ? zd->cfg.timing : zdisk_timing(zd->disk);
+	struct ztime_params p;
+	struct zl_timed_cfg tc = {
+		.params = &p, .complete = zl_timed_done, .thread = true,
+		.geo = { .zone_bytes = g->zone_size_lba * g->lba_size,
+			 .nr_zones = (uint32_t)((g->capacity_lba + g->zone_size_lba - 1) /
+						g->zone_size_lba) },
+	};
+	char why[400];
+	int ret;
+
+	if (!text[0] || !strcmp(text, "off"))
+		return 0;
+	ret = ztime_parse(text, &p, why, sizeof(why));
+	if (!ret)
+		ret = zl_timed_create(&tc, &zd->timed, why, sizeof(why));
+	if (ret) {
+		snprintf(msg, msg_len, "%s: %s", zd->cfg.timing[0] ? "timing=" :
+			 "the image's timing model", why);
+		return ret;
+	}
+	zdisk_set_timing_stats(zd->disk, zl_timing_stats, zd->timed);
+	return 0;
+}
+
+static void zl_close_timing(struct zl_tcmu_dev *zd)
+{
+	if (!zd->timed)
+		return;
+	zdisk_set_timing_stats(zd->disk, NULL, NULL);
+	zl_timed_destroy(zd->timed);
+	zd->timed = NULL;
+}
+
 static int zl_open(struct tcmu_device *dev, bool reopen)
 {
 	struct zl_tcmu_dev *zd = calloc(1, sizeof(*zd));
@@ -317,6 +390,9 @@ static int zl_open(struct tcmu_device *dev, bool reopen)
 		goto out_close_disk;
 	}
 
+	ret = zl_open_timing(zd, msg, sizeof(msg));
+	if (ret)
+		goto out_destroy_control;
 	ret = zl_open_control(zd, msg, sizeof(msg));
 	if (ret)
 		goto out_destroy_control;
@@ -325,7 +401,8 @@ static int zl_open(struct tcmu_device *dev, bool reopen)
 	tcmu_dev_set_block_size(dev, geo->lba_size);
 	tcmu_dev_set_num_lbas(dev, geo->capacity_lba);
 	tcmu_dev_set_write_cache_enabled(dev, zdisk_wce(zd->disk));
-	zd->ring = zl_ring(dev);
+	/* timed: completions come from the timer thread, out of ring order */
+	zd->ring = zd->timed ? NULL : zl_ring(dev);
 	tcmur_dev_set_private(dev, zd);
 	tcmu_dev_dbg(dev, "zonelab: %s open%s: %llu LBAs of %u bytes\n", zd->cfg.path,
 		     reopen ? " (reopen)" : "", (unsigned long long)geo->capacity_lba, geo->lba_size);
@@ -333,6 +410,7 @@ static int zl_open(struct tcmu_device *dev, bool reopen)
 
 out_destroy_control:
 	zctl_stop(zd->ctl);
+	zl_close_timing(zd);
 	ztrace_destroy(zd->trace);
 	zscsi_destroy(zd->scsi);
 out_close_disk:
@@ -351,6 +429,7 @@ static void zl_close(struct tcmu_device *dev)
 	if (!zd)
 		return;
 	zctl_stop(zd->ctl);
+	zl_close_timing(zd);           /* completes what is still queued */
 	ztrace_destroy(zd->trace);     /* flushes the trace */
 	zscsi_destroy(zd->scsi);
 	zdisk_close(zd->disk);
@@ -494,6 +573,110 @@ static __attribute__((noinline)) int zl_execute(struct tcmu_device *dev, struct 
 	return zl_status(dev, zd, cmd, status, sense, data_in);
 }
 
+/* The timer thread: the command's time has come. */
+static void zl_timed_done(void *arg, void *ctx, uint64_t due_ns)
+{
+	struct zl_timed_cmd *c = ctx;
+	int st;
+
+	(void)arg;
+	(void)due_ns;
+	st = zl_status(c->dev, c->zd, c->rcmd->lib_cmd, c->status, c->sense, c->data_in);
+	tcmur_cmd_complete(c->dev, c->rcmd, st);
+	free(c);
+}
+
+/*
+ * What the model sees of @cdb (NULL: it does not reach the media), read
+ * before the command runs: the zone a write opens implicitly, what a reset
+ * or finish finds in its zone.
+ */
+static const struct ztime_req *zl_timed_req(struct zl_tcmu_dev *zd, const uint8_t *cdb,
+					    struct ztime_req *r)
+{
+	const struct zdev_cfg *g = zdisk_geo(zd->disk);
+	struct zscsi_cdb_info ci;
+	struct zl_zone_info zi;
+	bool have_zone;
+
+	if (zscsi_cdb_info(cdb, zscsi_cdb_len_of(cdb[0]), &ci))
+		return NULL;
+	memset(r, 0, sizeof(*r));
+	r->off_bytes = ci.lba * g->lba_size;
+	r->len_bytes = (uint64_t)ci.nr_lba * g->lba_size;
+	switch (cdb[0]) {
+	case 0x08: case 0x28: case 0xa8: case 0x88:       /* READ */
+		r->op = ZTIME_READ;
+		return r;
+	case 0x0a: case 0x2a: case 0xaa: case 0x8a:       /* WRITE */
+		r->op = ZTIME_WRITE;
+		r->fua = (ci.flags & ZSCSI_CDBI_FUA) || !zdisk_wce(zd->disk);
+		have_zone = zdisk_report(zd->disk, ci.lba, ZL_RO_ALL, &zi, 1, NULL) == 1;
+		r->implicit_open = have_zone && (zi.cond == ZL_COND_EMPTY ||
+						 zi.cond == ZL_COND_CLOSED);
+		return r;
+	case 0x35: case 0x91:                             /* SYNCHRONIZE CACHE */
+		r->op = ZTIME_FLUSH;
+		r->off_bytes = r->len_bytes = 0;
+		return r;
+	case 0x94:                                        /* ZBC OUT */
+		r->len_bytes = 0;
+		switch (ci.sa) {
+		case 0x01: r->op = ZTIME_CLOSE; return r;
+		case 0x03: r->op = ZTIME_OPEN; return r;
+		case 0x02: r->op = ZTIME_FINISH; break;
+		case 0x04: r->op = ZTIME_RESET; break;
+		default: return NULL;
+		}
+		/* ALL: one operation of the fixed cost, nothing held counted */
+		if (!(ci.flags & ZSCSI_CDBI_ALL) &&
+		    zdisk_report(zd->disk, ci.lba, ZL_RO_ALL, &zi, 1, NULL) == 1 &&
+		    zi.wp_lba != ZL_WP_INVALID && zi.wp_lba > zi.start_lba)
+			r->len_bytes = (zi.wp_lba - zi.start_lba) * g->lba_size;
+		return r;
+	}
+	return NULL;
+}
+
+/*
+ * Timed mode: the command runs now (zone state, data), its completion
+ * waits until the model says the drive would have finished it.
+ */
+static __attribute__((noinline)) int zl_timed_cmd(struct tcmu_device *dev,
+						  struct zl_tcmu_dev *zd, struct tcmur_cmd *rcmd)
+{
+	struct tcmulib_cmd *cmd = rcmd->lib_cmd;
+	struct zl_timed_cmd *c = malloc(sizeof(*c));
+	uint64_t now = zl_timed_clock_ns();
+	size_t cdb_len = zscsi_cdb_len_of(cmd->cdb[0]);
+	bool tracing = ztrace_is_active(zd->trace);
+	uint64_t t0 = tracing ? ztrace_clock_ns() : 0;
+	const struct ztime_req *rp;
+	struct ztime_req r;
+
+	if (!c)
+		return zl_execute(dev, zd, cmd);
+	c->dev = dev;
+	c->zd = zd;
+	c->rcmd = rcmd;
+	c->data_in = 0;
+	rp = zl_timed_req(zd, cmd->cdb, &r);
+	c->status = zscsi_execute(zd->scsi, cmd->cdb, cdb_len, cmd->iovec, (int)cmd->iov_cnt,
+				  c->sense, &c->data_in);
+	if (tracing)
+		ztrace_record_cmd(zd->trace, cmd->cdb, cdb_len, c->status, c->sense, t0,
+				  ztrace_clock_ns() - t0);
+	if (c->status != ZSCSI_GOOD)
+		rp = NULL;                /* refused: the command overhead only */
+	if (zl_timed_submit(zd->timed, now, rp, c)) {
+		int st = zl_status(dev, zd, cmd, c->status, c->sense, c->data_in);
+
+		free(c);
+		return st;
+	}
+	return TCMU_STS_ASYNC_HANDLED;
+}
+
 /*
  * The common READ (no trace running) runs to pread() and back in this
  * frame, which is small: the 4 KiB read rate counts every instruction and
@@ -509,6 +692,8 @@ static int zl_handle_cmd(struct tcmu_device *dev, struct tcmur_cmd *rcmd)
 	size_t data_in = 0;
 	int st;
 
+	if (__builtin_expect(zd->timed != NULL, 0))
+		return zl_timed_cmd(dev, zd, rcmd);
 	if (!ztrace_is_active(zd->trace)) {
 		st = zscsi_read_fast(zd->scsi, cmd->cdb, zscsi_cdb_len_of(cmd->cdb[0]), cmd->iovec,
 				     (int)cmd->iov_cnt, sense, &data_in);

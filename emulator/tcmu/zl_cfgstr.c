@@ -16,6 +16,7 @@
 #include "zfault.h"
 #include "zl_err.h"
 #include "zl_parse.h"
+#include "ztime.h"
 
 /* A rejection: the reason into @msg (zl_msgf), -EINVAL. */
 #define cerr(msg, len, ...) (zl_msgf(msg, len, __VA_ARGS__), -EINVAL)
@@ -283,6 +284,32 @@ static int k_faults(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 	return 0;
 }
 
+/*
+ * timing=PRESET[/key=value...]: the device timing model (docs/TIMING.md)
+ * with ',' written as '/', checked by ztime's own parser; off = none, even
+ * if the image keeps one.  Not given: the image's (zonelab disk create
+ * --timing).  A new image the handler formats keeps it.
+ */
+static int k_timing(struct zl_cfgstr *c, const char *v, char *why, size_t n)
+{
+	struct ztime_params p;
+	size_t len = strlen(v);
+
+	if (!strcmp(v, "off") || !strcmp(v, "0")) {
+		snprintf(c->timing, sizeof(c->timing), "off");
+		c->disk.store.timing = NULL;
+		return 0;
+	}
+	if (len >= sizeof(c->timing))
+		return cerr(why, n, "longer than %zu bytes", sizeof(c->timing) - 1);
+	for (size_t i = 0; i <= len; i++)
+		c->timing[i] = v[i] == '/' ? ',' : v[i];
+	if (ztime_parse(c->timing, &p, why, n))
+		return -EINVAL;
+	c->disk.store.timing = c->timing;
+	return 0;
+}
+
 /* ctl=<absolute socket path>, or 1 for "<image path>.ctl" (resolved after the path), 0 none */
 static int k_ctl(struct zl_cfgstr *c, const char *v, char *why, size_t n)
 {
@@ -354,6 +381,7 @@ static const struct {
 	{ "ctl", k_ctl, false },
 	{ "trace", k_trace, false },
 	{ "geo", k_geo, false },
+	{ "timing", k_timing, false },
 };
 #define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -394,7 +422,7 @@ int zl_cfgstr_parse(const char *s, struct zl_cfgstr *out, char *msg, size_t msg_
 	bool store_given = false;
 	const char *p, *q;
 	size_t path_len;
-	char why[256], list[256];
+	char why[512], list[256];
 
 	defaults(c);
 	if (!s)

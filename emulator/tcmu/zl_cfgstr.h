@@ -40,6 +40,7 @@ struct zl_cfgstr {
 	uint64_t size_bytes;          /* size= (0 = the device size from configfs) */
 	char ctl_path[ZL_CFGSTR_SOCK_MAX];  /* ctl=: control socket ("" = none) */
 	char trace_path[PATH_MAX];    /* trace=: command trace file ("" = none) */
+	char timing[ZSTORE_TIMING_MAX];  /* timing=: model text with ','; "" = the image's, "off" = none */
 };
 
 /**

@@ -131,6 +131,21 @@ bad "zonelab disk info: unexpected argument 'more' (see zonelab disk --help)" $Z
 bad "zonelab disk info: unexpected argument '--json' (see zonelab disk --help)" $ZL disk info -- "$img" --json
 bad "zonelab: --size: '64MB': stray characters after the size suffix" $ZL disk create "$dir/y.img" --size 64MB
 bad "zonelab: --size: '-64M': negative, a size is 0 or more" $ZL disk create "$dir/y.img" --size=-64M
+# --timing: kept in the image, shown by info (text and JSON), survives a write
+ok  $ZL disk create "$dir/t.img" --size 64M --zone-size 4M --timing hc620,cache=0,sched=sptf
+has "timing:       hc620,cache=0,sched=sptf"
+ok  $ZL disk write "$dir/t.img" 0 8
+ok  $ZL disk info "$dir/t.img" --json
+has '"timing":"hc620,cache=0,sched=sptf"'
+ok  $ZL disk info "$img"
+grep -q "^timing:" "$dir/out" && { echo "FAIL: an image without --timing shows a timing line"; fails=$((fails+1)); }
+bad "zonelab disk create: --timing 'hc999': timing \"hc999\": unknown preset \"hc999\" (presets: hc620, zn540)" $ZL disk create "$dir/tb.img" --size 64M --timing hc999
+bad "unknown key \"colour\" for hc620" $ZL disk create "$dir/tb.img" --size 64M --timing hc620,colour=red
+bad "zonelab disk info: --timing only applies to create" $ZL disk info "$img" --timing hc620
+bad "zonelab disk create: --timing 'zn540,capacity=16M': timing: zn540 holds 16777216 bytes" $ZL disk create "$dir/tb.img" --size 64M --zone-size 4M --timing zn540,capacity=16M
+[ -e "$dir/tb.img" ] && { echo "FAIL: a refused --timing left an image"; fails=$((fails+1)); }
+$ZL disk create "$dir/tb.img" --size 64M --timing hc999 >/dev/null 2>&1; rc=$?
+[ $rc = 2 ] || { echo "FAIL: disk create --timing hc999: exit $rc, want 2"; fails=$((fails+1)); }
 for o in --frobnicate --json=1 --max; do
 	$ZL disk report "$img" $o >/dev/null 2>&1; rc=$?
 	[ $rc = 2 ] || { echo "FAIL: disk report $o: exit $rc, want 2"; fails=$((fails+1)); }

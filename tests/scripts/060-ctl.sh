@@ -129,6 +129,25 @@ grep -q "op=0x88 sa=0x00 lba=4096 n=16 status=0x00" "$d/trace.txt" &&
 n=$(grep -c '^seq=' "$d/trace.txt")
 [ "$n" = 11 ] && ok "trace has every command (11)" || bad "trace has $n records, want 11"
 
+# a timed disk (timing=hc620): stats carry the timing counters
+cfg="zonelab/$d/t.img?zsize=1M&conv=1&ctl=1&timing=hc620"
+coproc CS { exec "$cs" "$so" "$cfg" 16777216 2>"$d/standin.err"; }
+exec {cs_in}>&"${CS[1]}" {cs_out}<&"${CS[0]}"
+cs_pid=$CS_PID
+read -r -t 10 -u "$cs_out" line
+if [ "$line" = ready ]; then
+	expect "stats of a timed disk before any command" 0 '"timed": 0,' -- "$d/t.img.ctl" stats
+	scsi "read 0 8" "status=0x00"
+	scsi "read 30000 8" "status=0x00"
+	scsi "sync" "status=0x00"
+	expect "stats count the timed commands" 0 '"timed": 3,' -- "$d/t.img.ctl" stats
+	echo quit >&"$cs_in"
+	wait "$cs_pid" 2>/dev/null
+else
+	bad "timed device did not open: $(cat "$d/standin.err")"
+fi
+cs_pid=
+
 # a client that never gets an answer times out (a listener that does not reply)
 if command -v python3 >/dev/null; then
 	python3 -c '

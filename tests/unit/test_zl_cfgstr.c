@@ -125,7 +125,7 @@ static void test_cfgstr_rejections_name_key_value_and_reason(void **state)
 	REJECT("/d?zsize=12Q", "key 'zsize' value '12Q'");
 	assert_non_null(strstr(msg, "'12Q': unknown size suffix (K, M, G or T)"));
 	REJECT("/d?colour=red", "unknown key 'colour' (keys: size, zsize, ");
-	assert_non_null(strstr(msg, ", trace, geo)"));   /* the whole list */
+	assert_non_null(strstr(msg, ", trace, geo, timing)"));   /* the whole list */
 	REJECT("/d?wce=1&wce=0", "key 'wce' given twice");
 	REJECT("/d?wce=", "key 'wce' has an empty value");
 	REJECT("/d?wce", "has no '='");
@@ -152,6 +152,26 @@ static void test_cfgstr_rejections_name_key_value_and_reason(void **state)
 	REJECT("/d?max_open=4&geo=image", "drop 'max_open='");
 	REJECT("/d?geo=image&force=1", "never reformatted");
 	REJECT("?store=mem&geo=image", "keeps no image");
+	REJECT("/d?timing=hc999", "key 'timing' value 'hc999': timing \"hc999\": unknown preset");
+	REJECT("/d?timing=hc620/rpm=fast", "key 'timing' value 'hc620/rpm=fast'");
+	REJECT("/d?timing=zn540/sched=sptf", "key 'timing'");
+	REJECT("/d?timing=hc620,cache=0", "splits dev_config at ','");
+}
+
+/* timing=: ',' written as '/', kept for the disk; off = none. */
+static void test_cfgstr_timing_key(void **state)
+{
+	(void)state;
+	assert_int_equal(zl_cfgstr_parse("/var/d.img", &c, msg, sizeof(msg)), 0);
+	assert_string_equal(c.timing, "");
+	assert_null(c.disk.store.timing);
+	assert_int_equal(zl_cfgstr_parse("/var/d.img?timing=hc620/cache=0/sched=sptf", &c, msg,
+					 sizeof(msg)), 0);
+	assert_string_equal(c.timing, "hc620,cache=0,sched=sptf");
+	assert_string_equal(c.disk.store.timing, "hc620,cache=0,sched=sptf");
+	assert_int_equal(zl_cfgstr_parse("/var/d.img?timing=off", &c, msg, sizeof(msg)), 0);
+	assert_string_equal(c.timing, "off");
+	assert_null(c.disk.store.timing);
 }
 
 /* Every key the image records is refused next to geo=image, by name. */
@@ -252,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_cfgstr_every_key_is_applied),
 		cmocka_unit_test(test_cfgstr_size_suffixes_are_binary),
 		cmocka_unit_test(test_cfgstr_rejections_name_key_value_and_reason),
+		cmocka_unit_test(test_cfgstr_timing_key),
 		cmocka_unit_test(test_cfgstr_geo_image_refuses_every_geometry_key),
 		cmocka_unit_test(test_cfgstr_geometry_checks_alignment_and_block_size),
 		cmocka_unit_test(test_cfgstr_ctl_and_trace_keys),

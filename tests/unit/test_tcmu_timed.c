@@ -1,0 +1,266 @@
+/*
+ * test_tcmu_timed.c — handler_zonelab.so in timed mode, through the
+ * in-process tcmu-runner stand-in (no VM, no runner): every command is
+ * completed asynchronously (TCMU_STS_ASYNC_HANDLED, then
+ * tcmur_cmd_complete() from the handler's timer thread) when the device
+ * timing model says.  A QD1 random 4 KiB read series takes, command by
+ * command, what a separate ztime with the same figures and the same submit
+ * times gives, within a tolerance for the timer's wake-up; data and zone
+ * rules are unchanged (a write reads back, a write off the write pointer
+ * fails with its sense); a bad timing= is refused by check_config naming
+ * the key; the model a new image was created with is kept in the image and
+ * applies on reopen without the key, timing=off turns it off.
+ *
+ * Links ztime from libzonelab.a for the reference; the handler .so has its
+ * own copy (only handler_init is exported).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "tcmu_standin/standin.h"
+#include "tcmu/zl_timed.h"
+#include "ztime.h"
+#include "zl_rng.h"
+#include "zl_test.h"
+
+#define DEV_BYTES (64ull << 20)     /* 64 MiB: 64 zones of 1 MiB */
+#define ZONE_LBAS 2048ull
+#define MS 1000000ull
+
+struct fixture {
+	char *dir;
+	char cfg[512];
+	struct sti_handler *h;
+	struct sti_dev *d;
+};
+
+static char so_path[PATH_MAX];
+
+static const char *zonelab_so(void)
+{
+	const char *p = getenv("ZL_HANDLER_SO");
+
+	if (p)
+		return p;
+	zl_test_build_path("handler_zonelab.so", so_path, sizeof(so_path));
+	return so_path;
+}
+
+static int open_cfg(struct fixture *f, const char *opts, char *msg, size_t len)
+{
+	struct sti_dev_cfg cfg = {
+		.cfgstring = f->cfg, .size_bytes = DEV_BYTES, .block_size = 512,
+	};
+
+	snprintf(f->cfg, sizeof(f->cfg), "zonelab/%s/zl.img?%s", f->dir, opts);
+	return sti_dev_open(f->h, &cfg, &f->d, msg, len);
+}
+
+static void reopen(struct fixture *f, const char *opts)
+{
+	char msg[512];
+
+	sti_dev_close(f->d);
+	f->d = NULL;
+	if (open_cfg(f, opts, msg, sizeof(msg)))
+		fail_msg("open %s: %s", opts, msg);
+}
+
+static int setup(void **state)
+{
+	struct fixture *f;
+	char msg[256];
+
+	*state = NULL;
+	if (access(zonelab_so(), R_OK) != 0)
+		return 0;
+	f = calloc(1, sizeof(*f));
+	assert_non_null(f);
+	f->dir = zl_test_mkdtemp("tcmu-timed");
+	assert_non_null(f->dir);
+	if (sti_handler_load(zonelab_so(), &f->h, msg, sizeof(msg)))
+		fail_msg("load: %s", msg);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	if (!f)
+		return 0;
+	sti_dev_close(f->d);
+	sti_handler_unload(f->h);
+	zl_test_rmdir(f->dir);
+	free(f->dir);
+	free(f);
+	return 0;
+}
+
+#define NEED_ZL(f)								\
+	do {									\
+		if (!(f)) {							\
+			print_message("skip: %s not available\n", zonelab_so());	\
+			skip();							\
+		}								\
+	} while (0)
+
+static uint8_t rw16(struct sti_dev *d, uint8_t op, uint64_t lba, uint32_t nr, void *buf,
+		    struct sti_result *r)
+{
+	uint8_t cdb[16] = { op };
+
+	zl_test_put_be(&cdb[2], lba, 8);
+	zl_test_put_be(&cdb[10], nr, 4);
+	return sti_exec(d, cdb, 16, buf, (size_t)nr * 512, r);
+}
+
+/* One 4 KiB read at @lba: how long it took (ns); *@sts what the handler returned. */
+static uint64_t read4k(struct fixture *f, uint64_t lba, uint64_t *t0, int *sts)
+{
+	uint8_t buf[4096];
+	struct sti_result r;
+
+	*t0 = zl_timed_clock_ns();
+	assert_int_equal(rw16(f->d, 0x88, lba, 8, buf, &r), 0);
+	*sts = r.tcmu_sts;
+	return zl_timed_clock_ns() - *t0;
+}
+
+static uint64_t timed_read(struct fixture *f, uint64_t lba, uint64_t *t0)
+{
+	int sts;
+	uint64_t ns = read4k(f, lba, t0, &sts);
+
+	assert_int_equal(sts, 0);                               /* TCMU_STS_OK, in the end */
+	return ns;
+}
+
+static void test_qd1_random_reads_take_the_models_time(void **state)
+{
+	struct fixture *f = *state;
+	struct ztime_geo g = { ZONE_LBAS * 512, DEV_BYTES / (ZONE_LBAS * 512) };
+	struct ztime_params p;
+	struct ztime *ref = NULL;
+	struct zl_rng rng;
+	char msg[512];
+	uint64_t t0, got, want, sum_got = 0, sum_want = 0;
+	int64_t worst = 0;
+
+	NEED_ZL(f);
+	if (open_cfg(f, "zsize=1M&conv=2&timing=hc620", msg, sizeof(msg)))
+		fail_msg("open: %s", msg);
+	assert_int_equal(ztime_parse("hc620", &p, msg, sizeof(msg)), 0);
+	assert_int_equal(ztime_create(&p, &g, &ref, msg, sizeof(msg)), 0);
+	zl_rng_seed(&rng, 32);
+	for (int i = 0; i < 16; i++) {
+		uint64_t lba = zl_rng_below(&rng, DEV_BYTES / 4096) * 8;
+		struct ztime_req rq = { .op = ZTIME_READ, .off_bytes = lba * 512, .len_bytes = 4096 };
+		int64_t d;
+
+		got = timed_read(f, lba, &t0);
+		want = ztime_submit(ref, t0, &rq) - t0;
+		d = (int64_t)got - (int64_t)want;
+		/* never early (but for the few us between our clock and the handler's) */
+		assert_true(d > -300000);
+		if (d > worst)
+			worst = d;
+		sum_got += got;
+		sum_want += want;
+	}
+	print_message("16 QD1 reads: model %.2f ms, measured %.2f ms mean; worst late %.2f ms\n",
+		      sum_want / 16.0 / MS, sum_got / 16.0 / MS, worst / 1e6);
+	assert_true(sum_want / 16 > 5 * MS);                    /* an HDD, not a RAM disk */
+	/* the timer's wake-up: a mean within 2 ms, no read 10 ms late */
+	assert_true(sum_got < sum_want + 16 * 2 * MS);
+	assert_true(worst < (int64_t)(10 * MS));
+	ztime_destroy(ref);
+}
+
+static void test_timed_data_and_zone_rules_unchanged(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t out[4096], in[4096];
+	struct sti_result r;
+	char msg[512];
+
+	NEED_ZL(f);
+	if (open_cfg(f, "zsize=1M&conv=2&timing=hc620/sched=sptf", msg, sizeof(msg)))
+		fail_msg("open: %s", msg);
+	memset(out, 0x5c, sizeof(out));
+	assert_int_equal(rw16(f->d, 0x8a, 4 * ZONE_LBAS, 8, out, &r), 0);
+	assert_int_equal(rw16(f->d, 0x88, 4 * ZONE_LBAS, 8, in, &r), 0);
+	assert_memory_equal(in, out, sizeof(in));
+	/* off the write pointer: CHECK CONDITION, ILLEGAL REQUEST / UNALIGNED WRITE COMMAND */
+	assert_int_equal(rw16(f->d, 0x8a, 5 * ZONE_LBAS + 8, 8, out, &r), 2);
+	assert_int_equal(sti_sense_key(&r), 0x05);
+	assert_int_equal(sti_sense_asc_ascq(&r), 0x2104);
+}
+
+static void test_bad_timing_is_refused_naming_the_key(void **state)
+{
+	struct fixture *f = *state;
+	char *reason = NULL;
+
+	NEED_ZL(f);
+	assert_false(sti_handler_check_config(f->h, "zonelab//x?timing=hc999", &reason));
+	assert_non_null(reason);
+	assert_non_null(strstr(reason, "key 'timing'"));
+	assert_non_null(strstr(reason, "hc620"));              /* the presets listed */
+	free(reason);
+	assert_false(sti_handler_check_config(f->h, "zonelab//x?timing=hc620/rpm=fast", &reason));
+	assert_non_null(strstr(reason, "rpm"));
+	free(reason);
+	assert_true(sti_handler_check_config(f->h, "zonelab//x?timing=zn540/prog=700us", &reason));
+}
+
+/* Far reads: timed ones take a seek and a turn, untimed ones microseconds. */
+static uint64_t far_reads(struct fixture *f)
+{
+	uint64_t t0, sum = 0;
+	int sts;
+
+	for (int i = 0; i < 4; i++) {
+		sum += read4k(f, (i & 1) ? DEV_BYTES / 512 - 8 : 0, &t0, &sts);
+		assert_int_equal(sts, 0);
+	}
+	return sum / 4;
+}
+
+static void test_image_keeps_the_model_across_reopen(void **state)
+{
+	struct fixture *f = *state;
+	char msg[512];
+
+	NEED_ZL(f);
+	/* a new image formatted by the handler keeps the model it was opened with */
+	if (open_cfg(f, "zsize=1M&conv=2&timing=hc620", msg, sizeof(msg)))
+		fail_msg("open: %s", msg);
+	assert_true(far_reads(f) > 5 * MS);
+	reopen(f, "zsize=1M&conv=2");
+	assert_true(far_reads(f) > 5 * MS);
+	reopen(f, "zsize=1M&conv=2&timing=off");
+	assert_true(far_reads(f) < 3 * MS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_qd1_random_reads_take_the_models_time, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timed_data_and_zone_rules_unchanged, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_timing_is_refused_naming_the_key, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_image_keeps_the_model_across_reopen, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,283 @@
+/*
+ * test_zl_timed.c — the handler's timed completion path (emulator/tcmu/
+ * zl_timed.c) without a VM, a runner or a timer thread: a fake clock drives
+ * zl_timed_run_until().  A QD1 random-read series completes exactly at the
+ * times a separate ztime with the same figures gives (and their mean is the
+ * hc620's seek + rotation + overhead); commands submitted together complete
+ * in FIFO order under sched=fifo, and under sched=sptf in a different order
+ * that finishes sooner; a command that does not reach the media pays the
+ * command overhead only; destroy completes what is queued; a geometry the
+ * drive cannot hold is refused with a message.  Fixed seeds.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "tcmu/zl_timed.h"
+#include "zl_rng.h"
+
+#define MiB (1ULL << 20)
+#define ZONE (256 * MiB)
+#define NR_ZONES 64u
+#define MAX_DONE 256
+
+struct log {
+	unsigned n;
+	uintptr_t id[MAX_DONE];
+	uint64_t due[MAX_DONE];
+};
+
+static void on_done(void *arg, void *ctx, uint64_t due)
+{
+	struct log *l = arg;
+
+	assert_true(l->n < MAX_DONE);
+	l->id[l->n] = (uintptr_t)ctx;
+	l->due[l->n++] = due;
+}
+
+static void params_of(const char *text, struct ztime_params *p)
+{
+	char msg[512];
+
+	if (ztime_parse(text, p, msg, sizeof(msg)))
+		fail_msg("%s", msg);
+}
+
+static struct zl_timed *make(const char *text, struct log *l)
+{
+	struct ztime_params p;
+	struct zl_timed_cfg c = {
+		.params = &p, .geo = { ZONE, NR_ZONES }, .complete = on_done, .arg = l,
+	};
+	struct zl_timed *t = NULL;
+	char msg[512];
+
+	params_of(text, &p);
+	if (zl_timed_create(&c, &t, msg, sizeof(msg)))
+		fail_msg("%s", msg);
+	return t;
+}
+
+static struct ztime_req rd4k(uint64_t off)
+{
+	struct ztime_req r = { .op = ZTIME_READ, .off_bytes = off, .len_bytes = 4096 };
+
+	return r;
+}
+
+static uint64_t rand_off(struct zl_rng *g)
+{
+	return zl_rng_below(g, ZONE * NR_ZONES / 4096) * 4096;
+}
+
+/* QD1: each read submitted when the previous completed, at the model's time. */
+static void test_qd1_random_reads_complete_at_the_models_times(void **state)
+{
+	struct ztime_params p;
+	struct ztime_geo g = { ZONE, NR_ZONES };
+	struct ztime *ref = NULL;
+	struct zl_rng rng;
+	struct log l = { 0 };
+	struct zl_timed *t = make("hc620", &l);
+	uint64_t now = 1000000, sum = 0;
+	char msg[256];
+
+	(void)state;
+	params_of("hc620", &p);
+	assert_int_equal(ztime_create(&p, &g, &ref, msg, sizeof(msg)), 0);
+	zl_rng_seed(&rng, 32);
+	for (unsigned i = 0; i < 200; i++) {
+		struct ztime_req r = rd4k(rand_off(&rng));
+		uint64_t want = ztime_submit(ref, now, &r);
+
+		assert_int_equal(zl_timed_submit(t, now, &r, (void *)(uintptr_t)(i + 1)), 0);
+		assert_int_equal(zl_timed_run_until(t, want - 1), 0);   /* not a ns early */
+		assert_int_equal(zl_timed_run_until(t, want), 1);
+		assert_int_equal(l.n, i + 1);
+		assert_int_equal(l.id[i], i + 1);
+		assert_int_equal(l.due[i], want);
+		sum += want - now;
+		now = want;
+	}
+	/* hc620: 0.1 ms command + ~7.4 ms seek + ~4.17 ms rotation + transfer */
+	assert_in_range(sum / 200, 9500000, 14000000);
+	{
+		struct zl_timed_stats st;
+
+		zl_timed_stats(t, &st);
+		assert_int_equal(st.timed, 200);
+		assert_int_equal(st.pending, 0);
+		assert_int_equal(st.service_ns + st.wait_ns, sum);
+		assert_int_equal(st.wait_ns, 0);                /* QD1: nobody waits */
+	}
+	ztime_destroy(ref);
+	zl_timed_destroy(t);
+}
+
+/* Submit @n random reads at once; the completion log. */
+static uint64_t burst(const char *text, unsigned n, struct log *l)
+{
+	struct zl_timed *t = make(text, l);
+	struct zl_rng rng;
+	struct zl_timed_stats st;
+
+	zl_rng_seed(&rng, 7);
+	for (unsigned i = 0; i < n; i++) {
+		struct ztime_req r = rd4k(rand_off(&rng));
+
+		assert_int_equal(zl_timed_submit(t, 1000, &r, (void *)(uintptr_t)(i + 1)), 0);
+	}
+	assert_int_equal(zl_timed_run_until(t, UINT64_MAX), n);
+	zl_timed_stats(t, &st);
+	assert_int_equal(st.timed, n);
+	assert_true(st.wait_ns > 0);                            /* a queue: they waited */
+	zl_timed_destroy(t);
+	for (unsigned i = 1; i < l->n; i++)
+		assert_true(l->due[i] >= l->due[i - 1]);        /* completions in time order */
+	return l->due[l->n - 1];
+}
+
+static void test_fifo_serves_in_arrival_order_and_sptf_reorders_sooner(void **state)
+{
+	struct log fifo = { 0 }, sptf = { 0 };
+	uint64_t end_fifo, end_sptf;
+	bool reordered = false;
+
+	(void)state;
+	end_fifo = burst("hc620", 32, &fifo);
+	for (unsigned i = 0; i < 32; i++)
+		assert_int_equal(fifo.id[i], i + 1);
+	end_sptf = burst("hc620,sched=sptf,qd=32", 32, &sptf);
+	for (unsigned i = 0; i < 32; i++)
+		reordered |= sptf.id[i] != i + 1;
+	assert_true(reordered);
+	/* shortest positioning first: the queue drains markedly sooner */
+	assert_true(end_sptf * 10 < end_fifo * 8);
+}
+
+/* qd=1 with sptf: nothing to choose from, so the FIFO order and times. */
+static void test_sptf_with_qd1_is_fifo(void **state)
+{
+	struct log a = { 0 }, b = { 0 };
+
+	(void)state;
+	assert_int_equal(burst("hc620", 16, &a), burst("hc620,sched=sptf,qd=1", 16, &b));
+	assert_memory_equal(a.id, b.id, sizeof(a.id));
+	assert_memory_equal(a.due, b.due, sizeof(a.due));
+}
+
+static void test_non_media_command_pays_the_overhead_only(void **state)
+{
+	struct log l = { 0 };
+	struct zl_timed *t = make("hc620,cmd=250us", &l);
+
+	(void)state;
+	assert_int_equal(zl_timed_submit(t, 5000, NULL, (void *)1), 0);
+	assert_int_equal(zl_timed_run_until(t, 5000 + 250000 - 1), 0);
+	assert_int_equal(zl_timed_run_until(t, 5000 + 250000), 1);
+	zl_timed_destroy(t);
+}
+
+static void test_flush_waits_for_the_cached_writes(void **state)
+{
+	struct log l = { 0 };
+	struct zl_timed *t = make("hc620", &l);
+	struct ztime_req w = { .op = ZTIME_WRITE, .off_bytes = 0, .len_bytes = MiB };
+	struct ztime_req f = { .op = ZTIME_FLUSH };
+
+	(void)state;
+	for (unsigned i = 0; i < 8; i++) {
+		w.off_bytes = i * MiB;
+		assert_int_equal(zl_timed_submit(t, 0, &w, (void *)(uintptr_t)(i + 1)), 0);
+	}
+	assert_int_equal(zl_timed_submit(t, 0, &f, (void *)99), 0);
+	assert_int_equal(zl_timed_run_until(t, UINT64_MAX), 9);
+	assert_int_equal(l.id[8], 99);
+	/* 8 MiB to the media at <= 255 MB/s: the flush takes > 30 ms, the writes far less */
+	assert_true(l.due[8] > 30000000);
+	assert_true(l.due[7] < l.due[8] / 2);
+	zl_timed_destroy(t);
+}
+
+static void test_destroy_completes_what_is_queued(void **state)
+{
+	struct log l = { 0 };
+	struct zl_timed *t = make("hc620,sched=sptf", &l);
+	struct ztime_req r = rd4k(0);
+
+	(void)state;
+	for (unsigned i = 0; i < 5; i++)
+		assert_int_equal(zl_timed_submit(t, 0, &r, (void *)(uintptr_t)(i + 1)), 0);
+	zl_timed_destroy(t);
+	assert_int_equal(l.n, 5);
+}
+
+static void test_disk_bigger_than_the_drive_is_refused(void **state)
+{
+	struct ztime_params p;
+	struct zl_timed_cfg c = { .params = &p, .geo = { ZONE, 1u << 20 }, .complete = on_done };
+	struct zl_timed *t = NULL;
+	char msg[512] = "";
+
+	(void)state;
+	params_of("hc620", &p);
+	assert_int_equal(zl_timed_create(&c, &t, msg, sizeof(msg)), -EINVAL);
+	assert_null(t);
+	assert_true(msg[0]);
+}
+
+/* With the timer thread: a read completes by the wall clock, not before its time. */
+static void test_timer_thread_completes_at_the_time(void **state)
+{
+	struct ztime_params p;
+	struct log l = { 0 };
+	struct zl_timed_cfg c = {
+		.params = &p, .geo = { ZONE, NR_ZONES }, .complete = on_done, .arg = &l,
+		.thread = true,
+	};
+	struct zl_timed *t = NULL;
+	struct ztime_req r = rd4k(ZONE * (NR_ZONES - 1));
+	char msg[256];
+	uint64_t t0, t1;
+
+	(void)state;
+	params_of("hc620", &p);
+	assert_int_equal(zl_timed_create(&c, &t, msg, sizeof(msg)), 0);
+	t0 = zl_timed_clock_ns();
+	assert_int_equal(zl_timed_submit(t, t0, &r, (void *)1), 0);
+	for (int i = 0; i < 2000 && !__atomic_load_n(&l.n, __ATOMIC_ACQUIRE); i++) {
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	t1 = zl_timed_clock_ns();
+	assert_int_equal(l.n, 1);
+	assert_true(t1 >= l.due[0]);
+	assert_true(l.due[0] - t0 > 1000000);                   /* a long seek: > 1 ms */
+	zl_timed_destroy(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_qd1_random_reads_complete_at_the_models_times),
+		cmocka_unit_test(test_fifo_serves_in_arrival_order_and_sptf_reorders_sooner),
+		cmocka_unit_test(test_sptf_with_qd1_is_fifo),
+		cmocka_unit_test(test_non_media_command_pays_the_overhead_only),
+		cmocka_unit_test(test_flush_waits_for_the_cached_writes),
+		cmocka_unit_test(test_destroy_completes_what_is_queued),
+		cmocka_unit_test(test_disk_bigger_than_the_drive_is_refused),
+		cmocka_unit_test(test_timer_thread_completes_at_the_time),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
