@@ -488,7 +488,12 @@ def main(argv):
     if len(argv) >= 2 and argv[0] == "phases":
         files = []
         for a in argv[1:]:
-            files += sorted(glob.glob(os.path.join(a, "kwa-*.out"))) if os.path.isdir(a) else [a]
+            if os.path.isdir(a):
+                files += sorted(glob.glob(os.path.join(a, "kwa-*.out")))
+            elif os.path.isfile(a):
+                files.append(a)
+            else:
+                raise SystemExit(f"{a}: no such file or directory (want kwa-*.out or a directory of them)")
         if not files:
             raise SystemExit(f"{' '.join(argv[1:])}: no kwa-*.out (the kernel_wa check's results)")
         for path in files:
