@@ -14,7 +14,10 @@
 #    kernel version a point records;
 #  - tests/validate/kwa.py check: fs-core's replay of every stored kernel
 #    point (tests/data/kernel-6.1/) against the kernel's numbers, within the
-#    tolerance or as a known gap that has not moved.
+#    tolerance or as a known gap that has not moved;
+#  - kwa.py phases: the file system's writes per phase (commits, metadata
+#    beside user bytes, relocations from the tracepoint or the log), a
+#    commit storm flagged, bad paths refused without a traceback.
 . "$(dirname "$0")/lib.sh"  # ZL, src, dir, fail, run
 refused() {
 	local want=$1; shift
@@ -224,6 +227,26 @@ EOF2
 	grep -q "25-75-1: data WA ratio .* fs-core's replay moved" "$dir/strict" || fail "kwa.py check: a moved ratio not reported"
 	grep -q "35-75-2: total WA ratio .* fs-core's replay moved" "$dir/strict" || fail "kwa.py check: a moved total ratio not reported"
 	grep -q "fs-core total WA .* over 0%" "$dir/strict" || fail "kwa.py check (0.1%): no total WA over tolerance reported"
+	# the file system's own writes per phase (issue 30): a stored 6.1 point
+	# (relocations from its log), and a 7.3-like point whose phase 1.2 is a
+	# commit storm, relocations from the tracepoint (the log suppressed)
+	python3 "$src/tests/validate/kwa.py" phases "$src/tests/data/kernel-6.1/kwa-45-75-2.out" > "$dir/ph" 2>&1 ||
+		fail "kwa.py phases: $(tail -3 "$dir/ph")"
+	grep -qE '^\| 1\.2 \| 115 \| 474 \| 189 \| 1\.6 \| 367 \| - / 42 \| - \| - \|  \|$' "$dir/ph" ||
+		fail "kwa.py phases, 45-75-2 1.2: $(grep '^| 1.2' "$dir/ph")"
+	grep -q '| commit storm |' "$dir/ph" && fail "kwa.py phases: a storm in 6.1's 45-75-2"
+	{ head -1 "$src/tests/data/kernel-6.1/kwa-45-75-2.out" | sed 's/"point":"45-75-2"/"point":"storm"/'
+	  grep '"phase":"fill"' "$src/tests/data/kernel-6.1/kwa-45-75-2.out" | sed 's/"point":"45-75-2"/"point":"storm"/'
+	  echo '{"point":"storm","phase":"1.1","secs":1,"app_bytes":120586240,"fio_error":0,"iolog_md5":"x","dev_write_bytes":8865710080,"dev_resets":0,"bt_data":120586240,"bt_meta":8745123840,"bt_sb":0,"reloc":{"data":0,"metadata":0,"system":0},"victims":[],"commits":11910,"space":{"data":[1,1,0],"metadata":[1,1,0],"system":[1,1,0]},"enospc_msgs":0,"bt_dropped":7,"log_suppressed":300,"reloc_tp":{"data":3,"metadata":2,"system":0},"victims_tp":[40,2,3,50,60],"tp_overrun":0}'
+	} > "$dir/kwa-storm.out"
+	python3 "$src/tests/validate/kwa.py" phases "$dir" > "$dir/ph" 2>&1 || fail "kwa.py phases DIR: $(tail -3 "$dir/ph")"
+	grep -qE '^\| 1\.1 \| 115 \| 115 \| 8340 \| 72\.5 \| 11910 \| 5 / 0 \(300 suppressed\) \| 7 \| - \| commit storm \|$' "$dir/ph" ||
+		fail "kwa.py phases, the storm: $(grep '^| 1.1' "$dir/ph")"
+	python3 "$src/tests/validate/kwa.py" phases "$dir/none" > "$dir/ph" 2>&1 && fail "kwa.py phases on nothing: exit 0"
+	grep -q "none: no such file or directory" "$dir/ph" && ! grep -q Traceback "$dir/ph" || fail "kwa.py phases on nothing: $(tail -2 "$dir/ph")"
+	mkdir -p "$dir/empty"
+	python3 "$src/tests/validate/kwa.py" phases "$dir/empty" > "$dir/ph" 2>&1 && fail "kwa.py phases on an empty directory: exit 0"
+	grep -q "no kwa-\*.out" "$dir/ph" && ! grep -q Traceback "$dir/ph" || fail "kwa.py phases on an empty directory: $(tail -2 "$dir/ph")"
 	# fs-core's side as a scenario (make validate-scenario): one point per
 	# stored measurement, each replaying its own workload
 	python3 "$src/tests/validate/kwa.py" scenario "$src/tests/data/kernel-6.1" "$dir/scn" > "$dir/scn.out" 2>&1 ||

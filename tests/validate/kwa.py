@@ -14,6 +14,11 @@ by phase.
                                                 size has not moved
   (check --results R reads the replays from a table's --json R instead of
   running them again)
+  kwa.py phases DIR|FILE...                     per point and phase, the file
+                                                system's own writes: user, data
+                                                and metadata bytes, commits,
+                                                relocations, commit storms (no
+                                                replay; also part of table)
   kwa.py scenario DIR OUT                       OUT/kernel-6.1.ini and
                                                 OUT/traces/: every point's
                                                 workload as a fio iolog and a
@@ -192,6 +197,30 @@ def fscore_phases(zonelab, head, phases, idx):
     return out, exact
 
 
+# a phase whose metadata writes exceed STORM x its user bytes (and a zone)
+# is a commit storm: the file system rewrote its trees far more often than
+# the user's data needed (7.3 at 45%/75: 8 GiB of metadata for 115 MiB)
+STORM = 10
+
+
+def relocs(ph):
+    """A phase's relocations by type: from the tracepoint
+    btrfs_reclaim_block_group where kernel_wa recorded it (not
+    rate-limited), else from the kernel log's "relocating block group"."""
+    return ph.get("reloc_tp") or ph["reloc"]
+
+
+def victims_used(ph):
+    """Used % of each block group reclaim picked in the phase."""
+    if "victims_tp" in ph:
+        return list(ph["victims_tp"])
+    return [u for u, _ in ph["victims"]]
+
+
+def storm(ph, zone_bytes):
+    return ph["bt_meta"] >= zone_bytes and ph["bt_meta"] > STORM * ph["app_bytes"]
+
+
 def kernel_cum(phases):
     out, c = [], {"user": 0, "data": 0, "meta": 0, "sb": 0, "reloc": 0}
     for ph in phases:
@@ -200,7 +229,7 @@ def kernel_cum(phases):
         c["data"] += ph["bt_data"]
         c["meta"] += ph["bt_meta"]
         c["sb"] += ph["bt_sb"]
-        c["reloc"] += ph["reloc"]["data"] + ph["reloc"]["metadata"] + ph["reloc"]["system"]
+        c["reloc"] += sum(relocs(ph).values())
         c["error"] = ph["fio_error"]
         out.append(c)
     return out
@@ -258,7 +287,7 @@ def compare(zonelab, path):
         row = {"phase": phases[i]["phase"]}
         ku = k[i]["user"] - k[i - 1]["user"]
         row["kernel"] = round(ratio(k[i]["data"] - k[i - 1]["data"], ku), 3) if ku else None
-        row["kernel_relocs"] = phases[i]["reloc"]["data"] + phases[i]["reloc"]["metadata"]
+        row["kernel_relocs"] = relocs(phases[i])["data"] + relocs(phases[i])["metadata"]
         # space allocated to chunks after the phase, % of the disk (the gate's
         # figure): the kernel's from sysfs (DUP counted twice), fs-core's zones
         s = phases[i]["space"]
@@ -278,7 +307,7 @@ def compare(zonelab, path):
     # victims' used fraction at their pick, in tenths
     kv = [0] * 11
     for ph in phases:
-        for u, _ in ph["victims"]:
+        for u in victims_used(ph):
             kv[min(u // 10, 10)] += 1
     r["kernel_victims_tenths"] = kv
     r["fscore_victims_tenths"] = f[-1]["victims"] if f else []
@@ -287,13 +316,53 @@ def compare(zonelab, path):
     # relocations can move (a block group each) lost some from the kernel log
     # (points measured before kernel_wa drained the log each phase): the
     # count is then a lower bound
-    r["kernel_relocations_complete"] = not any(
-        ph["bt_data"] - ph["app_bytes"] > (sum(ph["reloc"].values()) + 1) * head["zone_bytes"]
-        for ph in phases)
+    # counted from the tracepoint, it is complete unless its ring overran
+    if all("reloc_tp" in ph for ph in phases):
+        r["kernel_relocations_complete"] = not any(ph.get("tp_overrun", 0) for ph in phases)
+    else:
+        r["kernel_relocations_complete"] = not any(
+            ph["bt_data"] - ph["app_bytes"] > (sum(ph["reloc"].values()) + 1) * head["zone_bytes"]
+            for ph in phases)
+    r["fs_phases"] = fs_phases(head, phases)
     r["fscore_relocations"] = f[-1]["relocated"] if f else 0
     r["timing"] = timing(head, r["phases"])
     r["shape"] = shape(head)
     return r
+
+
+def fs_phases(head, phases):
+    """Per phase, what the file system itself wrote beside the user's
+    bytes: blktrace's data / metadata (REQ_META) bytes, commits
+    (/sys/fs/btrfs/UUID/commit_stats), relocations by both sources, and
+    whether blktrace dropped events (its bytes are then a lower bound)."""
+    out = []
+    for ph in phases:
+        tp = ph.get("reloc_tp")
+        out.append({"phase": ph["phase"], "user": ph["app_bytes"], "data": ph["bt_data"],
+                    "meta": ph["bt_meta"], "commits": ph["commits"],
+                    "relocs_tp": sum(tp.values()) if tp else None,
+                    "relocs_log": sum(ph["reloc"].values()),
+                    "log_suppressed": ph.get("log_suppressed"),
+                    "bt_dropped": ph.get("bt_dropped"), "fio_error": ph["fio_error"],
+                    "storm": storm(ph, head["zone_bytes"])})
+    return out
+
+
+def phases_table(point, rows):
+    """The per-phase table of one point (markdown)."""
+    lines = [f"{point}: per phase, the file system's writes beside the user's (MiB; a commit "
+             f"storm: metadata > {STORM}x user)", "",
+             "| phase | user | data | metadata | meta/user | commits | relocations tp / log "
+             "| blktrace dropped | fio error | |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for p in rows:
+        sup = p["log_suppressed"]
+        log = f"{p['relocs_log']}" + (f" ({sup} suppressed)" if sup else "")
+        lines.append(f"| {p['phase']} | {mib(p['user'])} | {mib(p['data'])} | {mib(p['meta'])} | "
+                     f"{fmt(ratio(p['meta'], p['user']), 1) if p['user'] else '-'} | {p['commits']} | "
+                     f"{fmt(p['relocs_tp'])} / {log} | {fmt(p['bt_dropped'])} | "
+                     f"{p['fio_error'] or '-'} | {'commit storm' if p['storm'] else ''} |")
+    return "\n".join(lines)
 
 
 def shape(head):
@@ -385,6 +454,9 @@ def table(results):
         lines.append(f"- {r['point']} ({r['shape']}): {' '.join(t['kernel_bursts']) or '-'} | "
                      f"{' '.join(t['fscore_bursts']) or '-'}{'' if t['same_bursts'] else ' (differ)'}; "
                      f"chunks {' '.join(f'{ph}:{g:+d}' for ph, g in t['alloc_gaps']) or 'within 2 zones'}")
+    for r in results:
+        lines.append("")
+        lines.append(phases_table(r["point"], r["fs_phases"]))
     lines.append("")
     lines.append("Victims by used % at their pick, tenths 0-9%..100% (kernel | fs-core):")
     for r in results:
@@ -448,6 +520,22 @@ def scenario(d, out):
 def main(argv):
     if len(argv) >= 3 and argv[0] == "scenario":
         return scenario(argv[1], argv[2])
+    if len(argv) >= 2 and argv[0] == "phases":
+        files = []
+        for a in argv[1:]:
+            if os.path.isdir(a):
+                files += sorted(glob.glob(os.path.join(a, "kwa-*.out")))
+            elif os.path.isfile(a):
+                files.append(a)
+            else:
+                raise SystemExit(f"{a}: no such file or directory (want kwa-*.out or a directory of them)")
+        if not files:
+            raise SystemExit(f"{' '.join(argv[1:])}: no kwa-*.out (the kernel_wa check's results)")
+        for path in files:
+            head, phases, _ = load_point(path)
+            print(phases_table(head["point"], fs_phases(head, phases)))
+            print()
+        return 0
     if len(argv) < 2 or argv[0] not in ("table", "check"):
         raise SystemExit(__doc__)
     zonelab = "build/zonelab"
