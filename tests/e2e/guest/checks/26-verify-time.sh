@@ -1,7 +1,10 @@
 # verify_time: how long VERIFY takes on a zoned zonelab disk vs an
 # all-conventional one of the same size (issue 13: "3-5x longer on zoned").
 # Two fresh 256 MiB disks, 16 MiB zones: zlvz (zone 0 conventional, the rest
-# sequential) and zlvc (every zone conventional); 1 MiB of one pattern
+# sequential) and zlvc (every zone conventional but the last: since 6.10
+# the block layer refuses a zoned disk with no sequential zone, "Invalid
+# number of conventional zones 16 / 16", and leaves it at size 0; zone 1,
+# where the loops run, is conventional either way); 1 MiB of one pattern
 # written at the start of zone 1 of both; then the same commands timed on
 # each, over those blocks:
 #   vfy0_proc  N x sg_verify (VERIFY(16), BYTCHK=0, 8 blocks), a process each
@@ -73,7 +76,7 @@ sched() { echo "$2" > /sys/block/${1#/dev/}/queue/scheduler 2>/dev/null; }
 # The two zonelab disks.
 for d in zlvz zlvc; do dev_remove $d; rm -f /tmp/$d.img; done
 dev_create zlvz $SZ "$(h_cfg_ctl /tmp/zlvz.img $ZMIB 1 8)" || fail "backstore zlvz"
-dev_create zlvc $SZ "$(h_cfg_ctl /tmp/zlvc.img $ZMIB $NZ 8)" || fail "backstore zlvc"
+dev_create zlvc $SZ "$(h_cfg_ctl /tmp/zlvc.img $ZMIB $((NZ - 1)) 8)" || fail "backstore zlvc"
 # The handler's command counters (zonelab ctl stats), one "name value" a
 # line: what reached the handler during a measurement (e.g. REPORT ZONES
 # the kernel sent to the zoned disk only).
