@@ -185,6 +185,16 @@ static int write_copies(struct fsc *fs, struct fsc_bio *bio)
 			const struct fsc_stripe *st = &bg->stripes[s];
 			struct zblk *blk = fs->devs[st->dev].blk;
 
+			if (fsc_rp_on(fs)) {  /* device replace: the target too */
+				ret = fsc_rp_dup_write(fs, bg, st->dev, st->phys + phys, run,
+						       bio->kind);
+				if (ret) {
+					fs->st.nr_dev_errors++;
+					fs->st.last_dev_error = ret;
+					if (!first)
+						first = ret;
+				}
+			}
 			if (!blk)
 				continue;  /* degraded mirror */
 			ret = zblk_write(blk, st->phys + phys, NULL, run);
@@ -230,6 +240,15 @@ int fsc_bio_execute(struct fsc *fs, struct fsc_bio *bio)
 	}
 	fs->st.dev_bytes[bio->kind] += bio->len_bytes;
 	bio->logical = bg->start + (pos - st->phys);
+	if (fsc_rp_on(fs)) {  /* device replace: the target's wp is in step */
+		ret = fsc_rp_dup_write(fs, bg, st->dev, pos, bio->len_bytes, bio->kind);
+		if (ret) {
+			fs->st.nr_dev_errors++;
+			fs->st.last_dev_error = ret;
+			bio->status = ret;
+			return ret;
+		}
+	}
 	return 0;
 }
 
