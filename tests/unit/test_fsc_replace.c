@@ -323,6 +323,47 @@ static void test_fsc_replace_writes_during_copy_land_on_both(void **state)
 	disks_fini(&d);
 }
 
+/* A block group emptied during the replace is reset on both devices (the
+ * target's zone too: do_discard_extent()), so a block group reusing the
+ * zone writes the target from its start again. */
+static void test_fsc_replace_reset_during_copy_resets_target_zone(void **state)
+{
+	struct disks d = { 0 };
+	struct zblk *tgt;
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+	struct fsc_verify v;
+	uint64_t resets;
+	int ret;
+
+	disk_add(&d, 16);
+	disk_add(&d, 16);
+	tgt = disk_add(&d, 16);
+	cfg_on(&cfg, d.b, 2, FSC_RAID1, 0);
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	wr(fs, 0, 48);  /* three full block groups */
+	assert_int_equal(fsc_replace_start(fs, 0, tgt, 0), 0);
+	while (fsc_replace_progress(fs)->nr_bgs_done < 2)
+		assert_int_equal(fsc_replace_step(fs, 0x10000, 0, NULL, 0, NULL), 1);
+	/* rewrite all the data: every old block group empties and is reset,
+	 * copied ones (target written), the one under the walk, uncopied ones */
+	resets = fsc_stats(fs)->nr_zone_resets;
+	wr(fs, 0, 48);
+	wr(fs, 0, 48);
+	assert_true(fsc_stats(fs)->nr_zone_resets >= resets + 6);
+	do
+		ret = fsc_replace_step(fs, 0x10000, 0, NULL, 0, NULL);
+	while (ret == 1);
+	assert_int_equal(ret, 0);
+	assert_int_equal(fsc_replace_finish(fs, 0), 0);
+	assert_int_equal(tgt->nr_write_errors, 0);
+	assert_int_equal(fsc_stats(fs)->nr_dev_errors, 0);
+	assert_int_equal(fsc_dev_verify(fs, 0, &v), 0);
+	assert_int_equal(v.nr_blocks, 48 * EXT / 4096);
+	fsc_destroy(fs);
+	disks_fini(&d);
+}
+
 static void test_fsc_replace_in_one_call_and_dup_profile(void **state)
 {
 	struct disks d = { 0 };
@@ -512,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_fsc_replace_start_rejects_bad_source_and_targets),
 		cmocka_unit_test(test_fsc_replace_copies_only_allocated_space_wps_in_step),
 		cmocka_unit_test(test_fsc_replace_writes_during_copy_land_on_both),
+		cmocka_unit_test(test_fsc_replace_reset_during_copy_resets_target_zone),
 		cmocka_unit_test(test_fsc_replace_in_one_call_and_dup_profile),
 		cmocka_unit_test(test_fsc_rebuild_raid1_device_missing_at_mount),
 		cmocka_unit_test(test_fsc_rebuild_raid10_after_runtime_failure),
