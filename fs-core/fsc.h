@@ -202,6 +202,14 @@ struct fsc_cfg {
 	 * in HMZONED mode); ZONED is zoned btrfs since 5.12 (dev-replace.c +
 	 * scrub.c): copy in zone order, write pointers kept in step */
 	enum fsc_replace_mode { FSC_REPLACE_REFUSE = 0, FSC_REPLACE_ZONED } replace;
+	/* HYPOTHETICAL, no kernel has it: RAID5 / RAID6 data block groups on
+	 * zoned devices (docs/FSCORE.md "RAID5/6, a hypothetical profile"):
+	 * full-stripe writes only (each write padded to a full stripe), parity
+	 * rotating over the devices, rebuild by reconstruction from N-1 / N-2
+	 * devices.  Off: RAID5/6 refused (FSC_E_RAID56), as in the RFC (003)
+	 * and every zoned kernel.  Metadata stays refused (RAID56 tree blocks
+	 * would pad each 16 KiB node to a full stripe). */
+	bool raid56_model;
 };
 
 struct fsc;
@@ -698,6 +706,9 @@ struct fsc_stats {
 	uint64_t nr_zone_finishes;         /* zones finished to stay under max active */
 	uint64_t finish_waste_bytes;       /* capacity those finishes left unwritten (all copies) */
 	uint32_t active_max;               /* most zones fs-core held active on one device */
+	/* cfg.raid56_model (hypothetical): parity bytes written (P and Q), and
+	 * padding written to complete a full stripe (both in dev_bytes too) */
+	uint64_t r56_parity_bytes, r56_pad_bytes;
 };
 const struct fsc_stats *fsc_stats(const struct fsc *fs);
 

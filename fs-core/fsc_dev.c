@@ -184,7 +184,9 @@ int fsc_check_mode(struct fsc *fs)
 		return FSC_E_NO_ZONED_DEV;
 	if (nr_zoned != nr)
 		return FSC_E_MIXED_DEVS;
-	if (profile_is_raid56(fs->cfg.data_profile) || profile_is_raid56(fs->cfg.meta_profile))
+	/* the hypothetical model (cfg.raid56_model) lets data be RAID5/6 */
+	if ((profile_is_raid56(fs->cfg.data_profile) && !fs->cfg.raid56_model) ||
+	    profile_is_raid56(fs->cfg.meta_profile))
 		return FSC_E_RAID56;
 	fs->zone_bytes = zone_bytes;
 	/* a power of two: lookups shift instead of dividing */

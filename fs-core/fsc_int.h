@@ -249,6 +249,48 @@ struct fsc_clean {
 	bool broken;              /* an add failed: picks scan */
 };
 
+/*
+ * RAID5/6, the hypothetical profile (cfg.raid56_model): a block group of N
+ * stripes (one zone each) is cut in rows of 64 KiB per stripe; row r's P
+ * parity is on stripe r % N, Q (RAID6) on the next, the data units follow
+ * in order, wrapping.  Data unit k of row r holds logical bytes
+ * [(r * D + k) * 64 KiB, +64 KiB) of the block group (D = N - 1 or N - 2).
+ * Every write covers whole rows (fsc_bg_span()).
+ */
+static inline bool fsc_bg_is_r56(const struct fsc_bg *bg)
+{
+	return bg->profile == FSC_RAID5 || bg->profile == FSC_RAID6;
+}
+static inline uint32_t fsc_r56_nr_parity(const struct fsc_bg *bg)
+{
+	return bg->profile == FSC_RAID6 ? 2 : 1;
+}
+/* Logical bytes of a row (a full stripe). */
+static inline uint64_t fsc_r56_full(const struct fsc_bg *bg)
+{
+	return (uint64_t)(bg->nr_stripes - fsc_r56_nr_parity(bg)) * FSC_RAID0_STRIPE_BYTES;
+}
+/* Stripe of row @row's P parity (Q: the next one). */
+static inline uint32_t fsc_r56_pstripe(const struct fsc_bg *bg, uint64_t row)
+{
+	return (uint32_t)(row % bg->nr_stripes);
+}
+/* Stripe of data unit @k of row @row. */
+static inline uint32_t fsc_r56_dstripe(const struct fsc_bg *bg, uint64_t row, uint32_t k)
+{
+	return (fsc_r56_pstripe(bg, row) + fsc_r56_nr_parity(bg) + k) % bg->nr_stripes;
+}
+/* Bytes of @bg a write of @len takes: itself, in RAID5/6 whole rows. */
+static inline uint64_t fsc_bg_span(const struct fsc_bg *bg, uint64_t len)
+{
+	uint64_t full;
+
+	if (!fsc_bg_is_r56(bg))
+		return len;
+	full = fsc_r56_full(bg);
+	return (len + full - 1) / full * full;
+}
+
 /* A block group is a cleaning candidate (docs/POLICIES.md). */
 static inline bool fsc_bg_is_cleanable(const struct fsc_bg *bg)
 {

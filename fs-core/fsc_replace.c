@@ -44,7 +44,9 @@
 #include "fsc_int.h"
 
 #define FSC_RP_IO_BYTES (1u << 20)  /* largest copy I/O */
-#define RP_IOS_PER_CHUNK 6          /* per stripe: zero fill, read, write (DUP: 2 stripes) */
+/* I/O of one walk chunk: per stripe on the source (DUP: 2) a zero fill, its
+ * reads (RAID5/6 reconstruction: up to N - 1) and a write */
+#define RP_IOS_PER_CHUNK (FSC_MAX_STRIPES + 4)
 
 /* ---- the layout: which stripes hold the same bytes, where a byte lives ---- */
 
@@ -100,17 +102,49 @@ static bool rp_live(const struct fsc_bg *bg, uint64_t off)
 	return off < bg->loaded_bytes || bg->owner[off / bg->unit_bytes] != 0;
 }
 
+/*
+ * What byte @p of stripe @s's zone holds: 0 nothing live, RP_DATA a live
+ * block, RP_PARITY (RAID5/6) the parity of a row position where some data
+ * unit holds a live block; *@off = its offset in @bg (data only).
+ */
+enum { RP_DEAD = 0, RP_DATA = 1, RP_PARITY = 2 };
+
+static int rp_block(const struct fsc_bg *bg, uint32_t s, uint64_t p, uint64_t *off)
+{
+	uint64_t lim, row, in, full;
+	uint32_t nr, np, rel, k;
+
+	if (!fsc_bg_is_r56(bg)) {
+		*off = rp_off(bg, s, p, &lim);
+		return rp_live(bg, *off) ? RP_DATA : RP_DEAD;
+	}
+	nr = bg->nr_stripes;
+	np = fsc_r56_nr_parity(bg);
+	full = fsc_r56_full(bg);
+	row = p / FSC_RAID0_STRIPE_BYTES;
+	in = p % FSC_RAID0_STRIPE_BYTES;
+	rel = (s + nr - fsc_r56_pstripe(bg, row)) % nr;
+	if (rel >= np) {
+		*off = row * full + (rel - np) * FSC_RAID0_STRIPE_BYTES + in;
+		return rp_live(bg, *off) ? RP_DATA : RP_DEAD;
+	}
+	*off = FSC_NO_ADDR;
+	for (k = 0; k < nr - np; k++)
+		if (rp_live(bg, row * full + k * FSC_RAID0_STRIPE_BYTES + in))
+			return RP_PARITY;
+	return RP_DEAD;
+}
+
 /* From byte @p of stripe @s's zone, bytes (up to @end) of one liveness: *@live. */
 static uint64_t rp_run(const struct fsc_bg *bg, uint32_t s, uint64_t p, uint64_t end, bool *live)
 {
-	uint64_t q = p, lim, off = rp_off(bg, s, p, &lim);
+	uint64_t q = p, off;
 
-	*live = rp_live(bg, off);
+	*live = rp_block(bg, s, p, &off) != RP_DEAD;
 	while (q < end) {
-		off = rp_off(bg, s, q, &lim);
-		if (rp_live(bg, off) != *live)
+		if ((rp_block(bg, s, q, &off) != RP_DEAD) != *live)
 			break;
-		q += bg->unit_bytes - off % bg->unit_bytes;
+		q += bg->unit_bytes - q % bg->unit_bytes;  /* units divide 64 KiB */
 	}
 	return (q < end ? q : end) - p;
 }
@@ -149,26 +183,37 @@ static bool rp_dataless(struct zblk *blk, uint8_t *buf)
 	return blk->ops->read(blk, 0, buf, 0) == -EOPNOTSUPP;
 }
 
-/* Where stripe @s's bytes can be read now: the source itself, or a present
- * mirror.  false: no surviving copy. */
-static bool rp_read_from(const struct fsc *fs, const struct fsc_bg *bg, uint32_t s,
-			 uint32_t *dev, uint64_t *phys)
+/* What stripe @s's bytes are read from now (the zones at @phys[i] of
+ * devices @dev[i]): the source itself; or a present mirror; or, RAID5/6,
+ * N - 1 (RAID5) or N - 2 (RAID6) of the other stripes, the first present
+ * ones, to reconstruct from.  Returns how many, 0: no surviving copy. */
+static uint32_t rp_sources(const struct fsc *fs, const struct fsc_bg *bg, uint32_t s,
+			   uint32_t *dev, uint64_t *phys)
 {
-	uint32_t m[FSC_MAX_STRIPES], n, i;
+	uint32_t m[FSC_MAX_STRIPES], n, i, got = 0, need;
 
 	if (fs->devs[bg->stripes[s].dev].blk) {
-		*dev = bg->stripes[s].dev;
-		*phys = bg->stripes[s].phys;
-		return true;
+		dev[0] = bg->stripes[s].dev;
+		phys[0] = bg->stripes[s].phys;
+		return 1;
+	}
+	if (fsc_bg_is_r56(bg)) {
+		need = bg->nr_stripes - fsc_r56_nr_parity(bg);
+		for (i = 0; i < bg->nr_stripes && got < need; i++)
+			if (i != s && fs->devs[bg->stripes[i].dev].blk) {
+				dev[got] = bg->stripes[i].dev;
+				phys[got++] = bg->stripes[i].phys;
+			}
+		return got == need ? got : 0;
 	}
 	n = rp_mirrors(bg, s, m);
 	for (i = 0; i < n; i++)
 		if (fs->devs[bg->stripes[m[i]].dev].blk) {
-			*dev = bg->stripes[m[i]].dev;
-			*phys = bg->stripes[m[i]].phys;
-			return true;
+			dev[0] = bg->stripes[m[i]].dev;
+			phys[0] = bg->stripes[m[i]].phys;
+			return 1;
 		}
-	return false;
+	return 0;
 }
 
 /* ---- the hooks of the write path and block group removal ---- */
@@ -314,11 +359,11 @@ int fsc_replace_start(struct fsc *fs, uint32_t src_dev, struct zblk *tgt, uint64
 		rp->ents[n].phys = phys;
 		n++;
 		for (s = 0; s < bg->nr_stripes; s++) {
-			uint32_t d;
-			uint64_t p, wp;
+			uint32_t d[FSC_MAX_STRIPES];
+			uint64_t p[FSC_MAX_STRIPES], wp;
 
-			if (bg->stripes[s].dev == src_dev && rp_read_from(fs, bg, s, &d, &p) &&
-			    !rp_zone_wp(fs->devs[d].blk, p, &wp))
+			if (bg->stripes[s].dev == src_dev && rp_sources(fs, bg, s, d, p) &&
+			    !rp_zone_wp(fs->devs[d[0]].blk, p[0], &wp))
 				rp->pr.alloc_bytes += wp;
 		}
 	}
@@ -373,23 +418,26 @@ static int rp_zero(struct fsc *fs, struct rp_step *st, uint64_t phys, uint64_t l
 	return 0;
 }
 
-/* Live bytes [@p, @p + @len) of a zone: read at @rphys of device @rdev,
- * written at @wphys of the target. */
-static int rp_copy(struct fsc *fs, struct rp_step *st, uint32_t rdev, uint64_t rphys,
-		   uint64_t wphys, uint64_t len)
+/* Live bytes of a zone: read at @rphys[i] of the @nr devices @rdev[i] (one:
+ * a copy; more: a RAID5/6 reconstruction), written at @wphys of the target. */
+static int rp_copy(struct fsc *fs, struct rp_step *st, uint32_t nr, const uint32_t *rdev,
+		   const uint64_t *rphys, uint64_t wphys, uint64_t len)
 {
 	struct fsc_rp *rp = &fs->rp;
-	struct zblk *src = fs->devs[rdev].blk;
-	bool data = !rp->tgt_dataless && !rp_dataless(src, rp->buf);
+	bool data = nr == 1 && !rp->tgt_dataless && !rp_dataless(fs->devs[rdev[0]].blk, rp->buf);
+	uint32_t i;
 	int ret;
 
-	ret = zblk_read(src, rphys, data ? rp->buf : NULL, len);
-	if (ret)
-		return ret;
-	rp_report(st, rdev, false, FSC_RIO_COPY, rphys, len);
-	rp->pr.read_bytes[rdev] += len;
-	rp->pr.nr_reads++;
-	/* a data-less source: the target's stamp blocks stand for the bytes */
+	for (i = 0; i < nr; i++) {
+		ret = zblk_read(fs->devs[rdev[i]].blk, rphys[i], data ? rp->buf : NULL, len);
+		if (ret)
+			return ret;
+		rp_report(st, rdev[i], false, FSC_RIO_COPY, rphys[i], len);
+		rp->pr.read_bytes[rdev[i]] += len;
+		rp->pr.nr_reads++;
+	}
+	/* a data-less source, or a reconstruction (the model computes no
+	 * parity): the target's stamp blocks stand for the bytes */
 	ret = zblk_write(rp->tgt, wphys, data ? rp->buf : NULL, len);
 	if (ret)
 		return ret;
@@ -420,10 +468,11 @@ static void rp_next(struct fsc *fs, struct fsc_bg *bg)
 static void rp_lose(struct fsc *fs, struct fsc_bg *bg, uint32_t s, uint64_t from)
 {
 	struct fsc_rp *rp = &fs->rp;
-	uint64_t p, lim, lost = 0;
+	uint64_t p, off, lost = 0;
 
-	for (p = from / fs->cfg.sector_bytes * fs->cfg.sector_bytes; p < fs->zone_bytes; p += fs->cfg.sector_bytes)
-		if (rp_live(bg, rp_off(bg, s, p, &lim)))
+	for (p = from / fs->cfg.sector_bytes * fs->cfg.sector_bytes; p < fs->zone_bytes;
+	     p += fs->cfg.sector_bytes)
+		if (rp_block(bg, s, p, &off) == RP_DATA)
 			lost += fs->cfg.sector_bytes;
 	rp->pr.lost_bytes += lost;
 	rp->pr.lost_blocks += lost / fs->cfg.sector_bytes;
@@ -453,9 +502,9 @@ int fsc_replace_step(struct fsc *fs, uint64_t max_bytes, uint64_t now_ns, struct
 	while (rp->pos < rp->nr_ents && budget) {
 		const struct fsc_rp_ent *e = &rp->ents[rp->pos];
 		struct fsc_bg *bg = fsc_bg_lookup(fs, e->start);
-		uint32_t ss[FSC_MAX_STRIPES], n = 0, s, i, rdev[FSC_MAX_STRIPES];
-		uint64_t end[FSC_MAX_STRIPES], rphys[FSC_MAX_STRIPES], max_end = 0;
-		bool have[FSC_MAX_STRIPES];
+		uint32_t ss[FSC_MAX_STRIPES], n = 0, s, i, k, rdev[FSC_MAX_STRIPES][FSC_MAX_STRIPES];
+		uint64_t end[FSC_MAX_STRIPES], rphys[FSC_MAX_STRIPES][FSC_MAX_STRIPES], max_end = 0;
+		uint32_t have[FSC_MAX_STRIPES];  /* sources of each stripe on the source */
 
 		if (!bg || bg->start != e->start || bg_phys_on(bg, rp->src) != e->phys) {
 			rp_next(fs, NULL);  /* removed since start: nothing to copy */
@@ -471,12 +520,16 @@ int fsc_replace_step(struct fsc *fs, uint64_t max_bytes, uint64_t now_ns, struct
 			if (bg->stripes[s].dev != rp->src)
 				continue;
 			ss[n] = s;
-			have[n] = rp_read_from(fs, bg, s, &rdev[n], &rphys[n]);
+			have[n] = rp_sources(fs, bg, s, rdev[n], rphys[n]);
 			end[n] = 0;
-			if (have[n]) {
-				ret = rp_zone_wp(fs->devs[rdev[n]].blk, rphys[n], &end[n]);
+			for (k = 0; k < have[n]; k++) {  /* RAID5/6: all rows end together */
+				uint64_t wp;
+
+				ret = rp_zone_wp(fs->devs[rdev[n][k]].blk, rphys[n][k], &wp);
 				if (ret)
 					goto out;
+				if (wp > end[n])
+					end[n] = wp;
 			}
 			if (end[n] > max_end)
 				max_end = end[n];
@@ -509,8 +562,12 @@ int fsc_replace_step(struct fsc *fs, uint64_t max_bytes, uint64_t now_ns, struct
 				if (p + l > end[i])
 					l = end[i] - p;
 				ret = rp_zero(fs, &st, w + rp->tgt_wp[ss[i]], p - rp->tgt_wp[ss[i]]);
+				for (k = 0; k < have[i]; k++)
+					rphys[i][k] += p;
 				if (!ret)
-					ret = rp_copy(fs, &st, rdev[i], rphys[i] + p, w + p, l);
+					ret = rp_copy(fs, &st, have[i], rdev[i], rphys[i], w + p, l);
+				for (k = 0; k < have[i]; k++)
+					rphys[i][k] -= p;
 				if (ret)
 					goto out;
 				rp->tgt_wp[ss[i]] = p + l;
@@ -649,7 +706,7 @@ int fsc_dev_verify(struct fsc *fs, uint32_t d, struct fsc_verify *out)
 	uint32_t sb = fs->cfg.sector_bytes, i, s, k, m[FSC_MAX_STRIPES], nm;
 	struct zblk *blk;
 	uint8_t *buf;
-	uint64_t p, lim, wp, mwp;
+	uint64_t p, wp, mwp;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -678,10 +735,11 @@ int fsc_dev_verify(struct fsc *fs, uint32_t d, struct fsc_verify *out)
 						out->nr_wp_bad++;
 				}
 			for (p = 0; p < fs->zone_bytes; p += sb) {
-				uint64_t off = rp_off(bg, s, p, &lim), stamp;
+				uint64_t off, stamp;
+				int what = rp_block(bg, s, p, &off);
 				bool ok;
 
-				if (!rp_live(bg, off))
+				if (what == RP_DEAD)
 					continue;
 				out->nr_blocks++;
 				ok = !zblk_read(blk, phys + p, out->stamps ? buf : NULL, sb);
@@ -693,7 +751,7 @@ int fsc_dev_verify(struct fsc *fs, uint32_t d, struct fsc_verify *out)
 				}
 				if (!ok) {
 					out->nr_bad++;
-					if (bg->start + off < out->first_bad)
+					if (what == RP_DATA && bg->start + off < out->first_bad)
 						out->first_bad = bg->start + off;
 				}
 			}

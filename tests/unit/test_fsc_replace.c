@@ -546,6 +546,198 @@ static void test_fsc_rebuild_dup_of_missing_device_is_lost(void **state)
 	disks_fini(&d);
 }
 
+/* ---- RAID5/6: the hypothetical profile ---- */
+
+static void cfg_r56(struct fsc_cfg *cfg, struct zblk *const *b, uint32_t nr, enum fsc_profile p)
+{
+	cfg_on(cfg, b, nr, p, 0);
+	cfg->meta_profile = FSC_RAID1;
+	cfg->raid56_model = true;
+}
+
+/* Full-stripe extents (D x 64 KiB) from extent slot @first. */
+static void wr_full(struct fsc *fs, uint32_t data, uint32_t first, uint32_t n)
+{
+	uint32_t blocks = data * 16;  /* 64 KiB = 16 blocks per data unit */
+
+	assert_int_equal(twrite_ext(fs, (uint64_t)first * blocks, n, blocks * 4096), 0);
+}
+
+static void test_fsc_raid56_model_off_by_default(void **state)
+{
+	struct tdevs t;
+	struct fsc_cfg cfg;
+	struct fsc *fs = NULL;
+
+	tdevs_init(&t, 4, 16, 1);
+	cfg_on(&cfg, t.b, 4, FSC_RAID5, 0);
+	cfg.meta_profile = FSC_RAID1;
+	assert_false(cfg.raid56_model);
+	assert_int_equal(fsc_create(&cfg, &fs), FSC_E_RAID56);  /* the RFC, every kernel */
+	cfg.raid56_model = true;
+	cfg.meta_profile = FSC_RAID6;
+	assert_int_equal(fsc_create(&cfg, &fs), FSC_E_RAID56);  /* tree blocks never */
+	cfg.meta_profile = FSC_RAID1;
+	cfg.data_profile = FSC_RAID6;
+	cfg.nr_devs = 3;
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	assert_int_equal(twrite_ext(fs, 0, 1, EXT), FSC_E_BAD_PROFILE);  /* RAID6: 4 devices */
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+static void test_fsc_raid5_writes_full_stripes_with_rotating_parity(void **state)
+{
+	struct tdevs t;
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+	struct fsc_bg *bg;
+	uint32_t seen = 0;
+
+	tdevs_init(&t, 4, 16, 1);
+	cfg_r56(&cfg, t.b, 4, FSC_RAID5);
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	/* a 64 KiB write takes a whole row: 3 data units (2 of padding) + P */
+	wr(fs, 0, 1);
+	assert_int_equal(fsc_stats(fs)->dev_bytes[FSC_KIND_USER], 4 * EXT);
+	assert_int_equal(fsc_stats(fs)->r56_parity_bytes, EXT);
+	assert_int_equal(fsc_stats(fs)->r56_pad_bytes, 2 * EXT);
+	bg = fsc_bg_lookup(fs, fs->cur[0]->start);
+	assert_int_equal(bg->nr_stripes, 4);
+	assert_int_equal(bg->len_bytes, 3 * T_ZONE_BYTES);
+	assert_int_equal(fsc_bg_alloc_offset(bg), 3 * EXT);
+	assert_int_equal(fsc_bg_used_bytes(bg), EXT);
+	/* full stripes: no padding; parity 1/3 of the data */
+	wr_full(fs, 3, 1, 3);
+	assert_int_equal(fsc_stats(fs)->r56_pad_bytes, 2 * EXT);
+	assert_int_equal(fsc_stats(fs)->r56_parity_bytes, 4 * EXT);
+	assert_int_equal(fsc_stats(fs)->dev_bytes[FSC_KIND_USER], 16 * EXT);
+	for (uint32_t s = 0; s < 4; s++) {
+		struct zblk_zone z;
+
+		assert_int_equal(zblk_zone_get(t.b[bg->stripes[s].dev], bg->stripes[s].phys, &z), 0);
+		assert_int_equal(z.wp_bytes - z.start_bytes, 4 * EXT);  /* every stripe, every row */
+	}
+	/* P rotates: rows 0..3 have it on 4 different stripes, data elsewhere */
+	for (uint64_t r = 0; r < 4; r++) {
+		seen |= 1u << fsc_r56_pstripe(bg, r);
+		for (uint32_t k = 0; k < 3; k++)
+			assert_int_not_equal(fsc_r56_dstripe(bg, r, k), fsc_r56_pstripe(bg, r));
+	}
+	assert_int_equal(seen, 0xf);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+/* Live data bytes of device @d's stripes (RAID5/6 data units; parity not). */
+static uint64_t r56_data_on(struct fsc *fs, uint32_t d)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < fs->nr_slots; i++) {
+		struct fsc_bg *bg = fs->bgs[i];
+		uint64_t full, rows;
+
+		if (!bg || !fsc_bg_is_r56(bg))
+			continue;
+		full = fsc_r56_full(bg);
+		rows = bg->alloc_offset / full;
+		for (uint32_t s = 0; s < bg->nr_stripes; s++)
+			for (uint64_t r = 0; bg->stripes[s].dev == d && r < rows; r++)
+				for (uint32_t k = 0; k < bg->nr_stripes - fsc_r56_nr_parity(bg); k++)
+					if (fsc_r56_dstripe(bg, r, k) == s)
+						for (uint64_t o = 0; o < EXT; o += 4096)
+							sum += bg->owner[(r * full + k * EXT + o) /
+									 bg->unit_bytes] ? 4096 : 0;
+	}
+	return sum;
+}
+
+/* Rebuild by reconstruction: each survivor read once per row, N - 1 of
+ * them (RAID5) or N - 2 (RAID6, here with a second device missing). */
+static void r56_rebuild(enum fsc_profile p, uint32_t nr, uint32_t also_missing)
+{
+	struct disks d = { 0 };
+	struct zblk *tgt;
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+	const struct fsc_replace_progress *pr;
+	struct fsc_verify v;
+	uint32_t data = nr - (p == FSC_RAID6 ? 2 : 1), nr_read = 0, i;
+	uint64_t per = 0;
+	int lost = 0;
+
+	for (i = 0; i < nr; i++)
+		disk_add(&d, 32);
+	tgt = disk_add(&d, 32);
+	cfg_r56(&cfg, d.b, nr, p);
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	wr_full(fs, data, 0, 40);
+	for (i = 0; i < 40; i += 3)  /* dead rows: zeroes, not read */
+		wr_full(fs, data, i, 1);
+	assert_int_equal(fsc_dev_fail(fs, 0), 0);
+	if (also_missing)
+		assert_int_equal(fsc_dev_fail(fs, also_missing), 0);
+	assert_int_equal(fsc_replace_start(fs, 0, tgt, 0), 0);
+	pr = fsc_replace_progress(fs);
+	assert_int_equal(run_steps(fs, 200 * 1024, &lost), 0);
+	assert_int_equal(lost, 0);
+	assert_int_equal(pr->lost_bytes, 0);
+	assert_true(pr->copied_bytes > 0);
+	assert_true(pr->zero_bytes > 0);
+	for (i = 0; i < nr; i++) {
+		if (!pr->read_bytes[i])
+			continue;
+		assert_true(i != 0 && i != also_missing);
+		if (!per)
+			per = pr->read_bytes[i];
+		assert_int_equal(pr->read_bytes[i], per);  /* the same rows of each */
+		nr_read++;
+	}
+	assert_int_equal(nr_read, p == FSC_RAID6 ? nr - 2 : nr - 1);
+	assert_int_equal(per, pr->copied_bytes);
+	assert_int_equal(fsc_replace_finish(fs, 0), 0);
+	assert_int_equal(fsc_dev_verify(fs, 0, &v), 0);
+	assert_true(v.stamps);
+	assert_true(v.nr_blocks * 4096 >= r56_data_on(fs, 0));
+	fsc_destroy(fs);
+	disks_fini(&d);
+}
+
+static void test_fsc_raid5_rebuild_reads_n_minus_1(void **s) { r56_rebuild(FSC_RAID5, 4, 0); }
+static void test_fsc_raid6_rebuild_reads_n_minus_2_with_two_missing(void **s)
+{
+	r56_rebuild(FSC_RAID6, 5, 3);
+}
+
+static void test_fsc_raid5_second_failure_loses_data(void **state)
+{
+	struct disks d = { 0 };
+	struct zblk *tgt;
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+	uint64_t want;
+	int lost = 0;
+
+	for (int i = 0; i < 4; i++)
+		disk_add(&d, 32);
+	tgt = disk_add(&d, 32);
+	cfg_r56(&cfg, d.b, 4, FSC_RAID5);
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	wr_full(fs, 3, 0, 30);
+	want = r56_data_on(fs, 1);
+	assert_true(want > 0);
+	assert_int_equal(fsc_dev_fail(fs, 1), 0);
+	assert_int_equal(fsc_replace_start(fs, 1, tgt, 0), 0);
+	assert_int_equal(fsc_dev_fail(fs, 2), 0);  /* before any copy: all of it */
+	assert_int_equal(run_steps(fs, 0, &lost), 0);
+	assert_true(lost > 0);
+	assert_int_equal(fsc_replace_progress(fs)->lost_bytes, want);  /* data, not parity */
+	assert_int_equal(fsc_replace_finish(fs, 0), FSC_E_DATA_LOST);
+	fsc_destroy(fs);
+	disks_fini(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -559,6 +751,11 @@ int main(void)
 		cmocka_unit_test(test_fsc_rebuild_raid10_after_runtime_failure),
 		cmocka_unit_test(test_fsc_rebuild_second_failure_in_raid1_loses_data),
 		cmocka_unit_test(test_fsc_rebuild_dup_of_missing_device_is_lost),
+		cmocka_unit_test(test_fsc_raid56_model_off_by_default),
+		cmocka_unit_test(test_fsc_raid5_writes_full_stripes_with_rotating_parity),
+		cmocka_unit_test(test_fsc_raid5_rebuild_reads_n_minus_1),
+		cmocka_unit_test(test_fsc_raid6_rebuild_reads_n_minus_2_with_two_missing),
+		cmocka_unit_test(test_fsc_raid5_second_failure_loses_data),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
