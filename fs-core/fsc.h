@@ -329,7 +329,8 @@ int fsc_dev_replace(struct fsc *fs, uint32_t src_dev, struct zblk *tgt);
  * A source that is missing (cfg.devs[i] == NULL, or fsc_dev_fail()) makes
  * it a rebuild: each stripe is copied from a surviving mirror (RAID1: the
  * other stripe; RAID10: the other of its pair; none for SINGLE, RAID0, and
- * DUP, whose two copies live on the one device).  A stripe with no
+ * DUP, whose two copies live on the one device), or reconstructed from N-1
+ * (RAID5) / N-2 (RAID6) stripes (the hypothetical cfg.raid56_model).  A stripe with no
  * surviving copy is lost: counted (lost_bytes, lost_blocks), its step
  * returns FSC_E_DATA_LOST, so does finish; nothing is made up.
  */
@@ -382,7 +383,8 @@ int fsc_replace_start(struct fsc *fs, uint32_t src_dev, struct zblk *tgt, uint64
  * fsc_replace_step() - copy about @max_bytes more of the source's space
  * (0: no limit), block group by block group, zone by zone, in order.  Each
  * I/O made is executed at once (zblk) and, when @ios is given, reported in
- * @ios (up to @max_ios; the step stops when it is full), *@nr_ios set.
+ * @ios (@max_ios at least FSC_MAX_STRIPES + 4, else -EINVAL; the step stops
+ * before it overflows), *@nr_ios set.
  * Returns 1 (more to copy), 0 (everything copied: call finish), -EAGAIN
  * (the next block group has zone appends in flight, whose blocks are
  * known only at completion: complete them, call again), FSC_E_DATA_LOST
