@@ -196,6 +196,7 @@ void fsc_destroy(struct fsc *fs)
 
 	if (!fs)
 		return;
+	fsc_rp_fini(fs);  /* a replace still running: given up */
 	for (i = 0; i < fs->nr_slots; i++) {
 		if (!fs->bgs[i])
 			continue;
@@ -245,8 +246,26 @@ int fsc_fallocate(struct fsc *fs, uint64_t off_bytes, uint64_t len_bytes)
 
 int fsc_dev_replace(struct fsc *fs, uint32_t src_dev, struct zblk *tgt)
 {
+	int ret, lost = 0;
+
 	/* 006: the copy would not follow the write pointers */
-	if (fs->cfg.hmzoned)
+	if (fs->cfg.hmzoned && fs->cfg.replace == FSC_REPLACE_REFUSE)
 		return -EOPNOTSUPP;
-	return src_dev < fs->nr_devs && tgt ? 0 : -EINVAL;
+	if (!fs->cfg.hmzoned)
+		return src_dev < fs->nr_devs && tgt ? 0 : -EINVAL;
+	/* zoned btrfs since 5.12 (fsc_replace.c), in one go */
+	ret = fsc_replace_start(fs, src_dev, tgt, 0);
+	if (ret)
+		return ret;
+	do {
+		ret = fsc_replace_step(fs, 0, 0, NULL, 0, NULL);
+		if (ret == FSC_E_DATA_LOST)
+			lost = ret;
+	} while (ret == 1 || ret == FSC_E_DATA_LOST);
+	if (ret) {
+		fsc_replace_cancel(fs);
+		return ret;
+	}
+	ret = fsc_replace_finish(fs, 0);
+	return ret ? ret : lost;
 }

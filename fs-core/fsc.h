@@ -40,6 +40,13 @@ enum fsc_err {
 	FSC_E_SUBMIT_UNALIGNED,/* bio below the block group's submit offset (009) */
 	FSC_E_EXPIRED,         /* bio failed: submit buffer expired (010) */
 	FSC_E_BAD_PROFILE,     /* profile impossible with these devices */
+	FSC_E_REPLACE_RUNNING, /* a device replace / rebuild is already running */
+	FSC_E_NO_REPLACE,      /* no device replace / rebuild is running */
+	FSC_E_TGT_SMALL,       /* replace target smaller than the source device */
+	FSC_E_TGT_ZONES,       /* replace target's zones do not match the source's */
+	FSC_E_TGT_NOT_EMPTY,   /* replace target has written zones */
+	FSC_E_DATA_LOST,       /* rebuild: live data with no surviving copy */
+	FSC_E_VERIFY,          /* data check: a live block wrong or unreadable */
 	FSC_E_LAST
 };
 
@@ -191,6 +198,18 @@ struct fsc_cfg {
 	 * unallocated bytes per copy one data chunk less, an eighth, aligned
 	 * down to the zone (fsc_resv.c; --space-resv linux-6.12) */
 	bool resv_612;
+	/* device replace (fsc_replace.c): REFUSE is the RFC (006: -EOPNOTSUPP
+	 * in HMZONED mode); ZONED is zoned btrfs since 5.12 (dev-replace.c +
+	 * scrub.c): copy in zone order, write pointers kept in step */
+	enum fsc_replace_mode { FSC_REPLACE_REFUSE = 0, FSC_REPLACE_ZONED } replace;
+	/* HYPOTHETICAL, no kernel has it: RAID5 / RAID6 data block groups on
+	 * zoned devices (docs/FSCORE.md "RAID5/6, a hypothetical profile"):
+	 * full-stripe writes only (each write padded to a full stripe), parity
+	 * rotating over the devices, rebuild by reconstruction from N-1 / N-2
+	 * devices.  Off: RAID5/6 refused (FSC_E_RAID56), as in the RFC (003)
+	 * and every zoned kernel.  Metadata stays refused (RAID56 tree blocks
+	 * would pad each 16 KiB node to a full stripe). */
+	bool raid56_model;
 };
 
 struct fsc;
@@ -278,9 +297,147 @@ uint64_t fsc_zone_bytes(const struct fsc *fs);
  */
 int fsc_sb_layout(uint64_t zone_bytes, uint32_t nr_zones, uint32_t nr_conv);
 
-/* Refused in HMZONED mode: -EOPNOTSUPP (005, 006); 0 otherwise. */
+/* Refused in HMZONED mode: -EOPNOTSUPP (005); 0 otherwise. */
 int fsc_fallocate(struct fsc *fs, uint64_t off_bytes, uint64_t len_bytes);
+/**
+ * fsc_dev_replace() - replace device @src_dev by @tgt in one call.  With
+ * cfg.replace REFUSE in HMZONED mode: -EOPNOTSUPP (the RFC, 006).  With
+ * cfg.replace ZONED: fsc_replace_start(), fsc_replace_step() until done,
+ * fsc_replace_finish(); returns their first error.
+ */
 int fsc_dev_replace(struct fsc *fs, uint32_t src_dev, struct zblk *tgt);
+
+/* ---- device replace and RAID rebuild (fsc_replace.c, docs/FSCORE.md) ---- */
+
+/*
+ * Zoned btrfs's device replace (Linux 5.12+, cfg.replace = ZONED), in
+ * steps so that foreground writes interleave: start marks every block
+ * group with a stripe on the source "to copy" (mark_block_group_to_copy());
+ * each step copies block group after block group in the source's zone
+ * order, only the live (allocated) blocks up to the source zone's write
+ * pointer, the target zone written strictly sequentially: dead gaps filled
+ * with zeroes (fill_writer_pointer_gap()), the tail up to the source's
+ * write pointer too (sync_write_pointer_for_zoned() ->
+ * btrfs_sync_zone_write_pointer()).  A block group copied
+ * (btrfs_finish_block_group_to_copy()) and every block group created
+ * since gets each write to the source on the target too
+ * (handle_ops_on_dev_replace() in btrfs_map_block()), and zone resets and
+ * finishes too (do_discard_extent()).  finish puts the target in the
+ * source's slot (btrfs_dev_replace_finishing()); the caller's next commit
+ * writes its superblocks.
+ *
+ * A source that is missing (cfg.devs[i] == NULL, or fsc_dev_fail()) makes
+ * it a rebuild: each stripe is copied from a surviving mirror (RAID1: the
+ * other stripe; RAID10: the other of its pair; none for SINGLE, RAID0, and
+ * DUP, whose two copies live on the one device), or reconstructed from N-1
+ * (RAID5) / N-2 (RAID6) stripes (the hypothetical cfg.raid56_model).  A stripe with no
+ * surviving copy is lost: counted (lost_bytes, lost_blocks), its step
+ * returns FSC_E_DATA_LOST, so does finish; nothing is made up.
+ */
+
+/* One I/O of a step, for the caller to time (executed already). */
+struct fsc_rio {
+	uint32_t dev;           /* device index, or FSC_RIO_TARGET */
+	bool write;
+	uint8_t kind;           /* FSC_RIO_COPY (live data), FSC_RIO_ZERO (gap fill) */
+	uint64_t phys;          /* device byte offset */
+	uint64_t len_bytes;
+};
+#define FSC_RIO_TARGET UINT32_MAX
+enum { FSC_RIO_COPY = 0, FSC_RIO_ZERO = 1 };
+
+struct fsc_replace_progress {
+	bool running;           /* between start and finish */
+	bool rebuild;           /* the source is missing: copies come from mirrors */
+	uint32_t src_dev;
+	uint32_t nr_bgs, nr_bgs_done;  /* block groups to copy (at start), done (copied,
+					* lost or gone) */
+	uint64_t alloc_bytes;   /* at start: bytes below the write pointers of the
+				 * source's stripes (the allocated space to walk) */
+	uint64_t walked_bytes;  /* of the stripes' space walked so far */
+	uint64_t copied_bytes;  /* live bytes read and written to the target */
+	uint64_t zero_bytes;    /* dead bytes written as zeroes (gaps, tails) */
+	uint64_t dup_bytes;     /* foreground writes duplicated to the target */
+	uint64_t lost_bytes, lost_blocks;  /* live data with no surviving copy */
+	uint64_t read_bytes[FSC_MAX_DEVS]; /* per device, read for the copy */
+	uint64_t tgt_write_bytes;          /* copy + zero + dup, on the target */
+	uint64_t nr_reads, nr_writes;      /* I/Os of the copy (reads; target writes) */
+	uint64_t start_ns, end_ns;         /* the callers' now_ns at start / finish */
+};
+
+/**
+ * fsc_replace_start() - begin replacing device @src_dev (present: a
+ * replace; missing: a rebuild) by @tgt (borrowed; it must outlive the file
+ * system once it took the slot).  @tgt must be zoned with the file
+ * system's zone size, at least as large as the source (its extents), with
+ * sequential zones where the source has them and every sequential zone
+ * empty (btrfs-progs resets them first).  Returns 0, -EOPNOTSUPP
+ * (cfg.replace REFUSE, or not HMZONED), -EINVAL (@src_dev out of range,
+ * @tgt NULL), -EEXIST (@tgt is a device of the file system),
+ * FSC_E_REPLACE_RUNNING, FSC_E_TGT_ZONES, FSC_E_TGT_SMALL,
+ * FSC_E_TGT_NOT_EMPTY, -ENOMEM or a report error.
+ */
+int fsc_replace_start(struct fsc *fs, uint32_t src_dev, struct zblk *tgt, uint64_t now_ns);
+
+/**
+ * fsc_replace_step() - copy about @max_bytes more of the source's space
+ * (0: no limit), block group by block group, zone by zone, in order.  Each
+ * I/O made is executed at once (zblk) and, when @ios is given, reported in
+ * @ios (@max_ios at least FSC_MAX_STRIPES + 4, else -EINVAL; the step stops
+ * before it overflows), *@nr_ios set.
+ * Returns 1 (more to copy), 0 (everything copied: call finish), -EAGAIN
+ * (the next block group has zone appends in flight, whose blocks are
+ * known only at completion: complete them, call again), FSC_E_DATA_LOST
+ * (this step met a stripe with no surviving copy; counted; call again to go
+ * on), FSC_E_NO_REPLACE, or a device error (the replace stays running).
+ */
+int fsc_replace_step(struct fsc *fs, uint64_t max_bytes, uint64_t now_ns, struct fsc_rio *ios,
+		     uint32_t max_ios, uint32_t *nr_ios);
+
+/* fsc_replace_progress() - counters of the running or last replace. */
+const struct fsc_replace_progress *fsc_replace_progress(const struct fsc *fs);
+
+/**
+ * fsc_replace_finish() - the target takes the source's slot (zone info
+ * read again from it; the source, if present, is no longer used).  Returns
+ * 0, FSC_E_DATA_LOST (finished, but data was lost: lost_bytes), -EBUSY
+ * (copy not complete), FSC_E_NO_REPLACE, -ENOMEM or a report error.
+ */
+int fsc_replace_finish(struct fsc *fs, uint64_t now_ns);
+
+/**
+ * fsc_replace_cancel() - stop a running replace; the source keeps its slot
+ * (in a rebuild the slot stays missing); the target's zones are left as
+ * they are.  FSC_E_NO_REPLACE when none runs.
+ */
+int fsc_replace_cancel(struct fsc *fs);
+
+/**
+ * fsc_dev_fail() - device @dev fails at run time: no further I/O goes to
+ * it (writes to its mirrors go on degraded).  0 or -EINVAL.
+ */
+int fsc_dev_fail(struct fsc *fs, uint32_t dev);
+
+/* The data check of fsc_dev_verify(). */
+struct fsc_verify {
+	uint64_t nr_blocks;     /* live blocks (cfg.sector_bytes) checked */
+	uint64_t nr_bad;        /* unreadable, or not holding what was written there */
+	uint64_t nr_wp_bad;     /* zones whose write pointer differs from a mirror's */
+	uint64_t first_bad;     /* logical address of the first bad block, or UINT64_MAX */
+	bool stamps;            /* the device keeps data: contents compared */
+};
+
+/**
+ * fsc_dev_verify() - the data check after a replace or rebuild: every live
+ * block of every block group with a stripe on device @dev is read back from
+ * @dev; on a device that keeps data (zblk_zdisk, zblk_linux: stamp blocks)
+ * its first 8 bytes must be a stamp written for that block (its own
+ * device offset, or a mirror stripe's when the rebuild copied it from
+ * there); on a data-less one (zblk_zdev) the read must succeed (below the
+ * write pointer).  Zones' write pointers are compared with present
+ * mirrors'.  Returns 0, FSC_E_VERIFY (details in *@out), -EINVAL, -ENOMEM.
+ */
+int fsc_dev_verify(struct fsc *fs, uint32_t dev, struct fsc_verify *out);
 
 
 /* ---- writes, submission, completion ---- */
@@ -551,6 +708,9 @@ struct fsc_stats {
 	uint64_t nr_zone_finishes;         /* zones finished to stay under max active */
 	uint64_t finish_waste_bytes;       /* capacity those finishes left unwritten (all copies) */
 	uint32_t active_max;               /* most zones fs-core held active on one device */
+	/* cfg.raid56_model (hypothetical): parity bytes written (P and Q), and
+	 * padding written to complete a full stripe (both in dev_bytes too) */
+	uint64_t r56_parity_bytes, r56_pad_bytes;
 };
 const struct fsc_stats *fsc_stats(const struct fsc *fs);
 

@@ -62,7 +62,8 @@ int fsc_alloc_stream(struct fsc *fs, uint32_t type, uint32_t stream, uint64_t le
 	uint64_t u, nr;
 	int ret;
 
-	if (bg && bg->alloc_offset + len > bg->len_bytes) {
+	/* RAID5/6 (hypothetical): whole rows (fsc_bg_span()) */
+	if (bg && bg->alloc_offset + fsc_bg_span(bg, len) > bg->len_bytes) {
 		bg->alloc_done = true;
 		bg->done_clock = fs->st.user_bytes;
 		fs->cur[slot] = NULL;
@@ -95,7 +96,7 @@ int fsc_alloc_stream(struct fsc *fs, uint32_t type, uint32_t stream, uint64_t le
 	nr = len / bg->unit_bytes;
 	for (uint64_t i = 0; owner != FSC_NO_OWNER && i < nr; i++)
 		bg->owner[u + i] = owner + 1 + (uint32_t)(type == FSC_BG_DATA ? i : 0);
-	bg->alloc_offset += len;
+	bg->alloc_offset += fsc_bg_span(bg, len);  /* the padding is never live */
 	bg->used_bytes += len;
 	fsc_resv_bg_dirty(fs, bg);
 	fsc_reclaim_alloced(fs, bg, len);

@@ -132,6 +132,7 @@ int fsc_bg_load(struct fsc *fs, const struct fsc_chunk *c, struct fsc_bg **out)
 	ret = fsc_bg_recover_offset(fs, bg);
 	if (ret)
 		goto out_free;
+	bg->loaded_bytes = bg->alloc_offset;  /* no extent tree: all of it live */
 	for (i = 0; i < c->nr_stripes; i++) {
 		struct fsc_dev *dev = &fs->devs[bg->stripes[i].dev];
 
@@ -166,6 +167,11 @@ int fsc_bg_finish(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 	for (i = 0; i < bg->nr_stripes; i++) {
 		struct fsc_dev *dev = &fs->devs[bg->stripes[i].dev];
 
+		if (fsc_rp_on(fs))
+			fsc_rp_zone_op(fs, bg, bg->stripes[i].dev, bg->stripes[i].phys,
+				       ZL_ZOP_FINISH);
+		if (!dev->blk)
+			continue;  /* degraded mirror */
 		ret = zblk_zone_mgmt(dev->blk, ZL_ZOP_FINISH, bg->stripes[i].phys);
 		if (ret) {
 			fs->st.nr_dev_errors++;
@@ -198,6 +204,9 @@ static void bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 		struct fsc_dev *dev = &fs->devs[bg->stripes[i].dev];
 		uint32_t z;
 
+		if (fsc_rp_on(fs))
+			fsc_rp_zone_op(fs, bg, bg->stripes[i].dev, bg->stripes[i].phys,
+				       ZL_ZOP_RESET);
 		if (!dev->blk || !dev->zone_bytes)
 			continue;
 		z = (uint32_t)(bg->stripes[i].phys / dev->zone_bytes);

@@ -151,6 +151,17 @@ int fsc_chunk_alloc(struct fsc *fs, uint32_t type, struct fsc_stripe *st, uint32
 		if (nr < 4)
 			return fs->nr_devs < fsc_profile_min_devs(p) ? FSC_E_BAD_PROFILE : -ENOSPC;
 		break;
+	case FSC_RAID5:
+	case FSC_RAID6:
+		/* hypothetical (cfg.raid56_model): every device with a free
+		 * zone, at least parity + 2 */
+		if (!fs->cfg.raid56_model)
+			return FSC_E_RAID56;
+		nr = n;
+		data = n - (p == FSC_RAID6 ? 2 : 1);
+		if (nr < (p == FSC_RAID6 ? 4u : 3u))
+			return fs->nr_devs < (p == FSC_RAID6 ? 4u : 3u) ? FSC_E_BAD_PROFILE : -ENOSPC;
+		break;
 	default:
 		return FSC_E_RAID56;
 	}

@@ -30,6 +30,14 @@ static const struct { const char *name, *text; } fsc_errs[] = {
 	E(FSC_E_SUBMIT_UNALIGNED, "submit_unaligned", "bio below the block group's submit offset"),
 	E(FSC_E_EXPIRED, "expired", "bio submit buffer expired"),
 	E(FSC_E_BAD_PROFILE, "bad_profile", "profile impossible with these devices"),
+	E(FSC_E_REPLACE_RUNNING, "replace_running", "a device replace is already running"),
+	E(FSC_E_NO_REPLACE, "no_replace", "no device replace is running"),
+	E(FSC_E_TGT_SMALL, "target_small", "replace target is smaller than the source device"),
+	E(FSC_E_TGT_ZONES, "target_zones",
+	  "replace target's zones do not match the file system's (size or type)"),
+	E(FSC_E_TGT_NOT_EMPTY, "target_not_empty", "replace target has written zones"),
+	E(FSC_E_DATA_LOST, "data_lost", "live data lost: no surviving copy to rebuild from"),
+	E(FSC_E_VERIFY, "verify", "data check failed: a live block is wrong or unreadable"),
 #undef E
 };
 _Static_assert(sizeof(fsc_errs) / sizeof(fsc_errs[0]) == FSC_E_LAST - FSC_E_BASE,
@@ -176,7 +184,9 @@ int fsc_check_mode(struct fsc *fs)
 		return FSC_E_NO_ZONED_DEV;
 	if (nr_zoned != nr)
 		return FSC_E_MIXED_DEVS;
-	if (profile_is_raid56(fs->cfg.data_profile) || profile_is_raid56(fs->cfg.meta_profile))
+	/* the hypothetical model (cfg.raid56_model) lets data be RAID5/6 */
+	if ((profile_is_raid56(fs->cfg.data_profile) && !fs->cfg.raid56_model) ||
+	    profile_is_raid56(fs->cfg.meta_profile))
 		return FSC_E_RAID56;
 	fs->zone_bytes = zone_bytes;
 	/* a power of two: lookups shift instead of dividing */
@@ -237,45 +247,54 @@ bool fsc_sb_copy_zone(const struct fsc *fs, const struct fsc_dev *dev, uint32_t 
 	return false;
 }
 
+int fsc_sb_place_dev(struct fsc *fs, uint32_t d)
+{
+	struct fsc_dev *dev = &fs->devs[d];
+	uint32_t z;
+	int m, nr = 0;
+
+	if (!dev->blk)
+		return 0;
+	for (m = 0; m < FSC_NR_SB_MIRRORS; m++) {
+		uint64_t pos = sb_offset(m);
+
+		if (pos + FSC_SB_BYTES > dev->blk->capacity_bytes)
+			break;
+		if (dev->zone_bytes) {
+			z = (uint32_t)(pos / dev->zone_bytes);
+			if (fs->cfg.sb_log || fsc_bit(dev->seq_bits, z))
+				continue;  /* 004: not in a sequential zone */
+			fsc_bit_set(dev->used_bits, z);
+		}
+		dev->sb_pos[m] = pos;
+		nr++;
+	}
+	if (nr || !dev->zone_bytes)
+		return 0;
+	if (dev->nr_zones < 3 || !fsc_bit(dev->seq_bits, 0) || !fsc_bit(dev->seq_bits, 1))
+		return -ENOSPC;
+	dev->sb_log = true;
+	dev->sb_zone[0] = 0;
+	dev->sb_zone[1] = 1;
+	fsc_bit_set(dev->used_bits, 0);
+	fsc_bit_set(dev->used_bits, 1);
+	/* Linux 6.1 also keeps chunks off the zones of the other superblock
+	 * copies */
+	for (z = 2; z < dev->nr_zones; z++)
+		if (fsc_sb_copy_zone(fs, dev, z))
+			fsc_bit_set(dev->used_bits, z);
+	return 0;
+}
+
 int fsc_sb_place(struct fsc *fs)
 {
-	uint32_t d, z;
-	int m, nr;
+	uint32_t d;
+	int ret;
 
 	for (d = 0; d < fs->nr_devs; d++) {
-		struct fsc_dev *dev = &fs->devs[d];
-
-		if (!dev->blk)
-			continue;
-		nr = 0;
-		for (m = 0; m < FSC_NR_SB_MIRRORS; m++) {
-			uint64_t pos = sb_offset(m);
-
-			if (pos + FSC_SB_BYTES > dev->blk->capacity_bytes)
-				break;
-			if (dev->zone_bytes) {
-				z = (uint32_t)(pos / dev->zone_bytes);
-				if (fs->cfg.sb_log || fsc_bit(dev->seq_bits, z))
-					continue;  /* 004: not in a sequential zone */
-				fsc_bit_set(dev->used_bits, z);
-			}
-			dev->sb_pos[m] = pos;
-			nr++;
-		}
-		if (nr || !dev->zone_bytes)
-			continue;
-		if (dev->nr_zones < 3 || !fsc_bit(dev->seq_bits, 0) || !fsc_bit(dev->seq_bits, 1))
-			return -ENOSPC;
-		dev->sb_log = true;
-		dev->sb_zone[0] = 0;
-		dev->sb_zone[1] = 1;
-		fsc_bit_set(dev->used_bits, 0);
-		fsc_bit_set(dev->used_bits, 1);
-		/* Linux 6.1 also keeps chunks off the zones of the other
-		 * superblock copies */
-		for (z = 2; z < dev->nr_zones; z++)
-			if (fsc_sb_copy_zone(fs, dev, z))
-				fsc_bit_set(dev->used_bits, z);
+		ret = fsc_sb_place_dev(fs, d);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

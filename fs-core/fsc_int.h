@@ -163,6 +163,10 @@ struct fsc_bg {
 	uint32_t rc_mark;         /* linux-6.12 periodic: sweeps since its last allocation */
 	bool reclaimed;           /* relocation began: removed at once when empty */
 	bool unused;              /* on fs->unused, deleted by fsc_delete_unused() */
+	uint64_t loaded_bytes;    /* from a chunk at mount: its recovered allocation
+				   * offset; owner[] is unknown below it, all live */
+	bool rp_to_copy;          /* device replace: not copied yet, its writes are
+				   * not duplicated (BLOCK_GROUP_FLAG_TO_COPY) */
 	uint16_t kmax;            /* btrfs model: leaves per keyed tree it may have */
 	uint32_t *kleaf;          /* btrfs model: their node ids, [tree][kmax] (0 = none) */
 	uint32_t resv_trans;      /* cfg.resv_linux61: transaction that last changed its used bytes */
@@ -244,6 +248,48 @@ struct fsc_clean {
 	void *priv;
 	bool broken;              /* an add failed: picks scan */
 };
+
+/*
+ * RAID5/6, the hypothetical profile (cfg.raid56_model): a block group of N
+ * stripes (one zone each) is cut in rows of 64 KiB per stripe; row r's P
+ * parity is on stripe r % N, Q (RAID6) on the next, the data units follow
+ * in order, wrapping.  Data unit k of row r holds logical bytes
+ * [(r * D + k) * 64 KiB, +64 KiB) of the block group (D = N - 1 or N - 2).
+ * Every write covers whole rows (fsc_bg_span()).
+ */
+static inline bool fsc_bg_is_r56(const struct fsc_bg *bg)
+{
+	return bg->profile == FSC_RAID5 || bg->profile == FSC_RAID6;
+}
+static inline uint32_t fsc_r56_nr_parity(const struct fsc_bg *bg)
+{
+	return bg->profile == FSC_RAID6 ? 2 : 1;
+}
+/* Logical bytes of a row (a full stripe). */
+static inline uint64_t fsc_r56_full(const struct fsc_bg *bg)
+{
+	return (uint64_t)(bg->nr_stripes - fsc_r56_nr_parity(bg)) * FSC_RAID0_STRIPE_BYTES;
+}
+/* Stripe of row @row's P parity (Q: the next one). */
+static inline uint32_t fsc_r56_pstripe(const struct fsc_bg *bg, uint64_t row)
+{
+	return (uint32_t)(row % bg->nr_stripes);
+}
+/* Stripe of data unit @k of row @row. */
+static inline uint32_t fsc_r56_dstripe(const struct fsc_bg *bg, uint64_t row, uint32_t k)
+{
+	return (fsc_r56_pstripe(bg, row) + fsc_r56_nr_parity(bg) + k) % bg->nr_stripes;
+}
+/* Bytes of @bg a write of @len takes: itself, in RAID5/6 whole rows. */
+static inline uint64_t fsc_bg_span(const struct fsc_bg *bg, uint64_t len)
+{
+	uint64_t full;
+
+	if (!fsc_bg_is_r56(bg))
+		return len;
+	full = fsc_r56_full(bg);
+	return (len + full - 1) / full * full;
+}
 
 /* A block group is a cleaning candidate (docs/POLICIES.md). */
 static inline bool fsc_bg_is_cleanable(const struct fsc_bg *bg)
@@ -376,6 +422,20 @@ struct fsc {
 	struct fsc_bg **active;   /* block groups holding active zones (fsc_active.c) */
 	uint32_t nr_active_bgs, active_cap;
 
+	struct fsc_rp {           /* device replace / rebuild (fsc_replace.c) */
+		struct zblk *tgt;     /* NULL: none running */
+		uint32_t src;
+		struct fsc_rp_ent {   /* a block group to copy, in source zone order */
+			uint64_t start;   /* its logical start (looked up again: it may go) */
+			uint64_t phys;    /* its lowest stripe on the source */
+		} *ents;
+		uint32_t nr_ents, pos;
+		uint64_t cursor;      /* bytes of the current entry's zones walked */
+		uint64_t tgt_wp[FSC_MAX_STRIPES]; /* per stripe: bytes written on the target */
+		bool src_dataless, tgt_dataless; /* zblk_zdev: NULL buffers only */
+		uint8_t *buf;         /* copy / zero buffer (FSC_RP_IO_BYTES) */
+		struct fsc_replace_progress pr;
+	} rp;
 	struct fsc_bio *bio_free; /* pool */
 	uint64_t bio_seq;         /* zone append tokens */
 	struct fsc_stats st;
@@ -391,6 +451,8 @@ int fsc_dev_zone_info(struct fsc_dev *dev, struct zblk *blk);
 void fsc_dev_fini(struct fsc_dev *dev);
 int fsc_check_mode(struct fsc *fs);
 int fsc_sb_place(struct fsc *fs);
+/* fsc_sb_place() for device @d alone (a replace target taking a slot). */
+int fsc_sb_place_dev(struct fsc *fs, uint32_t d);
 bool fsc_sb_copy_zone(const struct fsc *fs, const struct fsc_dev *dev, uint32_t z);
 int fsc_sb_write(struct fsc *fs);
 /* Superblock log: where is the latest copy, from the two zones alone. */
@@ -464,6 +526,24 @@ struct fsc_bg *fsc_bg_lookup_search(const struct fsc *fs, uint64_t logical);
 /* fsc_bg_insert() - @bg into the table (0 or -ENOMEM); fsc_bg_unlink() - out. */
 int fsc_bg_insert(struct fsc *fs, struct fsc_bg *bg);
 void fsc_bg_unlink(struct fsc *fs, struct fsc_bg *bg);
+
+/* fsc_replace.c: device replace / rebuild (API in fsc.h); the hooks the
+ * write path and block group removal call while one runs */
+static inline bool fsc_rp_on(const struct fsc *fs)
+{
+	return fs->rp.tgt != NULL;
+}
+/* @len bytes were written at @phys of device @dev for @bg (@kind): when @dev
+ * is the source and @bg is no longer to copy, write them on the target too
+ * (handle_ops_on_dev_replace()).  0 or the target's error. */
+int fsc_rp_dup_write(struct fsc *fs, const struct fsc_bg *bg, uint32_t dev, uint64_t phys,
+		     uint64_t len, uint32_t kind);
+/* Zone op @op on @bg's zone at @phys of device @dev: when @dev is the
+ * source, a reset is done on the target too (do_discard_extent()), and a
+ * finish once @bg is copied. */
+void fsc_rp_zone_op(struct fsc *fs, const struct fsc_bg *bg, uint32_t dev, uint64_t phys,
+		    enum zl_zone_op op);
+void fsc_rp_fini(struct fsc *fs);
 
 /* fsc_recover.c: allocation offset from the write pointers (008) */
 int fsc_bg_recover_offset(struct fsc *fs, struct fsc_bg *bg);

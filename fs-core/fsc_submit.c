@@ -76,7 +76,7 @@ int fsc_write_file_hint(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint32
 
 static void dispatch(struct fsc *fs, struct fsc_bio *bio, uint64_t now_ns)
 {
-	fsc_active_dispatched(fs, bio->bg, bio->len_bytes);
+	fsc_active_dispatched(fs, bio->bg, fsc_bg_span(bio->bg, bio->len_bytes));
 	bio->t_dispatch_ns = now_ns;
 	fs->st.nr_bios_dispatched++;
 	if (fs->ops.dispatch) {
@@ -126,8 +126,8 @@ int fsc_submit(struct fsc *fs, struct fsc_bio *bio, uint64_t now_ns)
 	if (!uses_submit_buffer(fs, bio)) {
 		/* a high-water mark here: what was sent, in whatever order */
 		if (bg->alloc_type == FSC_ALLOC_SEQ && !bio->token &&
-		    bio->logical + bio->len_bytes > bg->submit_offset)
-			bg->submit_offset = bio->logical + bio->len_bytes;
+		    bio->logical + fsc_bg_span(bg, bio->len_bytes) > bg->submit_offset)
+			bg->submit_offset = bio->logical + fsc_bg_span(bg, bio->len_bytes);
 		dispatch(fs, bio, now_ns);
 		return 0;
 	}
@@ -155,17 +155,58 @@ int fsc_submit(struct fsc *fs, struct fsc_bio *bio, uint64_t now_ns)
 		dispatch(fs, bio, now_ns);
 		return FSC_E_SUBMIT_UNALIGNED;
 	}
-	bg->submit_offset += bio->len_bytes;
+	bg->submit_offset += fsc_bg_span(bg, bio->len_bytes);
 	dispatch(fs, bio, now_ns);
 	while (bg->nr_held && bg->held[bg->nr_held - 1]->logical == bg->submit_offset) {
 		struct fsc_bio *next = bg->held[--bg->nr_held];
 
 		fs->st.sbuf_now--;
-		bg->submit_offset += next->len_bytes;
+		bg->submit_offset += fsc_bg_span(bg, next->len_bytes);
 		dispatch(fs, next, now_ns);
 	}
 	bg->last_submit_ns = bg->nr_held ? now_ns : 0;
 	return 0;
+}
+
+/*
+ * RAID5/6 (hypothetical, cfg.raid56_model): the bio's whole rows, data,
+ * padding and parity, on every stripe: one write per stripe (a stripe's
+ * units of consecutive rows are consecutive in its zone).  Parity is not
+ * computed: stamp blocks stand for it.
+ */
+static int write_r56(struct fsc *fs, struct fsc_bio *bio)
+{
+	struct fsc_bg *bg = bio->bg;
+	uint64_t full = fsc_r56_full(bg), off = bio->logical - bg->start;
+	uint64_t span = fsc_bg_span(bg, bio->len_bytes);
+	uint64_t phys = off / full * FSC_RAID0_STRIPE_BYTES, len = span / full * FSC_RAID0_STRIPE_BYTES;
+	uint32_t s;
+	int ret, first = 0;
+
+	for (s = 0; s < bg->nr_stripes; s++) {
+		const struct fsc_stripe *st = &bg->stripes[s];
+		struct zblk *blk = fs->devs[st->dev].blk;
+
+		if (fsc_rp_on(fs)) {
+			ret = fsc_rp_dup_write(fs, bg, st->dev, st->phys + phys, len, bio->kind);
+			if (ret && !first)
+				first = ret;
+		}
+		if (!blk)
+			continue;  /* degraded */
+		ret = zblk_write(blk, st->phys + phys, NULL, len);
+		if (ret) {
+			fs->st.nr_dev_errors++;
+			fs->st.last_dev_error = ret;
+			if (!first)
+				first = ret;
+			continue;
+		}
+		fs->st.dev_bytes[bio->kind] += len;
+	}
+	fs->st.r56_parity_bytes += fsc_r56_nr_parity(bg) * len;
+	fs->st.r56_pad_bytes += span - bio->len_bytes;
+	return first;
 }
 
 static int write_copies(struct fsc *fs, struct fsc_bio *bio)
@@ -176,6 +217,9 @@ static int write_copies(struct fsc *fs, struct fsc_bio *bio)
 	bool mirror_all = bg->profile != FSC_RAID0 && bg->profile != FSC_RAID10;
 	int ret, first = 0;
 
+	if (fsc_bg_is_r56(bg))
+		return write_r56(fs, bio);
+
 	while (left) {
 		fsc_map_stripe(bg, off, left, &idx, &phys, &run);
 		uint32_t s0 = mirror_all ? 0 : idx * sub;
@@ -185,6 +229,16 @@ static int write_copies(struct fsc *fs, struct fsc_bio *bio)
 			const struct fsc_stripe *st = &bg->stripes[s];
 			struct zblk *blk = fs->devs[st->dev].blk;
 
+			if (fsc_rp_on(fs)) {  /* device replace: the target too */
+				ret = fsc_rp_dup_write(fs, bg, st->dev, st->phys + phys, run,
+						       bio->kind);
+				if (ret) {
+					fs->st.nr_dev_errors++;
+					fs->st.last_dev_error = ret;
+					if (!first)
+						first = ret;
+				}
+			}
 			if (!blk)
 				continue;  /* degraded mirror */
 			ret = zblk_write(blk, st->phys + phys, NULL, run);
@@ -230,6 +284,15 @@ int fsc_bio_execute(struct fsc *fs, struct fsc_bio *bio)
 	}
 	fs->st.dev_bytes[bio->kind] += bio->len_bytes;
 	bio->logical = bg->start + (pos - st->phys);
+	if (fsc_rp_on(fs)) {  /* device replace: the target's wp is in step */
+		ret = fsc_rp_dup_write(fs, bg, st->dev, pos, bio->len_bytes, bio->kind);
+		if (ret) {
+			fs->st.nr_dev_errors++;
+			fs->st.last_dev_error = ret;
+			bio->status = ret;
+			return ret;
+		}
+	}
 	return 0;
 }
 
