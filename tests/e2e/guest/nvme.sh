@@ -11,9 +11,11 @@ nv_need() {
 	local m
 	[ -x $NVMET ] || fail "zonelab-nvmet is not installed ($NVMET)"
 	type nvme > /dev/null 2>&1 || skip "no nvme-cli in the guest"
-	for m in nvmet nvmet-tcp nvme-tcp null_blk; do
+	for m in nvmet nvmet-tcp nvme-tcp; do
 		modprobe $m 2> /dev/null || skip "no module $m in this kernel"
 	done
+	# no default nullb0: the references are made through configfs
+	modprobe null_blk nr_devices=0 2> /dev/null || skip "no module null_blk in this kernel"
 	# the loop transport is optional (Debian's 6.1 has no CONFIG_NVME_TARGET_LOOP)
 	NVLOOP=""; modprobe nvme-loop 2> /dev/null && NVLOOP=loop
 	[ -d $NVCFS ] || skip "nvmet loaded but no $NVCFS"
@@ -31,19 +33,21 @@ nv_zl() {
 }
 
 # nv_nullb NAME SIZE_MIB ZONE_MIB - a memory-backed zoned null_blk with that
-# geometry (no conventional zones, at most 16 open); prints nullbN.
+# geometry (no conventional zones, at most 16 open); prints its disk name
+# (NAME on 6.1+, nullbN before).
 nv_nullb() {
 	local d=/sys/kernel/config/nullb/$1 before b i
 	[ -d /sys/kernel/config/nullb ] || modprobe null_blk nr_devices=0 || return 1
-	before=$(ls /sys/block | grep '^nullb')
+	before=$(ls /sys/block | sort)
 	mkdir "$d" || return 1
 	echo $2 > $d/size; echo 512 > $d/blocksize; echo 1 > $d/memory_backed
 	echo 1 > $d/zoned; echo $3 > $d/zone_size; echo 0 > $d/zone_nr_conv
 	echo 16 > $d/zone_max_open
 	echo 1 > $d/power || return 1
-	# the disk's number is not the configfs index
+	# the disk's name: 6.1 names it after the configfs item (NAME), older
+	# kernels nullbN with N not the configfs index: the new one in /sys/block
 	for i in $(seq 50); do
-		b=$(comm -13 <(echo "$before") <(ls /sys/block | grep '^nullb') | head -1)
+		b=$(comm -13 <(echo "$before") <(ls /sys/block | sort) | head -1)
 		[ -n "$b" ] && break; sleep 0.1
 	done
 	[ -n "$b" ] || return 1
