@@ -14,7 +14,8 @@
 #   zonelab-nvmet down NAME                 teardown+detach
 #   zonelab-nvmet nqn NAME                  the subsystem NQN of NAME
 #
-# Environment (for tests): ZL_NVMET_SYSFS (default /sys), ZL_NVMET_CFS
+# Environment: ZL_NVMET_HOSTNQN, ZL_NVMET_HOSTID (the initiator's host NQN
+# and ID; the ID defaults to the NQN's UUID).  For tests: ZL_NVMET_SYSFS (default /sys), ZL_NVMET_CFS
 # (default /sys/kernel/config), ZL_NVMET_STATE (default /run/zonelab-nvmet),
 # BLKZONE (default blkzone), NVME (default nvme).
 set -u
@@ -26,6 +27,12 @@ STATE=${ZL_NVMET_STATE:-/run/zonelab-nvmet}
 BLKZONE=${BLKZONE:-blkzone}
 NVME=${NVME:-nvme}
 HOSTNQN=${ZL_NVMET_HOSTNQN:-nqn.2014-08.org.nvmexpress:uuid:7a6f6e65-6c61-6200-0000-000000000001}
+# The host ID goes with the host NQN: without --hostid the kernel uses its
+# default host's random ID, and since 6.x nvme-fabrics refuses a connect
+# whose ID is a known host's with another NQN ("found same hostid ... but
+# different hostnqn", EINVAL).  A uuid-based NQN gives its UUID.
+case $HOSTNQN in *:uuid:*) d_hostid=${HOSTNQN##*:uuid:} ;; *) d_hostid=7a6f6e65-6c61-6200-0000-000000000001 ;; esac
+HOSTID=${ZL_NVMET_HOSTID:-$d_hostid}
 prog=zonelab-nvmet
 
 die() { echo "$prog: $*" >&2; exit 1; }
@@ -170,9 +177,9 @@ do_connect() {
 	set -- $(parse_tr "$2")
 	case $1 in
 	tcp) modprobe nvme-tcp 2>/dev/null
-	     out=$("$NVME" connect -t tcp -a "$2" -s "$3" -n "$nqn" --hostnqn "$HOSTNQN" 2>&1) ;;
+	     out=$("$NVME" connect -t tcp -a "$2" -s "$3" -n "$nqn" --hostnqn "$HOSTNQN" --hostid "$HOSTID" 2>&1) ;;
 	loop) modprobe nvme-loop 2>/dev/null
-	      out=$("$NVME" connect -t loop -n "$nqn" --hostnqn "$HOSTNQN" 2>&1) ;;
+	      out=$("$NVME" connect -t loop -n "$nqn" --hostnqn "$HOSTNQN" --hostid "$HOSTID" 2>&1) ;;
 	esac || die "nvme connect to $nqn failed: $out"
 	for i in $(seq 100); do
 		d=$(nsdev "$nqn") && { [ -b "$d" ] || [ -n "${ZL_NVMET_SYSFS:-}" ]; } && { echo "$d"; return 0; }

@@ -34,6 +34,8 @@ full+=(nvme_zns:77-nvme-zns.sh::600 nvme_zonefs:79-nvme-zonefs.sh::600)
 # append completion btrfs cannot map; docs/NVME-ZNS.md).  Run it with E2E_NVME_BTRFS=1.
 [ -z "${E2E_NVME_BTRFS:-}" ] || full+=(nvme_btrfs:78-nvme-btrfs.sh::900)
 full+=(vm_trace:46-vm-trace.sh::600 kernel_wa:47-kernel-wa.sh::${KWA_TMO:-2400})
+# nvme_speed (97): the speed table of docs/NVME-ZNS.md, a measurement: E2E_NVME_SPEED=1
+[ -z "${E2E_NVME_SPEED:-}" ] || full+=(nvme_speed:97-nvme-speed.sh::900)
 # targetcli's round trip tears every LIO device down and restores it: last.
 short+=(targetcli:65-targetcli.sh::300)
 full+=(targetcli:65-targetcli.sh::300)
