@@ -81,6 +81,13 @@ check() {
 	[ -z "$conv" ] ||
 		die "$1: has conventional zones ($conv): ZNS has no conventional zone type (nvmet refuses the device); make the disk with conv=0"
 	echo "$1: ZNS-capable: $nz sequential zones of $zs sectors, zone append up to $zamax bytes"
+	# nvmet allocates one bio vector per 4 KiB page of a Zone Append
+	# (bio_alloc(sg_cnt)), at most 256: since 6.10 sd's zone append is the
+	# block layer's emulation, its limit the zone size, nvmet advertises
+	# that (ZASL), and a larger append hits BUG() in bvec_alloc (seen on
+	# 6.12 with btrfs).  A warning, not a refusal: appends up to 1 MiB work.
+	[ "$zamax" -le 1048576 ] ||
+		echo "$prog: warning: $1 takes zone appends of $zamax bytes: nvmet (seen on Linux 6.12) hits BUG() in bvec_alloc on a Zone Append over 1 MiB (256 pages); keep the initiator's appends at 1 MiB or less (btrfs does not)" >&2
 }
 
 need_nvmet() {

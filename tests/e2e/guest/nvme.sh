@@ -63,17 +63,18 @@ nv_up() {
 }
 
 # nv_zones DEV - `nvme zns report-zones` as "start len wp cond" lines
-# (sectors of 512 bytes, wp absolute; cond as blkzone abbreviates it).
+# (sectors of 512 bytes, wp absolute; cond as blkzone abbreviates it: of
+# for offline).
 nv_zones() {
 	local lbs; lbs=$(cat /sys/block/${1#/dev/}/queue/logical_block_size)
 	nvme zns report-zones /dev/${1#/dev/} | awk -v f=$((lbs / 512)) -v zs=$(cat /sys/block/${1#/dev/}/queue/chunk_sectors) '
 		/SLBA:/ { s = c = w = ""
 			for (i = 1; i <= NF; i++) { if ($i == "SLBA:") s = $(i + 1); if ($i == "WP:") w = $(i + 1); if ($i == "State:") c = $(i + 1) }
 			m["EMPTY"] = "em"; m["IMP_OPENED"] = "oi"; m["EXP_OPENED"] = "oe"; m["CLOSED"] = "cl"
-			m["FULL"] = "fu"; m["READONLY"] = "ro"; m["OFFLINE"] = "ol"
+			m["FULL"] = "fu"; m["READONLY"] = "ro"; m["OFFLINE"] = "of"
 			# nvme-cli 2.3 prints the state as a number too (ZS << 4)
 			m["0x10"] = "em"; m["0x20"] = "oi"; m["0x30"] = "oe"; m["0x40"] = "cl"
-			m["0xd0"] = "ro"; m["0xe0"] = "fu"; m["0xf0"] = "ol"
+			m["0xd0"] = "ro"; m["0xe0"] = "fu"; m["0xf0"] = "of"
 			printf "%d %d %d %s\n", strtonum(s) * f, zs, strtonum(w) * f, (c in m) ? m[c] : c }'
 }
 # bz_zones DEV - blkzone report as the same "start len wp cond" lines.
@@ -85,14 +86,14 @@ bz_zones() {
 zl_zones() {
 	$ZONELAB ctl --json $1 zone report 0 all 256 | python3 -c '
 import json, sys
-c = {"empty": "em", "imp-open": "oi", "exp-open": "oe", "closed": "cl", "full": "fu", "read-only": "ro", "offline": "ol"}
+c = {"empty": "em", "imp-open": "oi", "exp-open": "oe", "closed": "cl", "full": "fu", "read-only": "ro", "offline": "of"}
 for z in json.load(sys.stdin)["zones"]:
     print(z["start"], z["len"], z["wp"] if z["wp"] is not None else "-", c.get(z["cond"], z["cond"]))'
 }
 
 # zones_norm < LINES - the write pointer of offline and read-only zones is
 # not valid (ZBC, ZNS): "-".
-zones_norm() { awk '$4 == "ol" || $4 == "ro" { $3 = "-" } { print }'; }
+zones_norm() { awk '$4 == "of" || $4 == "ro" { $3 = "-" } { print }'; }
 
 # nv_status OUTPUT - the NVMe status code nvme-cli printed ("...(0x4006)").
 nv_status() { grep -o '(0x[0-9a-fA-F]*)' <<< "$1" | tail -1 | tr -d '()'; }

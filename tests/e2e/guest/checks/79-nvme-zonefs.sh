@@ -53,7 +53,7 @@ sa=$(sed -n 's/^size_after_append \([0-9]*\),wp=\([0-9]*\)$/\1 \2/p' $LOGS/zonef
 # Offline: zone 5 is seq/4 (zone 0 holds the super block).
 z=5
 $ZONELAB ctl /tmp/zlnvz.img.ctl zone offline $z > $LOGS/nvme-zonefs-ctl.out 2>&1 || fail "zonelab ctl zone offline $z: $(cat $LOGS/nvme-zonefs-ctl.out)"
-[ "$(zone_cond /dev/$n $z)" = ol ] || bad+="zone $z not offline on $n: $(zone_cond /dev/$n $z); "
+[ "$(zone_cond /dev/$n $z)" = of ] || bad+="zone $z not offline on $n: $(zone_cond /dev/$n $z); "
 mount -t zonefs /dev/$n $M || fail "mount after zone $z went offline"
 off="$(stat -c '%s %a' $M/seq/4)"
 cat $M/seq/4 > /dev/null 2>&1 && bad+="offline file readable; "
