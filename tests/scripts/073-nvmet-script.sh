@@ -46,12 +46,18 @@ disk sdc host-managed 532480 32768 0
 disk sdd none 524288 0 0
 disk sde host-aware 524288 32768 0
 disk sdf host-managed 524288 32768 0 0
+disk sdg host-managed 524288 32768 0 16777216
 expect all-seq 0 '16 sequential zones of 32768 sectors' bash "$S" check /dev/sda
 expect conv 1 'has conventional zones \(2 of 16 zones, 0 to 1\).*conv=0' bash "$S" check /dev/sdb
 expect runt 1 'capacity 532480 sectors is not a multiple of the zone size 32768 sectors: the last zone has 8192 sectors' bash "$S" check /dev/sdc
 expect not-zoned 1 'zoned=none, not host-managed' bash "$S" check /dev/sdd
 expect host-aware 1 'zoned=host-aware, not host-managed' bash "$S" check sde
 expect no-append 1 'zone_append_max_bytes is 0' bash "$S" check /dev/sdf
+# 6.10+: zone appends up to the zone size, over nvmet's 1 MiB (BUG in
+# bvec_alloc on 6.12): taken, with a warning on stderr
+expect big-append 0 'zone append up to 16777216 bytes' bash "$S" check /dev/sdg
+expect big-append-warn 0 'warning: /dev/sdg takes zone appends of 16777216 bytes.*over 1 MiB' bash "$S" check /dev/sdg
+out=$(bash "$S" check /dev/sda 2>&1 >/dev/null); [ -z "$out" ] || fail "a 1 MiB zone append limit warned: $out"
 expect missing 1 'no .*/block/sdz/queue' bash "$S" check /dev/sdz
 # A refused disk is never exported: nothing is made under configfs.
 mkdir -p "$dir/cfs/nvmet/subsystems" "$dir/cfs/nvmet/ports"

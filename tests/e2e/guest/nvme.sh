@@ -11,9 +11,11 @@ nv_need() {
 	local m
 	[ -x $NVMET ] || fail "zonelab-nvmet is not installed ($NVMET)"
 	type nvme > /dev/null 2>&1 || skip "no nvme-cli in the guest"
-	for m in nvmet nvmet-tcp nvme-tcp null_blk; do
+	for m in nvmet nvmet-tcp nvme-tcp; do
 		modprobe $m 2> /dev/null || skip "no module $m in this kernel"
 	done
+	# no default nullb0: the references are made through configfs
+	modprobe null_blk nr_devices=0 2> /dev/null || skip "no module null_blk in this kernel"
 	# the loop transport is optional (Debian's 6.1 has no CONFIG_NVME_TARGET_LOOP)
 	NVLOOP=""; modprobe nvme-loop 2> /dev/null && NVLOOP=loop
 	[ -d $NVCFS ] || skip "nvmet loaded but no $NVCFS"
@@ -31,19 +33,21 @@ nv_zl() {
 }
 
 # nv_nullb NAME SIZE_MIB ZONE_MIB - a memory-backed zoned null_blk with that
-# geometry (no conventional zones, at most 16 open); prints nullbN.
+# geometry (no conventional zones, at most 16 open); prints its disk name
+# (NAME on 6.1+, nullbN before).
 nv_nullb() {
 	local d=/sys/kernel/config/nullb/$1 before b i
 	[ -d /sys/kernel/config/nullb ] || modprobe null_blk nr_devices=0 || return 1
-	before=$(ls /sys/block | grep '^nullb')
+	before=$(ls /sys/block | sort)
 	mkdir "$d" || return 1
 	echo $2 > $d/size; echo 512 > $d/blocksize; echo 1 > $d/memory_backed
 	echo 1 > $d/zoned; echo $3 > $d/zone_size; echo 0 > $d/zone_nr_conv
 	echo 16 > $d/zone_max_open
 	echo 1 > $d/power || return 1
-	# the disk's number is not the configfs index
+	# the disk's name: 6.1 names it after the configfs item (NAME), older
+	# kernels nullbN with N not the configfs index: the new one in /sys/block
 	for i in $(seq 50); do
-		b=$(comm -13 <(echo "$before") <(ls /sys/block | grep '^nullb') | head -1)
+		b=$(comm -13 <(echo "$before") <(ls /sys/block | sort) | head -1)
 		[ -n "$b" ] && break; sleep 0.1
 	done
 	[ -n "$b" ] || return 1
@@ -59,17 +63,18 @@ nv_up() {
 }
 
 # nv_zones DEV - `nvme zns report-zones` as "start len wp cond" lines
-# (sectors of 512 bytes, wp absolute; cond as blkzone abbreviates it).
+# (sectors of 512 bytes, wp absolute; cond as blkzone abbreviates it: of
+# for offline).
 nv_zones() {
 	local lbs; lbs=$(cat /sys/block/${1#/dev/}/queue/logical_block_size)
 	nvme zns report-zones /dev/${1#/dev/} | awk -v f=$((lbs / 512)) -v zs=$(cat /sys/block/${1#/dev/}/queue/chunk_sectors) '
 		/SLBA:/ { s = c = w = ""
 			for (i = 1; i <= NF; i++) { if ($i == "SLBA:") s = $(i + 1); if ($i == "WP:") w = $(i + 1); if ($i == "State:") c = $(i + 1) }
 			m["EMPTY"] = "em"; m["IMP_OPENED"] = "oi"; m["EXP_OPENED"] = "oe"; m["CLOSED"] = "cl"
-			m["FULL"] = "fu"; m["READONLY"] = "ro"; m["OFFLINE"] = "ol"
+			m["FULL"] = "fu"; m["READONLY"] = "ro"; m["OFFLINE"] = "of"
 			# nvme-cli 2.3 prints the state as a number too (ZS << 4)
 			m["0x10"] = "em"; m["0x20"] = "oi"; m["0x30"] = "oe"; m["0x40"] = "cl"
-			m["0xd0"] = "ro"; m["0xe0"] = "fu"; m["0xf0"] = "ol"
+			m["0xd0"] = "ro"; m["0xe0"] = "fu"; m["0xf0"] = "of"
 			printf "%d %d %d %s\n", strtonum(s) * f, zs, strtonum(w) * f, (c in m) ? m[c] : c }'
 }
 # bz_zones DEV - blkzone report as the same "start len wp cond" lines.
@@ -81,14 +86,14 @@ bz_zones() {
 zl_zones() {
 	$ZONELAB ctl --json $1 zone report 0 all 256 | python3 -c '
 import json, sys
-c = {"empty": "em", "imp-open": "oi", "exp-open": "oe", "closed": "cl", "full": "fu", "read-only": "ro", "offline": "ol"}
+c = {"empty": "em", "imp-open": "oi", "exp-open": "oe", "closed": "cl", "full": "fu", "read-only": "ro", "offline": "of"}
 for z in json.load(sys.stdin)["zones"]:
     print(z["start"], z["len"], z["wp"] if z["wp"] is not None else "-", c.get(z["cond"], z["cond"]))'
 }
 
 # zones_norm < LINES - the write pointer of offline and read-only zones is
 # not valid (ZBC, ZNS): "-".
-zones_norm() { awk '$4 == "ol" || $4 == "ro" { $3 = "-" } { print }'; }
+zones_norm() { awk '$4 == "of" || $4 == "ro" { $3 = "-" } { print }'; }
 
 # nv_status OUTPUT - the NVMe status code nvme-cli printed ("...(0x4006)").
 nv_status() { grep -o '(0x[0-9a-fA-F]*)' <<< "$1" | tail -1 | tr -d '()'; }

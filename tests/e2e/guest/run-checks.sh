@@ -27,14 +27,15 @@ full=(attach:00-attach.sh::120 blkzone_report:10-blkzone-report.sh::60
 	persistence:60-persistence.sh::300
 	iscsi:70-iscsi.sh::120 iscsi_suite:72-iscsi-suite.sh::1800 residuals:73-residuals.sh::120 zonefs:75-zonefs.sh::600 libzbd:76-libzbd.sh::300
 	load_iscsi:95-load.sh::900 load_stats:96-load-stats.sh::60)
-# nvme_zns (77-nvme-zns.sh) is opt-in (E2E_NVME=1) until a whole run passes it
-# (issue 33: its null_blk, teardown and report steps have not run yet).
-[ -z "${E2E_NVME:-}" ] || full+=(nvme_zns:77-nvme-zns.sh::600)
+# NVMe ZNS through nvmet (issue 33, docs/NVME-ZNS.md)
+full+=(nvme_zns:77-nvme-zns.sh::600 nvme_zonefs:79-nvme-zonefs.sh::600)
 # nvme_btrfs (78-nvme-btrfs.sh) is not listed: on 6.1 it oopses the guest
 # (btrfs_zone_finish_endio NULL dereference after WARN zoned.c:1711, a zone
 # append completion btrfs cannot map; docs/NVME-ZNS.md).  Run it with E2E_NVME_BTRFS=1.
 [ -z "${E2E_NVME_BTRFS:-}" ] || full+=(nvme_btrfs:78-nvme-btrfs.sh::900)
 full+=(vm_trace:46-vm-trace.sh::600 kernel_wa:47-kernel-wa.sh::${KWA_TMO:-2400})
+# nvme_speed (97): the speed table of docs/NVME-ZNS.md, a measurement: E2E_NVME_SPEED=1
+[ -z "${E2E_NVME_SPEED:-}" ] || full+=(nvme_speed:97-nvme-speed.sh::900)
 # targetcli's round trip tears every LIO device down and restores it: last.
 short+=(targetcli:65-targetcli.sh::300)
 full+=(targetcli:65-targetcli.sh::300)

@@ -115,7 +115,12 @@ o=$(nvme read /dev/$n -s $ZS -c 7 -z 4096 -d /dev/null 2>&1) && bad+="read with 
 s_re=$(nv_status "$o"); say "read medium error: $o"
 $ZONELAB ctl $ctl fault clear > /dev/null
 nvme read /dev/$n -s $ZS -c 7 -z 4096 -d /dev/null > /dev/null 2>&1 || bad+="read after fault clear failed; "
-nvme write /dev/$n -s $((8 * ZS)) -c 7 -z 4096 -d /tmp/nva1 > /dev/null 2>&1 || bad+="write after fault clear failed; "
+# After a failed write, 6.12's zone write plugging (on sd, under nvmet)
+# fails every write to that zone until the zone is reported again (its
+# write pointer re-read, blkdev_report_zones); 6.1 does not.  The
+# initiator reports the zone first, as a ZNS host does after a write error.
+nvme zns report-zones /dev/$n -s $((8 * ZS)) -d 1 > /dev/null 2>&1 || bad+="report of zone 8 after the write error failed; "
+o=$(nvme write /dev/$n -s $((8 * ZS)) -c 7 -z 4096 -d /tmp/nva1 2>&1) || bad+="write after fault clear failed: $o; "
 # nvme-cli prints the status field with DNR (0x4000) and More (0x2000):
 # sd fails DATA PROTECT (offline, read-only) with BLK_STS_TARGET -> LBA Out
 # of Range (0x80), a write error with BLK_STS_IOERR -> Internal Error (0x6),
@@ -136,9 +141,9 @@ for f in nvme blkzone-nvme blkzone-scsi zonelab; do
 	zones_norm < $LOGS/nvme-zones.$f > $LOGS/nvme-zones.$f.n
 done
 for f in nvme blkzone-nvme blkzone-scsi; do
-	cmp -s $LOGS/nvme-zones.$f.n $LOGS/nvme-zones.zonelab.n || bad+="report $f differs from zonelab's: $(diff $LOGS/nvme-zones.$f.n $LOGS/nvme-zones.zonelab.n | grep '^[<>]' | head -4 | tr '\n' ' '); "
+	cmp -s $LOGS/nvme-zones.$f.n $LOGS/nvme-zones.zonelab.n || bad+="report $f differs from zonelab's: $(comm -3 <(sort $LOGS/nvme-zones.$f.n) <(sort $LOGS/nvme-zones.zonelab.n) | head -4 | tr '\n\t' ' |'); "
 done
-want="0 em 1 oi 2 oi 3 oi 4 fu 5 oe 6 ol 7 ro 8 oi"
+want="0 em 1 oi 2 oi 3 oi 4 fu 5 oe 6 of 7 ro 8 oi"
 got=$(awk 'NR <= 9 { printf "%s%d %s", (NR > 1 ? " " : ""), NR - 1, $4 }' $LOGS/nvme-zones.zonelab)
 [ "$got" = "$want" ] || bad+="zone conditions '$got', want '$want'; "
 wp=$(awk 'NR == 3 { print $3 - $1 }' $LOGS/nvme-zones.nvme)

@@ -16,6 +16,15 @@
 . /e2e/nvme.sh
 nv_need
 modprobe btrfs || skip "no btrfs"
+# Known kernel bugs on this path (docs/NVME-ZNS.md, "Known problems"):
+# 6.1 oopses in btrfs (WARN zoned.c:1711 btrfs_rewrite_logical_zoned, then a
+# NULL dereference in btrfs_zone_finish_endio); since 6.10 the disk's zone
+# append limit is the zone size, nvmet advertises it and btrfs's appends
+# over 1 MiB hit BUG() in bvec_alloc (nvmet_bdev_execute_zone_append, seen
+# on 6.12).  Either hangs the guest: skip with the reason.
+case $(uname -r) in
+6.1.*) skip "Linux $(uname -r): btrfs on the ZNS namespace oopses (btrfs_rewrite_logical_zoned WARN, NULL dereference in btrfs_zone_finish_endio; docs/NVME-ZNS.md)" ;;
+esac
 M=/mnt/nvb
 teardown() {
 	umount $M 2> /dev/null
@@ -49,6 +58,8 @@ cycle() {
 }
 
 d=$(nv_zl zlnvb 512 16) && [ -n "$d" ] || fail "zonelab disk did not attach"
+za=$(cat /sys/block/$d/queue/zone_append_max_bytes)
+[ "$za" -le 1048576 ] || skip "Linux $(uname -r): the disk's zone append limit is $za bytes, nvmet advertises it, and btrfs's appends over 1 MiB hit BUG() in bvec_alloc (nvmet_bdev_execute_zone_append; docs/NVME-ZNS.md)"
 n=$(nv_up $d zlnvb) && [ -n "$n" ] || fail "export/connect: $(cat $LOGS/nvmet-zlnvb.out)"
 ctl=/tmp/zlnvb.img.ctl
 $ZONELAB ctl $ctl trace start /tmp/zlnvb.trc > /dev/null || fail "trace start"
