@@ -147,6 +147,22 @@ static bool zl_set_read_len(struct zl_tcmu_dev *zd, const struct tcmulib_cmd *cm
 }
 
 
+/*
+ * Timed mode completes commands from the timer thread (TCMU_STS_ASYNC_HANDLED,
+ * then tcmur_cmd_complete()).  tcmu-runner 1.5.4 gives a passthrough
+ * command a completion callback only on its work-queue path: with
+ * nr_threads == 0 it calls handle_cmd directly and leaves tcmur_cmd->done
+ * NULL, so completing it later jumps to address 0 (seen in the e2e VM:
+ * "tcmu-runner: segfault at 0 ip 0").  A timing model therefore needs the
+ * work queue; without it the open is refused with this reason.
+ */
+static void zl_timing_needs_threads(char *msg, size_t len)
+{
+	snprintf(msg, len, "timing: a timed disk needs tcmu-runner's work queue (start "
+		 "tcmu-runner with ZONELAB_TCMU_THREADS=1 or more): tcmu-runner 1.5.4 gives "
+		 "a command a completion callback only there (docs/TIMING.md)");
+}
+
 static bool zl_check_config(const char *cfgstring, char **reason)
 {
 	struct zl_cfgstr *c = malloc(sizeof(*c));
@@ -158,6 +174,10 @@ static bool zl_check_config(const char *cfgstring, char **reason)
 		return false;
 	}
 	ok = zl_cfgstr_parse(cfgstring, c, msg, sizeof(msg)) == 0;
+	if (ok && c->timing[0] && strcmp(c->timing, "off") && !zl_handler.nr_threads) {
+		zl_timing_needs_threads(msg, sizeof(msg));
+		ok = false;
+	}
 	if (ok && strlen(cfgstring) > ZL_CFGSTR_KERNEL_MAX) {
 		snprintf(msg, sizeof(msg), "cfgstring is %zu bytes; the kernel keeps %d of dev_config "
 			 "(shorten the paths, e.g. ctl=1 instead of a socket path)",
@@ -329,6 +349,12 @@ static int zl_open_timing(struct zl_tcmu_dev *zd, char *msg, size_t msg_len)
 
 	if (!text[0] || !strcmp(text, "off"))
 		return 0;
+	if (!zl_handler.nr_threads) {
+		zl_timing_needs_threads(why, sizeof(why));
+		snprintf(msg, msg_len, "%s: %s", zd->cfg.timing[0] ? "timing=" :
+			 "the image's timing model", why);
+		return -EINVAL;
+	}
 	ret = ztime_parse(text, &p, why, sizeof(why));
 	if (!ret)
 		ret = zl_timed_create(&tc, &zd->timed, why, sizeof(why));
