@@ -204,8 +204,10 @@ struct sim_result {
 	uint64_t nr_zone_finishes;    /* whole run */
 	uint32_t active_max;          /* most active zones fs-core held on one device */
 	uint64_t nr_redirty, nr_zeros;
-	/* --timing-model: commands the model timed, device time zone ops took */
-	uint64_t nr_timed_cmds, zone_op_ns;
+	/* --timing-model: commands the model timed, device time zone ops took,
+	 * the commits' cache flushes (one per device) and the time commits
+	 * waited for them */
+	uint64_t nr_timed_cmds, zone_op_ns, nr_commit_flushes, commit_flush_ns;
 	double bg_life_mean_ns;
 	uint64_t bg_life_max_ns;
 	struct ana_hist bg_life;    /* ns from creation to reset, every removed block group */

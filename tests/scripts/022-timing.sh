@@ -27,6 +27,17 @@ run sim --zones 64 --zone-size 3M --writes 5000 --no-metadata --timing-model=zn5
 run sim --zones 64 --zone-size 2M --writes 5000 --no-metadata --timing-model=zn540,cmd=20us
 [ $rc = 0 ] || fail "sim zn540 on 2M zones: exit $rc: $(cat "$dir/err")"
 
+# --- sim: commits end with a cache flush on every device (timed only)
+fl() { grep -oE '"commit_flush(es|_ns)": [0-9]+' "$dir/out" | awk '{ printf "%s ", $2 }'; }
+run sim --zones 64 --zone-size 16M --writes 20000 --timing-model hc620
+read -r nf ns_cache <<< "$(fl)"
+nc=$(grep -oE '"commits": [0-9]+' "$dir/out" | head -1 | awk '{ print $2 }')
+[ "${nf:-0}" -gt 0 ] && [ "$nf" = "$nc" ] || fail "timed sim: $nf commit flushes for $nc commits (one device)"
+run sim --zones 64 --zone-size 16M --writes 20000 --timing-model hc620,cache=0
+read -r nf ns_nocache <<< "$(fl)"
+[ "${ns_cache:-0}" -gt "${ns_nocache:-0}" ] && [ "${ns_nocache:-0}" -gt 0 ] ||
+	fail "commit flushes should wait for the cache's destage: ${ns_cache:-?} ns with the cache, ${ns_nocache:-?} without"
+
 # --- sim: bad texts, clear errors, exit 2
 bad() {         # bad MODEL TEXT [sim options]
 	local m=$1 want=$2
