@@ -32,7 +32,7 @@ cfg() { echo "zonelab/$1?zsize=${ZMIB}M&conv=0&max_open=16&lba=${E2E_LBA:-512}&c
 for d in zltf zlts zltu; do dev_remove $d; rm -f /tmp/$d.img /tmp/$d.img.ctl; done
 # A timed disk needs tcmu-runner's work queue (docs/TIMING.md "In the
 # handler": 1.5.4 gives a passthrough command no completion callback
-# without one); tcmu-runner is restarted with ZONELAB_TCMU_THREADS=1 for
+# without one); tcmu-runner is restarted with ZONELAB_TCMU_THREADS=64 (its queue depth: a timed command holds its thread until due) for
 # this check and without it afterwards (the devices of earlier checks are
 # reopened by each start).
 restart_runner() {
@@ -41,7 +41,7 @@ restart_runner() {
 	runner_start || fail "tcmu-runner restart${1:+ with ZONELAB_TCMU_THREADS=$1}"
 	unset ZONELAB_TCMU_THREADS
 }
-restart_runner 1
+restart_runner 64
 trap 'for d in zltf zlts zltu; do dev_remove $d; rm -f /tmp/$d.img; done; restart_runner' EXIT
 # 1 MiB commands (TCMU's default hw_max_sectors is 64 KiB): a 1 MiB read is
 # one command to the model, as in the table.
