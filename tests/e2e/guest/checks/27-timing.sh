@@ -22,7 +22,7 @@
 # above it (+2%); QD32 IOPS within 15% each and SPTF/FIFO > 2; every zone
 # operation took at least the model's time, and the median at most the
 # model + the untimed disk's 90th percentile.  The figures go to
-# logs/timing.out (and logs/timing-*.json).
+# logs/timing.out and the check's log.
 . /e2e/lib.sh
 [ "$E2E_HANDLER" = zonelab ] || skip "needs the zonelab handler (timing=)"
 NZ=64; ZMIB=256; SZ=$(( NZ * ZMIB << 20 ))
@@ -71,6 +71,7 @@ rnd="--rw=randread --bs=4k --norandommap --randrepeat=0 --time_based"
 # The VM's own overhead: the untimed disk, the same jobs.
 fio_j u_qd1 $U $rnd --iodepth=1 --runtime=4 --ramp_time=1
 fio_j u_od $U --rw=read --bs=1M --iodepth=4 --offset=0 --size=${ZMIB}M
+fio_j u_qd32 $U $rnd --iodepth=32 --runtime=4 --ramp_time=1
 python3 /e2e/zoneop_lat.py $U 8 8 3 > $J-u_zop.json || fail "zone ops on zltu"
 # The timed disks.
 fio_j qd1 $F $rnd --iodepth=1 --runtime=$T_QD1 --ramp_time=1
