@@ -16,25 +16,33 @@
 
 static const char timing_help[] =
 "usage: zonelab timing table [--timing-model PRESET[,key=value...]] [--json] [--seed N]\n"
+"                            [--zones N --zone-size BYTES]\n"
 "  the timing model's microbenchmarks in virtual time (default model: hc620;\n"
 "  presets: hc620, zn540; keys and sources: docs/TIMING.md), beside the\n"
-"  preset's published figures and the ratio measured / published\n";
+"  preset's published figures and the ratio measured / published;\n"
+"  on a disk as big as the drive, or of --zones zones of --zone-size bytes\n"
+"  (the disk a measurement ran on: sequential jobs stream its first and last zone)\n";
 
-enum { O_MODEL = 256, O_JSON, O_SEED, O_HELP };
+enum { O_MODEL = 256, O_JSON, O_SEED, O_ZONES, O_ZONE_SIZE, O_HELP };
 
 static const struct option opts[] = {
 	{ "timing-model", 1, 0, O_MODEL }, { "json", 0, 0, O_JSON }, { "seed", 1, 0, O_SEED },
+	{ "zones", 1, 0, O_ZONES }, { "zone-size", 1, 0, O_ZONE_SIZE },
 	{ "help", 0, 0, O_HELP }, { 0, 0, 0, 0 },
 };
 
-static void print_json(const char *canon, uint64_t seed, const struct sim_tbench_row *r,
-		       uint32_t nr)
+static void print_json(const char *canon, uint64_t seed, const struct ztime_geo *g,
+		       const struct sim_tbench_row *r, uint32_t nr)
 {
 	uint32_t i;
 
 	printf("{ \"model\": ");
 	zl_json_fprint_str(stdout, canon);
-	printf(", \"seed\": %llu, \"rows\": [\n", (unsigned long long)seed);
+	printf(", \"seed\": %llu, ", (unsigned long long)seed);
+	if (g)
+		printf("\"zones\": %u, \"zone_size\": %llu, ", g->nr_zones,
+		       (unsigned long long)g->zone_bytes);
+	printf("\"rows\": [\n");
 	for (i = 0; i < nr; i++) {
 		printf("  { \"name\": ");
 		zl_json_fprint_str(stdout, r[i].name);
@@ -50,12 +58,16 @@ static void print_json(const char *canon, uint64_t seed, const struct sim_tbench
 	printf("] }\n");
 }
 
-static void print_table(const char *canon, uint64_t seed, const struct sim_tbench_row *r,
-			uint32_t nr)
+static void print_table(const char *canon, uint64_t seed, const struct ztime_geo *g,
+			const struct sim_tbench_row *r, uint32_t nr)
 {
 	uint32_t i, k = 0;
 
-	printf("timing model: %s\nseed %llu, virtual time\n\n", canon, (unsigned long long)seed);
+	printf("timing model: %s\n", canon);
+	if (g)
+		printf("disk: %u zones of %llu bytes\n", g->nr_zones,
+		       (unsigned long long)g->zone_bytes);
+	printf("seed %llu, virtual time\n\n", (unsigned long long)seed);
 	printf("%-42s %12s %-5s %11s %6s\n", "benchmark", "model", "unit", "published", "ratio");
 	for (i = 0; i < nr; i++) {
 		printf("%-42s %12.3f %-5s ", r[i].name, r[i].value, r[i].unit);
@@ -87,9 +99,10 @@ int cmd_timing(int argc, char **argv)
 	const char *text = "hc620";
 	struct ztime_params p;
 	char msg[512], canon[1024];
-	uint64_t seed = 1;
+	uint64_t seed = 1, zones = 0, zone_size = 0;
+	struct ztime_geo geo;
 	uint32_t nr;
-	bool json = false;
+	bool json = false, zones_given = false, size_given = false;
 	int o;
 
 	cli_opt_start();
@@ -103,6 +116,16 @@ int cmd_timing(int argc, char **argv)
 		case O_SEED:
 			if (cli_parse_u64("seed", optarg, &seed))
 				return 2;
+			break;
+		case O_ZONES:
+			if (cli_parse_u64_max("zones", optarg, UINT32_MAX, &zones))
+				return 2;
+			zones_given = true;
+			break;
+		case O_ZONE_SIZE:
+			if (cli_parse_bytes("zone-size", optarg, &zone_size))
+				return 2;
+			size_given = true;
 			break;
 		default:
 			return 2;
@@ -121,19 +144,27 @@ int cmd_timing(int argc, char **argv)
 		cli_unexpected(&co, argv[optind + 1]);
 		return 2;
 	}
+	if (zones_given != size_given) {
+		fprintf(stderr, "zonelab: timing: --zones and --zone-size go together (the disk's "
+			"geometry)\n");
+		return 2;
+	}
+	geo.nr_zones = (uint32_t)zones;
+	geo.zone_bytes = zone_size;
 	if (ztime_parse(text, &p, msg, sizeof(msg))) {
 		fprintf(stderr, "zonelab: timing: --timing-model: %s\n", msg);
 		return 2;
 	}
 	if (ztime_format(&p, canon, sizeof(canon)) < 0)
 		snprintf(canon, sizeof(canon), "%s", text);
-	if (sim_tbench(&p, seed, rows, SIM_TBENCH_MAX, &nr, msg, sizeof(msg))) {
+	if (sim_tbench_geo(&p, zones_given ? &geo : NULL, seed, rows, SIM_TBENCH_MAX, &nr, msg,
+			   sizeof(msg))) {
 		fprintf(stderr, "zonelab: timing: %s: %s\n", text, msg);
 		return 1;
 	}
 	if (json)
-		print_json(canon, seed, rows, nr);
+		print_json(canon, seed, zones_given ? &geo : NULL, rows, nr);
 	else
-		print_table(canon, seed, rows, nr);
+		print_table(canon, seed, zones_given ? &geo : NULL, rows, nr);
 	return 0;
 }

@@ -204,8 +204,10 @@ struct sim_result {
 	uint64_t nr_zone_finishes;    /* whole run */
 	uint32_t active_max;          /* most active zones fs-core held on one device */
 	uint64_t nr_redirty, nr_zeros;
-	/* --timing-model: commands the model timed, device time zone ops took */
-	uint64_t nr_timed_cmds, zone_op_ns;
+	/* --timing-model: commands the model timed, device time zone ops took,
+	 * the commits' cache flushes (one per device) and the time commits
+	 * waited for them */
+	uint64_t nr_timed_cmds, zone_op_ns, nr_commit_flushes, commit_flush_ns;
 	double bg_life_mean_ns;
 	uint64_t bg_life_max_ns;
 	struct ana_hist bg_life;    /* ns from creation to reset, every removed block group */
@@ -261,6 +263,20 @@ struct sim_tbench_row {
  */
 int sim_tbench(const struct ztime_params *p, uint64_t seed, struct sim_tbench_row *rows,
 	       uint32_t max, uint32_t *nr, char *msg, size_t msg_len);
+
+struct ztime_geo;
+
+/**
+ * sim_tbench_geo() - sim_tbench() on the disk of geometry @geo (NULL: as
+ * big as the drive), e.g. the one a measurement ran on: the random reads
+ * span the whole disk, the sequential jobs stream its first zone (OD) and
+ * its last (ID), up to 4 GiB (flash 1 GiB) each.  -EINVAL with why in @msg
+ * for fewer than 2 zones, zones under 1 MiB, or a disk the drive cannot
+ * hold (ztime_create()'s reason).
+ */
+int sim_tbench_geo(const struct ztime_params *p, const struct ztime_geo *geo, uint64_t seed,
+		   struct sim_tbench_row *rows, uint32_t max, uint32_t *nr, char *msg,
+		   size_t msg_len);
 
 /* sim_json() - the configuration and result as one JSON object on @f. */
 void sim_json(FILE *f, const struct sim_cfg *cfg, const struct sim_result *res);

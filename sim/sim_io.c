@@ -153,6 +153,43 @@ static void commit_done(struct sim *s)
 	}
 }
 
+/*
+ * The commit's writes are done.  On the timing model the commit ends when a
+ * cache flush on every device has completed (btrfs's commit writes its
+ * super blocks with PREFLUSH | FUA: what the drive cached must be on the
+ * media first): EV_COMMIT_FLUSHED at the latest flush's completion.
+ * Without a model (no cache), at once.
+ */
+static void commit_writes_done(struct sim *s)
+{
+	uint64_t t = s->now, done;
+	uint32_t d;
+
+	if (s->zt[0]) {
+		for (d = 0; d < s->cfg->nr_devs; d++) {
+			done = sim_time_cmd(s, d, ZTIME_FLUSH, 0, 0, 0);
+			if (done > t)
+				t = done;
+			s->res->nr_commit_flushes++;
+		}
+		s->res->commit_flush_ns += t - s->now;
+		sim_push(s, t, EV_COMMIT_FLUSHED, NULL);
+		return;
+	}
+	sim_commit_end(s);
+}
+
+void sim_commit_end(struct sim *s)
+{
+	fsc_commit_finish(s->fs, s->now);
+	s->in_commit = false;
+	commit_done(s);
+	if (s->commit_pending) {
+		s->commit_pending = false;
+		sim_commit_start(s);
+	}
+}
+
 void sim_commit_start(struct sim *s)
 {
 	struct fsc_bio *list, *b, *next;
@@ -172,9 +209,7 @@ void sim_commit_start(struct sim *s)
 	s->in_commit = true;
 	s->commit_left = (uint32_t)n;
 	if (!n) {
-		fsc_commit_finish(s->fs, s->now);
-		s->in_commit = false;
-		commit_done(s);
+		commit_writes_done(s);
 		return;
 	}
 	for (b = list; b; b = next) {
@@ -226,15 +261,8 @@ static void bio_over(struct sim *s, uint32_t kind, uint32_t req)
 		s->done_user++;
 		s->up->piece_done(s, req);
 	} else if (kind == FSC_KIND_META || kind == FSC_KIND_REDIRTY || kind == FSC_KIND_ZEROS) {
-		if (s->commit_left && --s->commit_left == 0) {
-			fsc_commit_finish(s->fs, s->now);
-			s->in_commit = false;
-			commit_done(s);
-			if (s->commit_pending) {
-				s->commit_pending = false;
-				sim_commit_start(s);
-			}
-		}
+		if (s->commit_left && --s->commit_left == 0)
+			commit_writes_done(s);
 	}
 	s->up->kick(s);
 }

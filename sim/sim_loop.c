@@ -45,6 +45,10 @@ static void handle(struct sim *s, const struct sim_event *ev, bool draining)
 	case EV_DEV_DONE:
 		sim_dev_done(s, ev->ptr);
 		break;
+	case EV_COMMIT_FLUSHED:
+		sim_commit_end(s);
+		s->up->kick(s);
+		break;
 	case EV_EXPIRE:
 		sim_expire(s);
 		break;

@@ -292,8 +292,10 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 		"\"redirty\": %llu, \"zeros\": %llu }", U(r->nr_user_bios), U(r->nr_bios),
 		U(r->nr_commits), U(r->nr_redirty), U(r->nr_zeros));
 	if (c->timing_model)
-		fprintf(f, ",\n  \"timing\": { \"timed_commands\": %llu, \"zone_op_ns\": %llu }",
-			U(r->nr_timed_cmds), U(r->zone_op_ns));
+		fprintf(f, ",\n  \"timing\": { \"timed_commands\": %llu, \"zone_op_ns\": %llu, "
+			"\"commit_flushes\": %llu, \"commit_flush_ns\": %llu }",
+			U(r->nr_timed_cmds), U(r->zone_op_ns), U(r->nr_commit_flushes),
+			U(r->commit_flush_ns));
 	if (fsc_reclaim_on(&c->reclaim)) {
 		fprintf(f, ",\n  \"reclaim\": { \"queued\": %llu, \"by_free\": %llu, "
 			"\"by_unusable\": %llu, \"passes\": %llu, \"gated\": %llu, \"skipped\": %llu, "

@@ -32,7 +32,7 @@
 /* Events on the heap (struct sim_event.type). */
 enum {
 	EV_WORKER_DONE = 1, EV_DEV_DONE, EV_COMMIT_TIMER, EV_EXPIRE, EV_SAMPLE, EV_READ_DONE,
-	EV_USER_READ_DONE, EV_ARRIVAL,
+	EV_USER_READ_DONE, EV_ARRIVAL, EV_COMMIT_FLUSHED,
 };
 
 #define NO_REQ UINT32_MAX
@@ -185,6 +185,9 @@ void sim_dev_done(struct sim *s, struct fsc_bio *bio);
 void sim_expire(struct sim *s);
 /* sim_commit_start() - start a commit, or mark one pending behind the running one. */
 void sim_commit_start(struct sim *s);
+/* sim_commit_end() - the running commit is over (its writes and, timed, its
+ * flushes): fs-core finishes it, waiters hear, a pending one starts. */
+void sim_commit_end(struct sim *s);
 /*
  * sim_commit_wait() - request @req is told (up->piece_done) when the
  * commit starting now, or pending behind the running one, has finished.

@@ -4,7 +4,10 @@
  * seeded, so the table is the same on every machine.  Each job gets a
  * fresh drive (the head at the outer diameter, the cache empty, the dies
  * idle) on a disk as big as the drive: zones of 256 MiB (HDD) or of the
- * flash stripe's multiple nearest 2 GiB, as many as the capacity holds.
+ * flash stripe's multiple nearest 2 GiB, as many as the capacity holds;
+ * or on a given geometry (sim_tbench_geo(): the disk a measurement ran
+ * on, e.g. the e2e VM's handler disk), where the sequential jobs stream one
+ * zone: the first (OD) and the last (ID).
  *
  * How the queue is served: the model serves commands in the order they are
  * submitted; a job at QD > 1 on the HDD keeps QD commands pending and, each
@@ -195,36 +198,75 @@ static void row(struct sim_tbench_row *rows, uint32_t max, uint32_t *nr, const c
 int sim_tbench(const struct ztime_params *p, uint64_t seed, struct sim_tbench_row *rows,
 	       uint32_t max, uint32_t *nr, char *msg, size_t msg_len)
 {
+	return sim_tbench_geo(p, NULL, seed, rows, max, nr, msg, msg_len);
+}
+
+int sim_tbench_geo(const struct ztime_params *p, const struct ztime_geo *geo, uint64_t seed,
+		   struct sim_tbench_row *rows, uint32_t max, uint32_t *nr, char *msg,
+		   size_t msg_len)
+{
 	static const char ds[] = "HC620 data sheet, sustained transfer rate";
 	static const char dv[] = "derived: seek_avg (HC310 spec.) + average rotational latency "
 				 "(7200 RPM, 4.16 ms)";
 	struct bench b = { .p = p, .msg = msg, .msg_len = msg_len };
 	bool hc620 = !strcmp(p->preset, "hc620");
 	uint32_t qd = p->qd ? p->qd : 32;
-	uint64_t zone, stripe;
+	uint64_t zone, stripe, seq_len, od = 0, id;
+	struct ztime *t;
 	double v, v2;
 	int ret = 0;
 
 	*nr = 0;
 	zl_rng_seed(&b.rng, seed);
-	if (p->kind == ZTIME_HDD) {
-		zone = 256 * MIB;
+	if (geo) {
+		if (geo->nr_zones < 2 || !geo->zone_bytes) {
+			snprintf(msg, msg_len, "a disk of %u zones of %llu bytes: the benchmarks need "
+				 "at least 2 zones", geo->nr_zones,
+				 (unsigned long long)geo->zone_bytes);
+			return -EINVAL;
+		}
+		b.g = *geo;
+		zone = geo->zone_bytes;
 	} else {
-		stripe = (uint64_t)p->zone_dies * p->page_bytes;
-		zone = (2048 * MIB + stripe / 2) / stripe * stripe;
-		if (!zone)
-			zone = stripe;
-	}
-	b.g.zone_bytes = zone;
-	b.g.nr_zones = p->capacity_bytes / zone > UINT32_MAX ? UINT32_MAX :
-		       (uint32_t)(p->capacity_bytes / zone);
-	if (b.g.nr_zones < 32) {
-		snprintf(msg, msg_len, "capacity %llu: fewer than 32 zones of %llu bytes, too small "
-			 "for the benchmarks", (unsigned long long)p->capacity_bytes,
-			 (unsigned long long)zone);
-		return -EINVAL;
+		if (p->kind == ZTIME_HDD) {
+			zone = 256 * MIB;
+		} else {
+			stripe = (uint64_t)p->zone_dies * p->page_bytes;
+			zone = (2048 * MIB + stripe / 2) / stripe * stripe;
+			if (!zone)
+				zone = stripe;
+		}
+		b.g.zone_bytes = zone;
+		b.g.nr_zones = p->capacity_bytes / zone > UINT32_MAX ? UINT32_MAX :
+			       (uint32_t)(p->capacity_bytes / zone);
+		if (b.g.nr_zones < 32) {
+			snprintf(msg, msg_len, "capacity %llu: fewer than 32 zones of %llu bytes, "
+				 "too small for the benchmarks",
+				 (unsigned long long)p->capacity_bytes, (unsigned long long)zone);
+			return -EINVAL;
+		}
 	}
 	b.cap = (uint64_t)b.g.nr_zones * zone;
+	/* the streams: 4 GiB (flash 1 GiB) from the OD and into the last 16
+	 * zones; on a given geometry one zone (its whole MiBs), the first and
+	 * the last (zones are spread over the stroke: crossing one seeks) */
+	seq_len = p->kind == ZTIME_HDD ? 4096 * MIB : 1024 * MIB;
+	id = b.cap - 16 * zone;
+	if (geo) {
+		if (zone < seq_len)
+			seq_len = zone / MIB * MIB;
+		id = b.cap - zone;
+		if (!seq_len) {
+			snprintf(msg, msg_len, "zones of %llu bytes: the sequential jobs need 1 MiB",
+				 (unsigned long long)zone);
+			return -EINVAL;
+		}
+		/* a drive too small for the geometry: say so before any job */
+		t = drive(&b);
+		if (!t)
+			return -EINVAL;
+		ztime_destroy(t);
+	}
 #define RUN(x) do { ret = (x); if (ret) return ret; } while (0)
 	if (p->kind == ZTIME_HDD) {
 		RUN(qd1_read(&b, 2000, &v));
@@ -234,15 +276,15 @@ int sim_tbench(const struct ztime_params *p, uint64_t seed, struct sim_tbench_ro
 		row(rows, max, nr, "QD32 4 KiB random read, FIFO", "IOPS", v, 0, NULL);
 		RUN(qd_read(&b, qd, ZTIME_SCHED_SPTF, 4000, &v2));
 		row(rows, max, nr, "QD32 4 KiB random read, SPTF", "IOPS", v2, 0, NULL);
-		RUN(stream(&b, ZTIME_READ, 0, 4096 * MIB, MIB, &v));
+		RUN(stream(&b, ZTIME_READ, od, seq_len, MIB, &v));
 		row(rows, max, nr, "sequential 1 MiB read, OD", "MB/s", v, hc620 ? 255 : 0,
 		    hc620 ? ds : NULL);
-		RUN(stream(&b, ZTIME_READ, b.cap - 16 * zone, 4096 * MIB, MIB, &v));
+		RUN(stream(&b, ZTIME_READ, id, seq_len, MIB, &v));
 		row(rows, max, nr, "sequential 1 MiB read, ID", "MB/s", v, 0, NULL);
-		RUN(stream(&b, ZTIME_WRITE, 0, 4096 * MIB, MIB, &v));
+		RUN(stream(&b, ZTIME_WRITE, od, seq_len, MIB, &v));
 		row(rows, max, nr, "sequential 1 MiB write, OD (+flush)", "MB/s", v, hc620 ? 255 : 0,
 		    hc620 ? ds : NULL);
-		RUN(stream(&b, ZTIME_WRITE, b.cap - 16 * zone, 4096 * MIB, MIB, &v));
+		RUN(stream(&b, ZTIME_WRITE, id, seq_len, MIB, &v));
 		row(rows, max, nr, "sequential 1 MiB write, ID (+flush)", "MB/s", v, 0, NULL);
 		RUN(one_op(&b, ZTIME_RESET, zone, 0, false, &v));
 		row(rows, max, nr, "zone reset (full zone)", "ms", v, 0, NULL);
@@ -253,9 +295,9 @@ int sim_tbench(const struct ztime_params *p, uint64_t seed, struct sim_tbench_ro
 		RUN(one_op(&b, ZTIME_FLUSH, 0, 64, false, &v));
 		row(rows, max, nr, "flush after 64 random 4 KiB writes", "ms", v, 0, NULL);
 	} else {
-		RUN(stream(&b, ZTIME_WRITE, 0, 1024 * MIB, MIB, &v));
+		RUN(stream(&b, ZTIME_WRITE, od, seq_len, MIB, &v));
 		row(rows, max, nr, "sequential 1 MiB write, one zone (+flush)", "MB/s", v, 0, NULL);
-		RUN(stream(&b, ZTIME_READ, 0, 1024 * MIB, MIB, &v));
+		RUN(stream(&b, ZTIME_READ, od, seq_len, MIB, &v));
 		row(rows, max, nr, "sequential 1 MiB read, one zone", "MB/s", v, 0, NULL);
 		RUN(qd1_read(&b, 20000, &v));
 		row(rows, max, nr, "QD1 4 KiB random read", "IOPS", v, 0, NULL);

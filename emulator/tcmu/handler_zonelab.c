@@ -19,10 +19,13 @@
  * the work queue, e.g. for block-device stores with real I/O latency.
  *
  * Timed mode.  With a device timing model (timing= or the image's, see
- * docs/TIMING.md "In the handler") every command runs at submit as above
- * but returns TCMU_STS_ASYNC_HANDLED; zl_timed's timer thread completes it
- * (tcmur_cmd_complete()) when the model says.  Without one, the only cost
- * is the zd->timed test at the top of zl_handle_cmd().
+ * docs/TIMING.md "In the handler") every command runs at submit as above,
+ * then its work-queue thread waits until zl_timed's timer thread says the
+ * model's completion time has come, and returns the status: tcmu-runner
+ * 1.5.4 cannot complete a passthrough command later (zl_timing_needs_threads()),
+ * so a timed disk needs ZONELAB_TCMU_THREADS=N and N is its queue depth.
+ * Without a model, the only cost is the zd->timed test at the top of
+ * zl_handle_cmd().
  *
  * Control and trace.  ctl=<socket> starts a zctl control server for the
  * device at open (docs/CTL.md) and trace=<file> records every command
@@ -45,6 +48,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +83,10 @@ struct zl_timed_cmd {
 	size_t data_in;
 	uint8_t status;
 	uint8_t sense[ZSCSI_SENSE_LEN];
+	/* the work-queue thread waits here until the model's time has come */
+	pthread_mutex_t m;
+	pthread_cond_t cv;
+	bool due;
 };
 
 static struct tcmur_handler zl_handler;
@@ -147,6 +155,28 @@ static bool zl_set_read_len(struct zl_tcmu_dev *zd, const struct tcmulib_cmd *cm
 }
 
 
+/*
+ * Timed mode needs tcmu-runner's work queue.  tcmu-runner 1.5.4 cannot
+ * complete a passthrough command asynchronously: with nr_threads == 0 it
+ * calls handle_cmd directly and leaves tcmur_cmd->done NULL, so a later
+ * tcmur_cmd_complete() jumps to address 0 (seen in the e2e VM: "segfault at
+ * 0 ip 0"); on the work queue it completes each command with whatever
+ * handle_cmd returned (io_work_queue(): done_fn(dev, data, ret)), so
+ * TCMU_STS_ASYNC_HANDLED there is an invalid status and a second
+ * completion (seen: "Invalid tcmu status code -2", then an assertion in
+ * track_aio_request_finish()).  So a timed command runs on a work-queue
+ * thread and blocks it until the model's completion time; the queue's N
+ * threads are the drive's host queue depth.  Without the work queue the
+ * open is refused with this reason.
+ */
+static void zl_timing_needs_threads(char *msg, size_t len)
+{
+	snprintf(msg, len, "timing: a timed disk needs tcmu-runner's work queue (start "
+		 "tcmu-runner with ZONELAB_TCMU_THREADS=N, N the queue depth to serve, e.g. "
+		 "32): tcmu-runner 1.5.4 cannot complete a command later otherwise "
+		 "(docs/TIMING.md)");
+}
+
 static bool zl_check_config(const char *cfgstring, char **reason)
 {
 	struct zl_cfgstr *c = malloc(sizeof(*c));
@@ -158,6 +188,10 @@ static bool zl_check_config(const char *cfgstring, char **reason)
 		return false;
 	}
 	ok = zl_cfgstr_parse(cfgstring, c, msg, sizeof(msg)) == 0;
+	if (ok && c->timing[0] && strcmp(c->timing, "off") && !zl_handler.nr_threads) {
+		zl_timing_needs_threads(msg, sizeof(msg));
+		ok = false;
+	}
 	if (ok && strlen(cfgstring) > ZL_CFGSTR_KERNEL_MAX) {
 		snprintf(msg, sizeof(msg), "cfgstring is %zu bytes; the kernel keeps %d of dev_config "
 			 "(shorten the paths, e.g. ctl=1 instead of a socket path)",
@@ -329,6 +363,12 @@ static int zl_open_timing(struct zl_tcmu_dev *zd, char *msg, size_t msg_len)
 
 	if (!text[0] || !strcmp(text, "off"))
 		return 0;
+	if (!zl_handler.nr_threads) {
+		zl_timing_needs_threads(why, sizeof(why));
+		snprintf(msg, msg_len, "%s: %s", zd->cfg.timing[0] ? "timing=" :
+			 "the image's timing model", why);
+		return -EINVAL;
+	}
 	ret = ztime_parse(text, &p, why, sizeof(why));
 	if (!ret)
 		ret = zl_timed_create(&tc, &zd->timed, why, sizeof(why));
@@ -573,17 +613,17 @@ static __attribute__((noinline)) int zl_execute(struct tcmu_device *dev, struct 
 	return zl_status(dev, zd, cmd, status, sense, data_in);
 }
 
-/* The timer thread: the command's time has come. */
+/* The timer thread: the command's time has come; its work-queue thread goes on. */
 static void zl_timed_done(void *arg, void *ctx, uint64_t due_ns)
 {
 	struct zl_timed_cmd *c = ctx;
-	int st;
 
 	(void)arg;
 	(void)due_ns;
-	st = zl_status(c->dev, c->zd, c->rcmd->lib_cmd, c->status, c->sense, c->data_in);
-	tcmur_cmd_complete(c->dev, c->rcmd, st);
-	free(c);
+	pthread_mutex_lock(&c->m);
+	c->due = true;
+	pthread_cond_signal(&c->cv);
+	pthread_mutex_unlock(&c->m);
 }
 
 /*
@@ -653,6 +693,7 @@ static __attribute__((noinline)) int zl_timed_cmd(struct tcmu_device *dev,
 	uint64_t t0 = tracing ? ztrace_clock_ns() : 0;
 	const struct ztime_req *rp;
 	struct ztime_req r;
+	int st;
 
 	if (!c)
 		return zl_execute(dev, zd, cmd);
@@ -668,13 +709,27 @@ static __attribute__((noinline)) int zl_timed_cmd(struct tcmu_device *dev,
 				  ztrace_clock_ns() - t0);
 	if (c->status != ZSCSI_GOOD)
 		rp = NULL;                /* refused: the command overhead only */
-	if (zl_timed_submit(zd->timed, now, rp, c)) {
-		int st = zl_status(dev, zd, cmd, c->status, c->sense, c->data_in);
+	pthread_mutex_init(&c->m, NULL);
+	pthread_cond_init(&c->cv, NULL);
+	c->due = false;
+	if (!zl_timed_submit(zd->timed, now, rp, c)) {
+		/* wait for the model's time; not cancellable meanwhile (the runner
+		 * cancels its work queue at close: the timer thread, alive until
+		 * close, still wakes this one, and nobody would free c) */
+		int cs;
 
-		free(c);
-		return st;
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
+		pthread_mutex_lock(&c->m);
+		while (!c->due)
+			pthread_cond_wait(&c->cv, &c->m);
+		pthread_mutex_unlock(&c->m);
+		pthread_setcancelstate(cs, NULL);
 	}
-	return TCMU_STS_ASYNC_HANDLED;
+	st = zl_status(dev, zd, cmd, c->status, c->sense, c->data_in);
+	pthread_cond_destroy(&c->cv);
+	pthread_mutex_destroy(&c->m);
+	free(c);
+	return st;
 }
 
 /*

@@ -109,6 +109,9 @@ static void serve(struct zl_timed *t, struct zl_timed_item *it, uint64_t at)
 {
 	uint64_t free_ns;
 
+	if (at < it->arrival)   /* SPTF dispatches at the previous completion, which the
+				 * timer may handle after later commands arrived */
+		at = it->arrival;
 	if (at < t->last_zt_ns)
 		at = t->last_zt_ns;
 	t->last_zt_ns = at;
@@ -210,8 +213,8 @@ static struct zl_timed_item *take_due(struct zl_timed *t, uint64_t now_ns)
 	it = heap_pop(t);
 	t->st.timed++;
 	t->st.pending--;
-	t->st.service_ns += it->due - it->start;
-	t->st.wait_ns += it->start - it->arrival;
+	t->st.service_ns += it->due > it->start ? it->due - it->start : 0;
+	t->st.wait_ns += it->start > it->arrival ? it->start - it->arrival : 0;
 	if (t->sptf && it->in_model) {
 		t->in_service = false;
 		dispatch(t, it->due);

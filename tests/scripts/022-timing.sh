@@ -27,6 +27,17 @@ run sim --zones 64 --zone-size 3M --writes 5000 --no-metadata --timing-model=zn5
 run sim --zones 64 --zone-size 2M --writes 5000 --no-metadata --timing-model=zn540,cmd=20us
 [ $rc = 0 ] || fail "sim zn540 on 2M zones: exit $rc: $(cat "$dir/err")"
 
+# --- sim: commits end with a cache flush on every device (timed only)
+fl() { grep -oE '"commit_flush(es|_ns)": [0-9]+' "$dir/out" | awk '{ printf "%s ", $2 }'; }
+run sim --zones 64 --zone-size 16M --writes 20000 --timing-model hc620
+read -r nf ns_cache <<< "$(fl)"
+nc=$(grep -oE '"commits": [0-9]+' "$dir/out" | head -1 | awk '{ print $2 }')
+[ "${nf:-0}" -gt 0 ] && [ "$nf" = "$nc" ] || fail "timed sim: $nf commit flushes for $nc commits (one device)"
+run sim --zones 64 --zone-size 16M --writes 20000 --timing-model hc620,cache=0
+read -r nf ns_nocache <<< "$(fl)"
+[ "${ns_cache:-0}" -gt "${ns_nocache:-0}" ] && [ "${ns_nocache:-0}" -gt 0 ] ||
+	fail "commit flushes should wait for the cache's destage: ${ns_cache:-?} ns with the cache, ${ns_nocache:-?} without"
+
 # --- sim: bad texts, clear errors, exit 2
 bad() {         # bad MODEL TEXT [sim options]
 	local m=$1 want=$2
@@ -62,6 +73,30 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["model"].s
 	fail "timing table --json: not the expected JSON: $(head -3 "$dir/out")"
 run timing table --timing-model hc620,implicit_open=3ms
 grep -Eq '^implicit open \(4 KiB write, extra\) +3\.000 ms' "$dir/out" || fail "implicit_open knob not measured: $(grep implicit "$dir/out")"
+
+# --- timing table on a given disk (the e2e VM's: 64 zones of 256 MiB)
+run timing table --zones 64 --zone-size 256M --json
+[ $rc = 0 ] || fail "timing table --zones 64 --zone-size 256M: exit $rc: $(cat "$dir/err")"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["zones"] == 64 and d["zone_size"] == 256 << 20, d; r={x["name"]: x["value"] for x in d["rows"]}; assert 240 < r["sequential 1 MiB read, OD"] <= 255, r; assert r["sequential 1 MiB read, ID"] < r["sequential 1 MiB read, OD"] * 0.6, r; assert r["QD32 4 KiB random read, SPTF"] > 2 * r["QD32 4 KiB random read, FIFO"], r' "$dir/out" ||
+	fail "timing table --zones: not the expected figures: $(cat "$dir/out")"
+run timing table --zones 64 --zone-size 256M
+grep -q '^disk: 64 zones of 268435456 bytes$' "$dir/out" || fail "timing table --zones: no disk line"
+run timing table
+grep -q '^disk:' "$dir/out" && fail "timing table without --zones prints a disk line"
+run timing table --zones 64
+[ $rc = 2 ] && grep -q -- '--zones and --zone-size go together' "$dir/err" || fail "--zones alone: exit $rc: $(cat "$dir/err")"
+run timing table --zones 1 --zone-size 256M
+[ $rc = 1 ] && grep -q 'a disk of 1 zones of 268435456 bytes: the benchmarks need at least 2 zones' "$dir/err" ||
+	fail "--zones 1: exit $rc: $(cat "$dir/err")"
+run timing table --zones 100000 --zone-size 256M
+[ $rc = 1 ] && grep -q 'hc620 holds 15000000000000 bytes; a disk of 100000 zones' "$dir/err" ||
+	fail "a disk bigger than the drive: exit $rc: $(cat "$dir/err")"
+run timing table --zones 64 --zone-size 512K
+[ $rc = 1 ] && grep -q 'zones of 524288 bytes: the sequential jobs need 1 MiB' "$dir/err" ||
+	fail "512 KiB zones: exit $rc: $(cat "$dir/err")"
+run timing table --timing-model zn540 --zones 64 --zone-size 3M
+[ $rc = 1 ] && grep -q 'zone size 3145728 is not a multiple of the stripe' "$dir/err" ||
+	fail "zn540 on 3M zones: exit $rc: $(cat "$dir/err")"
 
 # --- timing: bad input
 run timing table --timing-model hc620,bogus=1

@@ -131,7 +131,8 @@ n=$(grep -c '^seq=' "$d/trace.txt")
 
 # a timed disk (timing=hc620): stats carry the timing counters
 cfg="zonelab/$d/t.img?zsize=1M&conv=1&ctl=1&timing=hc620"
-coproc CS { exec "$cs" "$so" "$cfg" 16777216 2>"$d/standin.err"; }
+# (a timed disk needs the runner's work queue: ZONELAB_TCMU_THREADS)
+coproc CS { ZONELAB_TCMU_THREADS=1 exec "$cs" "$so" "$cfg" 16777216 2>"$d/standin.err"; }
 exec {cs_in}>&"${CS[1]}" {cs_out}<&"${CS[0]}"
 cs_pid=$CS_PID
 read -r -t 10 -u "$cs_out" line

@@ -586,7 +586,10 @@ uint8_t sti_execv(struct sti_dev *d, const uint8_t *cdb, size_t cdb_len,
 	c->rcmd.cmd_state = NULL;
 	c->rcmd.requested = 0;
 	c->rcmd.timed_out = false;
-	c->rcmd.done = sti_cmd_done;
+	/* as tcmu-runner 1.5.4: a completion callback only on the work-queue path
+	 * (tcmur_cmd_passthrough_handler() calls handle_cmd directly when
+	 * nr_threads == 0, after main.c zeroed the tcmur_cmd) */
+	c->rcmd.done = d->dev.h->rh->nr_threads ? sti_cmd_done : NULL;
 	c->done = false;
 	if (!d->dev.h->rh->nr_threads)      /* (a work queue's completions are out of order) */
 		sti_ring_submit(d->dev.mb, c->lcmd.cmd_id, iov_cnt, cdb_len);
@@ -709,6 +712,11 @@ void tcmur_cmd_complete(struct tcmu_device *dev, void *data, int rc)
 {
 	struct tcmur_cmd *rcmd = data;
 
+	if (!rcmd->done) {  /* tcmu-runner 1.5.4 would jump to address 0 here */
+		fprintf(stderr, "standin: tcmur_cmd_complete() of a command without a completion "
+			"callback (handler with nr_threads 0: tcmu-runner 1.5.4 segfaults)\n");
+		abort();
+	}
 	rcmd->done(dev, rcmd, rc);
 }
 

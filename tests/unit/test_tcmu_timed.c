@@ -87,6 +87,8 @@ static int setup(void **state)
 	assert_non_null(f);
 	f->dir = zl_test_mkdtemp("tcmu-timed");
 	assert_non_null(f->dir);
+	/* timed mode needs the runner's work queue (handler_init reads this) */
+	setenv("ZONELAB_TCMU_THREADS", "1", 1);
 	if (sti_handler_load(zonelab_so(), &f->h, msg, sizeof(msg)))
 		fail_msg("load: %s", msg);
 	*state = f;
@@ -253,6 +255,33 @@ static void test_image_keeps_the_model_across_reopen(void **state)
 	assert_true(far_reads(f) < 3 * MS);
 }
 
+/*
+ * Without the work queue (nr_threads 0) tcmu-runner 1.5.4 gives a command
+ * no completion callback, so a timed disk is refused, by check_config and
+ * at open, saying how to start tcmu-runner; timing=off still opens.
+ */
+static void test_timing_without_work_queue_is_refused(void **state)
+{
+	struct fixture *f = *state;
+	char msg[512], *reason = NULL;
+
+	NEED_ZL(f);
+	sti_handler_unload(f->h);
+	f->h = NULL;
+	setenv("ZONELAB_TCMU_THREADS", "0", 1);
+	if (sti_handler_load(zonelab_so(), &f->h, msg, sizeof(msg)))
+		fail_msg("load: %s", msg);
+	assert_false(sti_handler_check_config(f->h, "zonelab//x?timing=hc620", &reason));
+	assert_non_null(reason);
+	assert_non_null(strstr(reason, "ZONELAB_TCMU_THREADS=N"));
+	free(reason);
+	assert_int_not_equal(open_cfg(f, "zsize=1M&conv=2&timing=hc620", msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "a timed disk needs tcmu-runner's work queue"));
+	if (open_cfg(f, "zsize=1M&conv=2&timing=off", msg, sizeof(msg)))
+		fail_msg("timing=off without a work queue: %s", msg);
+	setenv("ZONELAB_TCMU_THREADS", "1", 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +289,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timed_data_and_zone_rules_unchanged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_timing_is_refused_naming_the_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_image_keeps_the_model_across_reopen, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timing_without_work_queue_is_refused, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -84,13 +84,15 @@ runner_stop() {
 	kill -9 "$p" 2>/dev/null; sleep 0.5; rm -f "$STATE/runner.pid"
 }
 
-# dev_create NAME SIZE_BYTES SUBTYPE/CONFIG - make a TCMU backstore and wait
-# until tcmu-runner holds its uio device open.
+# dev_create NAME SIZE_BYTES SUBTYPE/CONFIG [KEY=VALUE...] - make a TCMU
+# backstore (further control parameters, e.g. hw_max_sectors=2048, written
+# before the config) and wait until tcmu-runner holds its uio device open.
 dev_create() {
-	local name=$1 size=$2 cfg=$3 d=$CFS/core/user_0/$1 i
+	local name=$1 size=$2 cfg=$3 d=$CFS/core/user_0/$1 i kv
 	mkdir -p "$d" || return 1
 	echo -n "dev_size=$size" > "$d/control" || return 1
 	echo -n "hw_block_size=${E2E_LBA:-512}" > "$d/control" || return 1
+	for kv in "${@:4}"; do echo -n "$kv" > "$d/control" || return 1; done
 	echo -n "dev_config=$cfg" > "$d/control" || return 1
 	echo "$cfg" > "$STATE/$name.cfg"
 	echo 1 > "$d/enable" || return 1
