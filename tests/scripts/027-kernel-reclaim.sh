@@ -284,13 +284,13 @@ EOF2
 	for p in fill 1.1; do
 		grep "\"phase\":\"$p\"" "$src/tests/data/kernel-6.1/kwa-25-75-1.out" | sed 's/"point":"25-75-1"/"point":"mf-25-75-1"/'
 	done >> "$dir/mf/kwa-mf-25-75-1.out"
-	# f0: 4 blocks, f1: 2 blocks; f0 truncated to 1, unlinked; f2 takes its slot
+	# f0: 4 blocks, f1: 2 blocks; f0 truncated to 1, unlinked; f2 (3 blocks) takes f0's range
 	printf 'fill w 0 0 4 w 1 0 2\n1.1 t 0 1 w 1 1 1 u 0 w 2 0 3 u 2\n' > "$dir/mf/kwa-mf-25-75-1.idx"
 	python3 "$src/tests/validate/kwa.py" scenario "$dir/mf" "$dir/mfs" > "$dir/mf.out" 2>&1 || fail "kwa.py scenario, files: $(tail -3 "$dir/mf.out")"
 	t=$dir/mfs/traces/kwa-mf-25-75-1.iolog
 	[ "$(grep -v '^f add\|^f open\|^fio' "$t" | tr '\n' ,)" = "f write 0 65536,f write 65536 65536,f write 131072 65536,f write 196608 65536,f write 262144 65536,f write 327680 65536,f sync 0 0,f trim 65536 196608,f write 327680 65536,f trim 0 65536,f write 0 65536,f write 65536 65536,f write 131072 65536,f trim 0 196608,f sync 0 0," ] ||
 		fail "kwa.py: the files point's replay: $(tr '\n' , < "$t")"
-	grep -q 'file-size = .*524288' "$dir/mfs/kernel-6.1.ini" || fail "kwa.py: fs-core's file is not 2 slots of 4 blocks: $(grep file-size "$dir/mfs/kernel-6.1.ini")"
+	grep -q 'file-size = .*393216' "$dir/mfs/kernel-6.1.ini" || fail "kwa.py: fs-core's file is not 4 + 2 blocks: $(grep file-size "$dir/mfs/kernel-6.1.ini")"
 	printf 'fill w 0 0 4 w 1 0 2\n1.1 t 0 x\n' > "$dir/mf/kwa-mf-25-75-1.idx"
 	python3 "$src/tests/validate/kwa.py" scenario "$dir/mf" "$dir/mfs" > "$dir/mf.out" 2>&1 && fail "kwa.py: a bad operation replayed"
 	grep -q "kwa-mf-25-75-1.idx:2: operation 1 ('t 0 x')" "$dir/mf.out" && ! grep -q Traceback "$dir/mf.out" || fail "kwa.py, a bad operation: $(tail -2 "$dir/mf.out")"

@@ -101,74 +101,77 @@ def parse_ops(path, n, w):
 
 
 def wl_slots(path, head, phases, idx):
-    """fs-core holds one file: each of the workload's files gets a slot,
-    a range of that one file (the lowest free at its first write, freed at
-    its unlink), all slots as large as the largest file grew.  Returns
-    (slot blocks, slots)."""
-    live, top, most = {}, 1, 0
+    """fs-core holds one file: each of the workload's files gets a range of
+    that one file as large as the file ever grew (known from its
+    operations), placed first-fit at its first write and freed at its
+    unlink.  Returns ({file: first block}, blocks of the one file)."""
+    size, order = {}, []
     for ph in phases:
         if ph["phase"] not in idx:
             raise SystemExit(f"{path}: phase {ph['phase']} has no operations in the .idx")
         for o in idx[ph["phase"]]:
             if o[0] == "w":
-                live[o[1]] = True
-                top = max(top, o[2] + o[3])
-                most = max(most, len(live))
-            elif o[0] == "u":
-                live.pop(o[1], None)
-    return top, most
+                if o[1] not in size:
+                    size[o[1]] = 0
+                size[o[1]] = max(size[o[1]], o[2] + o[3])
+            order.append(o)
+    base, free, top, live = {}, [], 0, set()   # free: sorted [start, end) ranges
+    for o in order:
+        f = o[1]
+        if o[0] == "w" and f not in live:
+            if f in base:
+                raise SystemExit(f"{path}: f{f} written again after its unlink")
+            n = size[f]
+            k = next((k for k, (a, b) in enumerate(free) if b - a >= n), None)
+            if k is None:
+                base[f], top = top, top + n
+            else:
+                a, b = free[k]
+                base[f] = a
+                free[k:k + 1] = [(a + n, b)] if a + n < b else []
+            live.add(f)
+        elif o[0] in "tu" and f not in live:
+            raise SystemExit(f"{path}: {o[0]} of f{f} before its first write")
+        elif o[0] == "u":
+            live.discard(f)
+            free.append((base[f], base[f] + size[f]))
+            free.sort()
+            merged = []
+            for a, b in free:
+                if merged and merged[-1][1] == a:
+                    merged[-1] = (merged[-1][0], b)
+                else:
+                    merged.append((a, b))
+            free = merged
+    return base, max(top, 1)
 
 
 def wl_lines(head, phases, idx, upto):
     """The iolog lines of a multi-file workload through phase @upto: its
-    files mapped to slots of fs-core's one file, a truncate and an unlink
-    a discard (fio's trim) of the blocks they free, a sync after each
-    phase."""
-    bs, (sb, _) = head["bs"], head["_slots"]
-    slot, size, free, top, out = {}, {}, [], 0, []
+    files mapped to their ranges of fs-core's one file (wl_slots()), a
+    truncate and an unlink a discard (fio's trim) of the blocks they free,
+    a sync after each phase."""
+    bs, (base, _) = head["bs"], head["_slots"]
+    size, out = {}, []
     for i, ph in enumerate(phases):
         if i > upto:
             break
         for o in idx[ph["phase"]]:
             f = o[1]
-            if f not in slot:
-                if o[0] != "w":
-                    raise SystemExit(f"{head['point']} phase {ph['phase']}: {o[0]} of f{f} before its first write")
-                if free:
-                    slot[f] = free.pop(0)
-                else:
-                    slot[f], top = top, top + 1
-                size[f] = 0
-            base = slot[f] * sb
+            b0 = base[f]
             if o[0] == "w":
-                out += [f"f write {(base + b) * bs} {bs}\n" for b in range(o[2], o[2] + o[3])]
-                size[f] = max(size[f], o[2] + o[3])
+                out += [f"f write {(b0 + b) * bs} {bs}\n" for b in range(o[2], o[2] + o[3])]
+                size[f] = max(size.get(f, 0), o[2] + o[3])
             elif o[0] == "t":
-                if o[2] < size[f]:
-                    out.append(f"f trim {(base + o[2]) * bs} {(size[f] - o[2]) * bs}\n")
+                if o[2] < size.get(f, 0):
+                    out.append(f"f trim {(b0 + o[2]) * bs} {(size[f] - o[2]) * bs}\n")
                 size[f] = o[2]
             else:
-                if size[f]:
-                    out.append(f"f trim {base * bs} {size[f] * bs}\n")
-                free.append(slot.pop(f))
-                free.sort()
-                del size[f]
+                if size.get(f):
+                    out.append(f"f trim {b0 * bs} {size[f] * bs}\n")
+                size.pop(f, None)
         out.append("f sync 0 0\n")
     return out
-
-
-def phase_writes(head, ph, idx, rng):
-    """Block numbers the phase wrote (as the kernel run did, or drawn)."""
-    bs, nb = head["bs"], head["file_bytes"] // head["bs"]
-    if ph["phase"] == "fill":
-        return list(range(nb)), True
-    if ph["phase"] in idx:
-        got = idx[ph["phase"]]
-        if len(got) < ph["app_bytes"] // bs:
-            raise SystemExit(f"{head['point']} phase {ph['phase']}: {len(got)} offsets kept, "
-                             f"fio wrote {ph['app_bytes'] // bs} blocks")
-        return got, True
-    return [rng.randrange(nb) for _ in range(head["phase_bytes"] // bs)], False
 
 
 def write_iolog(path, head, phases, idx, upto, as_run=True):
@@ -247,7 +250,7 @@ def sim_args(head):
 def file_size(head):
     """fs-core's one file: the point's file, or its slots (wl_slots())."""
     if "_slots" in head:
-        return head["_slots"][0] * head["_slots"][1] * head["bs"]
+        return head["_slots"][1] * head["bs"]
     return head["file_bytes"]
 
 
