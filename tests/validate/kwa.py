@@ -174,6 +174,20 @@ def wl_lines(head, phases, idx, upto):
     return out
 
 
+def phase_writes(head, ph, idx, rng):
+    """Block numbers the phase wrote (as the kernel run did, or drawn)."""
+    bs, nb = head["bs"], head["file_bytes"] // head["bs"]
+    if ph["phase"] == "fill":
+        return list(range(nb)), True
+    if ph["phase"] in idx:
+        got = idx[ph["phase"]]
+        if len(got) < ph["app_bytes"] // bs:
+            raise SystemExit(f"{head['point']} phase {ph['phase']}: {len(got)} offsets kept, "
+                             f"fio wrote {ph['app_bytes'] // bs} blocks")
+        return got, True
+    return [rng.randrange(nb) for _ in range(head["phase_bytes"] // bs)], False
+
+
 def write_iolog(path, head, phases, idx, upto, as_run=True):
     """The workload through phase @upto (index), a sync after each phase:
     @as_run, the writes the kernel completed (a phase fio stopped at a
