@@ -267,6 +267,47 @@ EOF2
 	"$ZL" run "$dir/scn/kernel-6.1.ini" -o "$dir/scn/run" --list > "$dir/scn.list" 2>&1 ||
 		fail "the kernel-6.1 scenario does not load: $(tail -3 "$dir/scn.list")"
 	[ "$(grep -c 'kernel-6.1-' "$dir/scn.list")" = "$n" ] || fail "the kernel-6.1 scenario lists $(grep -c 'kernel-6.1-' "$dir/scn.list") points, want $n"
+	# the multi-file workloads (kernel_wa wl=files, wl=applog; issue 31):
+	# the guest's generator run here on a plain directory (buffered) gives
+	# the same operations from the same seed, phase by phase, within its
+	# budget; a point of made-up operations replays with its files in
+	# slots of fs-core's one file, truncates and unlinks as trims
+	wl=$src/tests/e2e/guest/kwa_wl.py
+	for w in files applog; do
+		for k in a b; do
+			mkdir -p "$dir/wl$k"; rm -f "$dir/ops$k"
+			for p in fill 1.1 1.2; do
+				python3 "$wl" $w "$dir/wl$k" "$dir/st$k" $p 3 $((8 << 20)) $((2 << 20)) 65536 0 "$dir/ops$k" "$dir/wl.json" > "$dir/wl.err" 2>&1 ||
+					fail "kwa_wl.py $w $p: $(tail -2 "$dir/wl.err")"
+				[ $p = fill ] || grep -q '"app_bytes": 2097152, "error": 0' "$dir/wl.json" || fail "kwa_wl.py $w $p: $(cat "$dir/wl.json")"
+			done
+			rm -rf "$dir/wl$k"
+		done
+		cmp -s "$dir/opsa" "$dir/opsb" || fail "kwa_wl.py $w: two runs from seed 3 differ"
+		[ "$(cut -d' ' -f1 "$dir/opsa" | tr '\n' ' ')" = "fill 1.1 1.2 " ] || fail "kwa_wl.py $w: phases $(cut -d' ' -f1 "$dir/opsa")"
+		grep -qE '^1\.1( (w [0-9]+ [0-9]+ [0-9]+|t [0-9]+ [0-9]+|u [0-9]+))+$' "$dir/opsa" || fail "kwa_wl.py $w: ops $(sed -n 2p "$dir/opsa" | head -c 200)"
+		[ $w = files ] || grep -q ' u ' "$dir/opsa" || fail "kwa_wl.py applog: no file deleted"
+	done
+	python3 "$wl" nosuch "$dir" "$dir/st" fill 1 1 1 65536 0 "$dir/o" "$dir/j" > "$dir/wl.err" 2>&1 && fail "kwa_wl.py: an unknown workload ran"
+	grep -q "unknown workload 'nosuch'" "$dir/wl.err" || fail "kwa_wl.py nosuch: $(tail -1 "$dir/wl.err")"
+	mkdir -p "$dir/mf"
+	head -1 "$src/tests/data/kernel-6.1/kwa-25-75-1.out" | sed 's/"point":"25-75-1"/"point":"mf-25-75-1"/; s/}$/,"tag":"mf","wl":"files"}/' > "$dir/mf/kwa-mf-25-75-1.out"
+	for p in fill 1.1; do
+		grep "\"phase\":\"$p\"" "$src/tests/data/kernel-6.1/kwa-25-75-1.out" | sed 's/"point":"25-75-1"/"point":"mf-25-75-1"/'
+	done >> "$dir/mf/kwa-mf-25-75-1.out"
+	# f0: 4 blocks, f1: 2 blocks; f0 truncated to 1, unlinked; f2 (3 blocks) takes f0's range
+	printf 'fill w 0 0 4 w 1 0 2\n1.1 t 0 1 w 1 1 1 u 0 w 2 0 3 u 2\n' > "$dir/mf/kwa-mf-25-75-1.idx"
+	python3 "$src/tests/validate/kwa.py" scenario "$dir/mf" "$dir/mfs" > "$dir/mf.out" 2>&1 || fail "kwa.py scenario, files: $(tail -3 "$dir/mf.out")"
+	t=$dir/mfs/traces/kwa-mf-25-75-1.iolog
+	[ "$(grep -v '^f add\|^f open\|^fio' "$t" | tr '\n' ,)" = "f write 0 65536,f write 65536 65536,f write 131072 65536,f write 196608 65536,f write 262144 65536,f write 327680 65536,f sync 0 0,f trim 65536 196608,f write 327680 65536,f trim 0 65536,f write 0 65536,f write 65536 65536,f write 131072 65536,f trim 0 196608,f sync 0 0," ] ||
+		fail "kwa.py: the files point's replay: $(tr '\n' , < "$t")"
+	grep -q 'file-size = .*393216' "$dir/mfs/kernel-6.1.ini" || fail "kwa.py: fs-core's file is not 4 + 2 blocks: $(grep file-size "$dir/mfs/kernel-6.1.ini")"
+	printf 'fill w 0 0 4 w 1 0 2\n1.1 t 0 x\n' > "$dir/mf/kwa-mf-25-75-1.idx"
+	python3 "$src/tests/validate/kwa.py" scenario "$dir/mf" "$dir/mfs" > "$dir/mf.out" 2>&1 && fail "kwa.py: a bad operation replayed"
+	grep -q "kwa-mf-25-75-1.idx:2: operation 1 ('t 0 x')" "$dir/mf.out" && ! grep -q Traceback "$dir/mf.out" || fail "kwa.py, a bad operation: $(tail -2 "$dir/mf.out")"
+	rm "$dir/mf/kwa-mf-25-75-1.idx"
+	python3 "$src/tests/validate/kwa.py" scenario "$dir/mf" "$dir/mfs" > "$dir/mf.out" 2>&1 && fail "kwa.py: a files point without operations replayed"
+	grep -q "workload files without its operations" "$dir/mf.out" || fail "kwa.py, no operations: $(tail -2 "$dir/mf.out")"
 else
 	fail "no tests/data/kernel-6.1 or no python3"
 fi

@@ -14,6 +14,9 @@
 # KWA_SHAPE: settings added to every point (the check's KEY=VALUE list,
 # comma separated, e.g. tag=hot90,dist=zoned:90/10:10/90; issue 31): with
 # a tag the points are stored as kwa-TAG-F-T-SEED.*.
+# KWA_LIST: the points themselves, in place of the grid ("F,T,SEED[,K=V...]"
+# separated by spaces, each with settings of its own, e.g. one boot of three
+# shapes: "25,75,1,tag=files,wl=files 25,75,1,tag=applog,wl=applog ...").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 O=${O:-build}
@@ -22,7 +25,15 @@ data=${KWA_DATA:-tests/data/kernel-$kernel}
 shape=${KWA_SHAPE:+,$KWA_SHAPE}
 tag=$(tr ',' '\n' <<< "${KWA_SHAPE:-}" | sed -n 's/^tag=//p')
 mkdir -p "$data"
+# pid F,T,SEED[,K=V...] - the point's id (TAG-F-T-SEED with a tag= setting)
+pid() { local t; t=$(tr ',' '\n' <<< "$1" | sed -n 's/^tag=//p' | tail -1); IFS=, read -r -a f <<< "$1"; echo "${t:+$t-}${f[0]}-${f[1]}-${f[2]}"; }
 todo=()
+if [ -n "${KWA_LIST:-}" ]; then
+	for p in $KWA_LIST; do
+		if [ -s "$data/kwa-$(pid "$p").out" ] && [ -z "${KWA_FORCE:-}" ]; then continue; fi
+		todo+=("$p")
+	done
+else
 for f in ${KWA_FILLS:-25 35 45 50}; do
 	for t in ${KWA_THRESHOLDS:-75 50}; do
 		for s in ${KWA_SEEDS:-1 2 3}; do
@@ -31,6 +42,7 @@ for f in ${KWA_FILLS:-25 35 45 50}; do
 		done
 	done
 done
+fi
 echo "validate-kernel: ${#todo[@]} point(s) to measure, results in $data"
 batch=${KWA_BATCH:-3}
 for ((i = 0; i < ${#todo[@]}; i += batch)); do
@@ -42,8 +54,7 @@ for ((i = 0; i < ${#todo[@]}; i += batch)); do
 	KWA_POINTS="$pts" KWA_TMO=$((batch * per)) E2E_TIMEOUT=$((batch * per + 300)) \
 		E2E_KERNEL=$kernel E2E_ONLY=attach,kernel_wa E2E_OUT=$out O=$O tests/e2e/run.sh full || true
 	for p in $pts; do
-		IFS=, read -r -a f <<< "$p"
-		id=${tag:+$tag-}${f[0]}-${f[1]}-${f[2]}
+		id=$(pid "$p")
 		if [ -s "$out/logs/kwa-$id.out" ] && grep -q '"phase"' "$out/logs/kwa-$id.out"; then
 			cp "$out/logs/kwa-$id.out" "$data/"
 			# the offsets, compressed (about 100 KiB a point as text)

@@ -66,13 +66,112 @@ def load_point(path):
     opener = open
     if not os.path.exists(ipath) and os.path.exists(ipath + ".gz"):
         ipath, opener = ipath + ".gz", gzip.open
+    ops = head.get("wl", "fio") != "fio"
+    if ops and not os.path.exists(ipath):
+        raise SystemExit(f"{path}: workload {head['wl']} without its operations ({ipath}[.gz])")
     if os.path.exists(ipath):
         with opener(ipath, "rt") as f:
-            for line in f:
+            for n, line in enumerate(f, 1):
                 w = line.split()
-                if w:
+                if w and ops:
+                    idx[w[0]] = parse_ops(ipath, n, w[1:])
+                elif w:
                     idx[w[0]] = [int(x) for x in w[1:]]
+    if ops:
+        head["_slots"] = wl_slots(path, head, phases, idx)
     return head, phases, idx
+
+
+def parse_ops(path, n, w):
+    """One phase's operations of a multi-file workload (tests/e2e/guest/
+    kwa_wl.py): "w ID BLOCK N", "t ID N" and "u ID".
+    """
+    out, i = [], 0
+    try:
+        while i < len(w):
+            k = {"w": 4, "t": 3, "u": 2}[w[i]]
+            out.append((w[i],) + tuple(int(x) for x in w[i + 1:i + k]))
+            if len(out[-1]) != k or min(out[-1][1:]) < 0:
+                raise ValueError
+            i += k
+    except (KeyError, ValueError):
+        raise SystemExit(f"{path}:{n}: operation {len(out) + 1} ('{' '.join(w[i:i + 4])}'): "
+                         f"want w ID BLOCK N, t ID N or u ID (kwa_wl.py)")
+    return out
+
+
+def wl_slots(path, head, phases, idx):
+    """fs-core holds one file: each of the workload's files gets a range of
+    that one file as large as the file ever grew (known from its
+    operations), placed first-fit at its first write and freed at its
+    unlink.  Returns ({file: first block}, blocks of the one file)."""
+    size, order = {}, []
+    for ph in phases:
+        if ph["phase"] not in idx:
+            raise SystemExit(f"{path}: phase {ph['phase']} has no operations in the .idx")
+        for o in idx[ph["phase"]]:
+            if o[0] == "w":
+                if o[1] not in size:
+                    size[o[1]] = 0
+                size[o[1]] = max(size[o[1]], o[2] + o[3])
+            order.append(o)
+    base, free, top, live = {}, [], 0, set()   # free: sorted [start, end) ranges
+    for o in order:
+        f = o[1]
+        if o[0] == "w" and f not in live:
+            if f in base:
+                raise SystemExit(f"{path}: f{f} written again after its unlink")
+            n = size[f]
+            k = next((k for k, (a, b) in enumerate(free) if b - a >= n), None)
+            if k is None:
+                base[f], top = top, top + n
+            else:
+                a, b = free[k]
+                base[f] = a
+                free[k:k + 1] = [(a + n, b)] if a + n < b else []
+            live.add(f)
+        elif o[0] in "tu" and f not in live:
+            raise SystemExit(f"{path}: {o[0]} of f{f} before its first write")
+        elif o[0] == "u":
+            live.discard(f)
+            free.append((base[f], base[f] + size[f]))
+            free.sort()
+            merged = []
+            for a, b in free:
+                if merged and merged[-1][1] == a:
+                    merged[-1] = (merged[-1][0], b)
+                else:
+                    merged.append((a, b))
+            free = merged
+    return base, max(top, 1)
+
+
+def wl_lines(head, phases, idx, upto):
+    """The iolog lines of a multi-file workload through phase @upto: its
+    files mapped to their ranges of fs-core's one file (wl_slots()), a
+    truncate and an unlink a discard (fio's trim) of the blocks they free,
+    a sync after each phase."""
+    bs, (base, _) = head["bs"], head["_slots"]
+    size, out = {}, []
+    for i, ph in enumerate(phases):
+        if i > upto:
+            break
+        for o in idx[ph["phase"]]:
+            f = o[1]
+            b0 = base[f]
+            if o[0] == "w":
+                out += [f"f write {(b0 + b) * bs} {bs}\n" for b in range(o[2], o[2] + o[3])]
+                size[f] = max(size.get(f, 0), o[2] + o[3])
+            elif o[0] == "t":
+                if o[2] < size.get(f, 0):
+                    out.append(f"f trim {(b0 + o[2]) * bs} {(size[f] - o[2]) * bs}\n")
+                size[f] = o[2]
+            else:
+                if size.get(f):
+                    out.append(f"f trim {b0 * bs} {size[f] * bs}\n")
+                size.pop(f, None)
+        out.append("f sync 0 0\n")
+    return out
 
 
 def phase_writes(head, ph, idx, rng):
@@ -96,6 +195,13 @@ def write_iolog(path, head, phases, idx, upto, as_run=True):
     rng = random.Random(head["seed"] * 7919 + head["threshold"]["data"])
     bs = head["bs"]
     exact = True
+    if "_slots" in head:
+        # a multi-file workload: the operations as run (also @as_run false:
+        # the operations after a failed write were never drawn)
+        with open(path, "w") as f:
+            f.write("fio version 2 iolog\nf add\nf open\n")
+            f.write("".join(wl_lines(head, phases, idx, upto)))
+        return True
     with open(path, "w") as f:
         f.write("fio version 2 iolog\nf add\nf open\n")
         for i, ph in enumerate(phases):
@@ -152,7 +258,14 @@ def sim_args(head):
                          f"meta={t['metadata']},sys={t['system']},global={t['global']}",
             # commits come from the phases' syncs (the kernel ran with commit=KWA_COMMIT)
             "--commit-interval-ms", str(head["commit_s"] * 1000), "--commit-bytes", "1T",
-            "--qd", "1", "--timing", "closed", "--file-size", str(head["file_bytes"])]
+            "--qd", "1", "--timing", "closed", "--file-size", str(file_size(head))]
+
+
+def file_size(head):
+    """fs-core's one file: the point's file, or its slots (wl_slots())."""
+    if "_slots" in head:
+        return head["_slots"][1] * head["bs"]
+    return head["file_bytes"]
 
 
 def run_sim(zonelab, iolog, head):
@@ -368,6 +481,9 @@ def phases_table(point, rows):
 def shape(head):
     """What sets a point apart from the first grid's (issue 31's shapes)."""
     s = [] if head.get("tag") is None else [head["tag"] or "grid"]
+    if head.get("wl", "fio") != "fio":
+        s.append({"files": "several files, deletes and truncates",
+                  "applog": "append log, oldest files deleted"}.get(head["wl"], head["wl"]))
     if head["zone_bytes"] != 16 << 20 or head["disk_bytes"] != 1 << 30:
         s.append(f"{head['disk_bytes'] >> 20} MiB disk, {head['zone_bytes'] >> 20} MiB zones")
     if head["bs"] != 65536:

@@ -25,8 +25,13 @@
 # point's id becomes TAG-F-T-SEED), dist (fio's random_distribution, e.g.
 # zoned:90/10:10/90 for 90% of the writes to 10% of the file), direct (0:
 # buffered writes), fsync (fio's fsync=N: an fsync every N writes), bs,
-# zone (MiB), disk (MiB), nconv, passes; the rest come from the KWA_*
-# knobs.
+# zone (MiB), disk (MiB), nconv, passes, wl (the workload: fio, the
+# default, one file; files or applog: several files with deletes and
+# truncates, or an append log deleting its oldest files, run by
+# /e2e/kwa_wl.py, which keeps each phase's operations, one line a phase from
+# the fill on, in logs/kwa-ID.idx in place of fio's offsets: the file
+# is then F% of the disk as the live bytes the files hold); the rest come
+# from the KWA_* knobs.
 # The check fails when the measurement does not hold together: blktrace and
 # the handler disagree on the bytes written, or no phase wrote anything.
 . /e2e/lib.sh
@@ -137,7 +142,7 @@ zops_of() {
 
 run_point() {
 	local F=$1 T=$2 S=$3 id=$1-$2-$3 out file disk ph pass k bs=$KWA_BS kv
-	local tag="" dist=random direct=1 fsync=0 zmib=$KWA_ZONE_MIB dmib=$KWA_DISK_MIB nconv=$KWA_NCONV passes=$KWA_PASSES
+	local tag="" wl=fio dist=random direct=1 fsync=0 zmib=$KWA_ZONE_MIB dmib=$KWA_DISK_MIB nconv=$KWA_NCONV passes=$KWA_PASSES
 	shift 3
 	for kv in "$@"; do
 		case $kv in
@@ -150,7 +155,9 @@ run_point() {
 		disk=*) dmib=${kv#*=} ;;
 		nconv=*) nconv=${kv#*=} ;;
 		passes=*) passes=${kv#*=} ;;
-		*) fail "point $F,$T,$S: unknown setting '$kv' (tag dist direct fsync bs zone disk nconv passes)" ;;
+		wl=fio|wl=files|wl=applog) wl=${kv#*=} ;;
+		wl=*) fail "point $F,$T,$S: unknown workload '$kv' (wl=fio, files or applog)" ;;
+		*) fail "point $F,$T,$S: unknown setting '$kv' (tag dist direct fsync bs zone disk nconv passes wl)" ;;
 		esac
 	done
 	out=$LOGS/kwa-$id.out; : > $out; : > $LOGS/kwa-$id.idx
@@ -188,16 +195,17 @@ run_point() {
 	fi
 	tp_start
 	[ -n "$tpi" ] || note "$id: no tracepoint btrfs_reclaim_block_group: relocations from the kernel log only;"
-	printf '{"point":"%s","kernel":"%s","btrfs_progs":"%s","fio":"%s","disk_bytes":%d,"zone_bytes":%d,"conv_zones":%d,"lba":%d,"file_bytes":%d,"bs":%d,"passes":%d,"phases":%d,"phase_bytes":%d,"commit_s":%d,"seed":%d,"threshold":{"data":%s,"metadata":%s,"system":%s,"global":%s},"profiles":"%s","tag":"%s","dist":"%s","direct":%d,"fsync":%d}\n' \
+	printf '{"point":"%s","kernel":"%s","btrfs_progs":"%s","fio":"%s","disk_bytes":%d,"zone_bytes":%d,"conv_zones":%d,"lba":%d,"file_bytes":%d,"bs":%d,"passes":%d,"phases":%d,"phase_bytes":%d,"commit_s":%d,"seed":%d,"threshold":{"data":%s,"metadata":%s,"system":%s,"global":%s},"profiles":"%s","tag":"%s","dist":"%s","direct":%d,"fsync":%d%s}\n' \
 		$id "$(sed 's/"/'"'"'/g' /proc/version)" "$(mkfs.btrfs --version | head -1)" "$(fio --version)" \
 		$disk $((zmib << 20)) $nconv $LBA $file $bs $passes $KWA_PHASES $ph $KWA_COMMIT $S \
 		$(sysv data bg_reclaim_threshold) $(sysv metadata bg_reclaim_threshold) $(sysv system bg_reclaim_threshold) \
 		$(cat /sys/fs/btrfs/$uuid/bg_reclaim_threshold) \
-		"$(btrfs filesystem df $M | sed -E 's/^([A-Za-z]+), ([A-Za-z0-9]+):.*/\1:\2/' | tr '\n' ' ' | sed 's/ $//')" "$tag" "$dist" $direct $fsync >> $out
+		"$(btrfs filesystem df $M | sed -E 's/^([A-Za-z]+), ([A-Za-z0-9]+):.*/\1:\2/' | tr '\n' ' ' | sed 's/ $//')" "$tag" "$dist" $direct $fsync \
+		"$([ $wl = fio ] || printf ',"wl":"%s"' $wl)" >> $out
 	local phases="fill" p
 	for pass in $(seq $passes); do for k in $(seq $KWA_PHASES); do phases="$phases $pass.$k"; done; done
 	for p in $phases; do
-		local w0 r0 c0 t0 rw size io seed split err app km rd rm rs vict
+		local w0 r0 c0 t0 rw size io seed split err app km rd rm rs vict md5
 		local zw0 zn0 zw zn bzw bzn
 		w0=$(stat_of write_lbas); r0=$(stat_of resets); read zw0 zn0 < <(zops_of)
 		c0=$(awk '/commits/ { print $2 }' /sys/fs/btrfs/$uuid/commit_stats)
@@ -209,9 +217,14 @@ run_point() {
 		rm -f $W/iolog  # fio appends to an existing log
 		if [ $p = fill ]; then rw=write; io=$file; seed=$S
 		else rw=randwrite; io=$ph; seed=$(( S * 1000 + ${p%.*} * 100 + ${p#*.} )); fi
-		fio --name=kwa --filename=$M/f --size=$file --bs=$bs --direct=$direct --fsync=$fsync --ioengine=psync \
-			--rw=$rw --random_distribution=$dist --norandommap --randrepeat=0 --randseed=$seed --io_size=$io --fallocate=none \
-			--write_iolog=$W/iolog --output-format=json --output=$W/fio.json > $W/fio.err 2>&1
+		if [ $wl = fio ]; then
+			fio --name=kwa --filename=$M/f --size=$file --bs=$bs --direct=$direct --fsync=$fsync --ioengine=psync \
+				--rw=$rw --random_distribution=$dist --norandommap --randrepeat=0 --randseed=$seed --io_size=$io --fallocate=none \
+				--write_iolog=$W/iolog --output-format=json --output=$W/fio.json > $W/fio.err 2>&1
+		else
+			python3 /e2e/kwa_wl.py $wl $M $W/wl.state $p $S $file $ph $bs $direct $W/ops $W/wl.json > $W/wl.err 2>&1 ||
+				{ cat $W/wl.err; fail "$id $p: kwa_wl.py $wl"; }
+		fi
 		btrfs filesystem sync $M > /dev/null 2>&1
 		quiet || note "$id $p: the disk was not quiet after 300 s;"
 		bt_stop; split=$(bt_split); drop=$(bt_dropped)
@@ -238,8 +251,15 @@ run_point() {
 				fail "$id $p: zone commands: handler reset/close $zw, open/finish $zn; blktrace zero-byte writes $bzw, non-writes $bzn"
 		fi
 		zops_w=$((zops_w + zw)); zops_n=$((zops_n + zn)); zops_bw=$((zops_bw + bzw)); zops_bn=$((zops_bn + bzn))
-		app=$(grep -m1 -oE '"io_bytes" : [0-9]+' <(sed -n '/"write" :/,/}/p' $W/fio.json) | grep -oE '[0-9]+$')
-		err=$(grep -m1 -oE '"error" : [0-9]+' $W/fio.json | grep -oE '[0-9]+$')
+		if [ $wl = fio ]; then
+			app=$(grep -m1 -oE '"io_bytes" : [0-9]+' <(sed -n '/"write" :/,/}/p' $W/fio.json) | grep -oE '[0-9]+$')
+			err=$(grep -m1 -oE '"error" : [0-9]+' $W/fio.json | grep -oE '[0-9]+$')
+			md5=$(awk '$3 == "write" { print $4, $5 }' $W/iolog | md5sum | cut -c1-32)
+		else
+			app=$(grep -oE '"app_bytes": [0-9]+' $W/wl.json | grep -oE '[0-9]+$')
+			err=$(grep -oE '"error": [0-9]+' $W/wl.json | grep -oE '[0-9]+$')
+			md5=$(tail -1 $W/ops | md5sum | cut -c1-32)
+		fi
 		km=$W/kmsg; dmesg -c > $km; cat $km >> $LOGS/kwa-dmesg.log
 		rd=$(grep -c 'relocating block group .* flags data' $km)
 		rm=$(grep -c 'relocating block group .* flags metadata' $km)
@@ -250,7 +270,7 @@ run_point() {
 		supp=$(grep -oE '[0-9]+ callbacks suppressed' $km | awk '{ s += $1 } END { print s + 0 }')
 		printf '{"point":"%s","phase":"%s","secs":%.1f,"app_bytes":%d,"fio_error":%d,"iolog_md5":"%s","dev_write_bytes":%d,"dev_resets":%d,"bt_data":%d,"bt_meta":%d,"bt_sb":%d,"bt_other":%d,"reloc":{"data":%d,"metadata":%d,"system":%d},"victims":[%s],"commits":%d,"space":{"data":[%d,%d,%d],"metadata":[%d,%d,%d],"system":[%d,%d,%d]},"enospc_msgs":%d,"bt_dropped":%d,"log_suppressed":%d%s}\n' \
 			$id $p $(bc_sub $EPOCHREALTIME $t0) ${app:-0} ${err:-0} \
-			"$(awk '$3 == "write" { print $4, $5 }' $W/iolog | md5sum | cut -c1-32)" \
+			"$md5" \
 			$(( ($(stat_of write_lbas) - w0) * LBA )) $(( $(stat_of resets) - r0 )) $split \
 			$rd $rm $rs "$vict" \
 			$(( $(awk '/commits/ { print $2 }' /sys/fs/btrfs/$uuid/commit_stats) - c0 )) \
@@ -263,8 +283,10 @@ run_point() {
 		if [ -n "${KWA_TRACE:-}" ]; then
 			{ echo "# phase $p"; cat $tr/trace; } >> $LOGS/kwa-trace-$id.log; echo > $tr/trace
 		fi
-		[ $p = fill ] || awk -v p=$p -v bs=$bs '$3 == "write" { printf " %d", $4 / bs; n++ }
+		if [ $wl != fio ]; then tail -1 $W/ops >> $LOGS/kwa-$id.idx
+		elif [ $p != fill ]; then awk -v p=$p -v bs=$bs '$3 == "write" { printf " %d", $4 / bs; n++ }
 			BEGIN { printf "%s", p } END { printf "\n" }' $W/iolog >> $LOGS/kwa-$id.idx
+		fi
 	done
 	tp_stop
 	umount $M || fail "$id: umount"
