@@ -74,7 +74,8 @@ struct rdev {
 	struct rb_op *q_head[2], *q_tail[2];
 	uint32_t inflight;
 	uint64_t last_done_ns;
-	uint64_t busy_ns[2];    /* device time by class (the share's bookkeeping) */
+	double vt[2];           /* device time by class / its weight (the share's
+				 * bookkeeping; an idle class earns no credit) */
 	uint64_t fg_busy_before_ns;
 	uint64_t wr_pos;        /* foreground write frontier: byte on the drive */
 	uint64_t rb_read_bytes;
@@ -297,9 +298,9 @@ static int enqueue(struct rb *s, uint32_t d, int cls, enum ztime_op op, uint64_t
 	o->req.op = op;
 	o->req.off_bytes = off;
 	o->req.len_bytes = len;
-	/* a foreground write waits for the media (the application's sync write;
-	 * its device time is then counted as the calibration counts it) */
-	o->req.fua = cls == CL_FG && op == ZTIME_WRITE;
+	/* every write waits for the media (write-through: the drive's cache
+	 * would hide a write's media time from the queues and the share) */
+	o->req.fua = op == ZTIME_WRITE;
 	o->parent = parent;
 	o->dev = d;
 	o->cls = (uint8_t)cls;
@@ -322,8 +323,7 @@ static int pick_class(const struct rb *s, const struct rdev *v)
 	if (s->c->prio == SIM_RB_IDLE)
 		return CL_FG;
 	/* share: the class further below its share of device time goes */
-	return (double)v->busy_ns[CL_RB] / s->c->share <=
-	       (double)v->busy_ns[CL_FG] / (1 - s->c->share) ? CL_RB : CL_FG;
+	return v->vt[CL_RB] <= v->vt[CL_FG] ? CL_RB : CL_FG;
 }
 
 static void dev_kick(struct rb *s, uint32_t d)
@@ -342,10 +342,16 @@ static void dev_kick(struct rb *s, uint32_t d)
 		done = ztime_submit(v->t, s->now, &o->req);
 		start = s->now > v->last_done_ns ? s->now : v->last_done_ns;
 		if (done > start) {
-			v->busy_ns[cls] += done - start;
+			double w = cls == CL_RB ? s->c->share : 1 - s->c->share;
+
+			v->vt[cls] += (double)(done - start) / w;
 			if (cls == CL_FG && !s->failed)
 				v->fg_busy_before_ns += done - start;
 		}
+		/* start-time fair queueing: a class with nothing queued does not
+		 * bank the time it did not use */
+		if (!v->q_head[!cls] && v->vt[!cls] < v->vt[cls])
+			v->vt[!cls] = v->vt[cls];
 		if (done > v->last_done_ns)
 			v->last_done_ns = done;
 		v->inflight++;

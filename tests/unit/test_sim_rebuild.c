@@ -121,8 +121,10 @@ static void test_idle_priority_keeps_foreground_latency_near_healthy(void **stat
 	run_ok(&c, &res2);
 	assert_true(res2.during.p99_ns > res.during.p99_ns);
 	assert_true(res2.during.p50_ns > res.during.p50_ns);
-	/* the share buys the rebuild time */
-	assert_true(res2.rebuild_ns <= res.rebuild_ns);
+	/* both give the rebuild every idle moment (work-conserving): at 25%
+	 * load the share's guarantee does not bind, the rebuild takes about
+	 * as long */
+	assert_true(res2.rebuild_ns < res.rebuild_ns * 6 / 5 && res.rebuild_ns < res2.rebuild_ns * 6 / 5);
 }
 
 static void test_raid6_reads_n_minus_2_drives_worth(void **state)
