@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "sim.h"
 #include "trc_src_reader.h"
+#include "ztime.h"
 
 static const char sim_help[] =
 "usage: zonelab sim [options]      (prints a JSON summary; see docs/SIM.md)\n"
@@ -54,6 +55,13 @@ static const char sim_help[] =
 "  zones:     --max-open N --max-active N (the zone model's limits; 0 = none)\n"
 "  output:    --csv FILE --sample-ms N\n"
 "             --zone-csv FILE (device 0's zone conditions at each sample)\n"
+"  rebuild:   --rebuild raid1|raid10|raid6 (raid6 HYPOTHETICAL): instead of fs-core, the\n"
+"             rebuild of one failed drive of an SMR array (docs/REBUILD.md), with\n"
+"             --devices --zones (default: as the drive holds) --zone-size (default 256M)\n"
+"             --timing-model (default hc620) --util (allocated fraction) --seed and\n"
+"             --rebuild-fg-load X (0..0.95 of the array's throughput)\n"
+"             --rebuild-prio idle|share:X --rebuild-io BYTES (default 4M)\n"
+"             --rebuild-max-days N (give up; default 60)\n"
 "  --check-config   check the options (exit 0 or 2 with the message), run nothing\n";
 
 /* The value @names spells @s, in *@out; -1 after a message naming the choices. */
@@ -93,6 +101,7 @@ enum {
 	O_RESERVE, O_CSV, O_SAMPLE, O_STORE, O_FAULTS, O_BLKDEV, O_ON_ERR, O_NO_RREAD,
 	O_HELP, O_RECLAIM, O_META_MODEL, O_EXTENT, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG, O_MAP, O_FILE_SIZE, O_LOOPS, O_TIMING, O_SPEED,
 	O_MAX_OPEN, O_MAX_ACTIVE, O_TRACE, O_TRACE_FMT, O_DEVICE, O_SPACE_RESV, O_TIMING_MODEL,
+	O_REBUILD, O_RB_LOAD, O_RB_PRIO, O_RB_IO, O_RB_DAYS,
 };
 
 static const struct option opts[] = {
@@ -121,7 +130,10 @@ static const struct option opts[] = {
 	{ "map", 1, 0, O_MAP }, { "file-size", 1, 0, O_FILE_SIZE }, { "loops", 1, 0, O_LOOPS },
 	{ "timing", 1, 0, O_TIMING }, { "speed", 1, 0, O_SPEED }, { "trace", 1, 0, O_TRACE },
 	{ "trace-format", 1, 0, O_TRACE_FMT }, { "device", 1, 0, O_DEVICE },
-	{ "max-open", 1, 0, O_MAX_OPEN }, { "max-active", 1, 0, O_MAX_ACTIVE }, { 0, 0, 0, 0 },
+	{ "max-open", 1, 0, O_MAX_OPEN }, { "max-active", 1, 0, O_MAX_ACTIVE },
+	{ "rebuild", 1, 0, O_REBUILD }, { "rebuild-fg-load", 1, 0, O_RB_LOAD },
+	{ "rebuild-prio", 1, 0, O_RB_PRIO }, { "rebuild-io", 1, 0, O_RB_IO },
+	{ "rebuild-max-days", 1, 0, O_RB_DAYS }, { 0, 0, 0, 0 },
 };
 
 /* The option table, for `zonelab run` (scenario keys are these names). */
@@ -290,6 +302,74 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	return r ? -1 : 0;
 }
 
+/* The rebuild model's options (--rebuild ...); 0, or -1 after a message. */
+static int rb_opt(struct sim_rb_cfg *rc, int o, const char *a)
+{
+	uint64_t v;
+	int e;
+
+	switch (o) {
+	case O_REBUILD:
+		if (pick("rebuild", a, sim_rb_profile_names, &e))
+			return -1;
+		rc->profile = e;
+		return 0;
+	case O_RB_LOAD: return parse_double("rebuild-fg-load", a, &rc->fg_load);
+	case O_RB_PRIO:
+		if (!strcmp(a, "idle")) {
+			rc->prio = SIM_RB_IDLE;
+			return 0;
+		}
+		if (!strncmp(a, "share:", 6)) {
+			rc->prio = SIM_RB_SHARE;
+			return parse_double("rebuild-prio share", a + 6, &rc->share);
+		}
+		fprintf(stderr, "zonelab: rebuild-prio: '%s': idle or share:X (X the rebuild's share "
+			"of device time, e.g. share:0.25)\n", a);
+		return -1;
+	case O_RB_IO:
+		if (cli_parse_bytes("rebuild-io", a, &rc->io_bytes))
+			return -1;
+		return 0;
+	case O_RB_DAYS:
+		if (cli_parse_u64_max("rebuild-max-days", a, 10000, &v))
+			return -1;
+		rc->max_ns = v * 86400ULL * 1000000000ULL;
+		return 0;
+	}
+	return 1;   /* not a rebuild option */
+}
+
+/* `zonelab sim --rebuild ...`: the rebuild model (sim/sim_rebuild.c). */
+static int run_rebuild(const struct sim_rb_cfg *rc, bool check_only)
+{
+	static struct sim_rb_result res;
+	char msg[512];
+	int ret = sim_rb_cfg_check(rc, msg, sizeof(msg));
+
+	if (ret) {
+		fprintf(stderr, "zonelab: sim: %s\n", msg);
+		return 2;
+	}
+	if (check_only) {
+		struct ztime_params p;
+
+		if (ztime_parse(rc->timing_model ? rc->timing_model : "hc620", &p, msg,
+				sizeof(msg))) {
+			fprintf(stderr, "zonelab: sim: --timing-model: %s\n", msg);
+			return 2;
+		}
+		return 0;
+	}
+	ret = sim_rb_run(rc, &res, msg, sizeof(msg));
+	if (ret) {
+		fprintf(stderr, "zonelab: sim: %s\n", msg);
+		return ret == -EINVAL ? 2 : 1;
+	}
+	sim_rb_json(stdout, rc, &res);
+	return 0;
+}
+
 /**
  * cmd_sim() - `zonelab sim [options]`.  Returns 0 when the run completed
  * without error, 1 when the simulation stopped on an error (the JSON says
@@ -307,11 +387,14 @@ int cmd_sim(int argc, char **argv)
 	struct trc_reader_cfg rc;
 	const char *trace_path = NULL;
 	struct sim_cfg cfg;
+	struct sim_rb_cfg rbc;
 	const char *csv_path = NULL, *zone_csv_path = NULL;
-	bool check_only = false, zones_given = false, qd_given = false;
+	bool check_only = false, zones_given = false, qd_given = false, rebuild = false;
+	bool zsize_given = false, devs_given = false;
 	int o, ret;
 
 	sim_cfg_init(&cfg);
+	sim_rb_cfg_init(&rbc);
 	trc_reader_cfg_init(&rc);
 	cfg.zone_bytes = 1 << 20;
 	cfg.nr_zones = 256;
@@ -346,12 +429,38 @@ int cmd_sim(int argc, char **argv)
 		}
 		if (o == '?')
 			return 2;
+		ret = rb_opt(&rbc, o, optarg);
+		if (ret <= 0) {
+			if (ret) {
+				fputs(sim_help, stderr);
+				return 2;
+			}
+			rebuild |= o == O_REBUILD;
+			continue;
+		}
 		if (sim_opt(&cfg, o, optarg, &csv_path)) {
 			fputs(sim_help, stderr);
 			return 2;
 		}
 		zones_given |= o == O_ZONES;
+		zsize_given |= o == O_ZONE_SIZE;
+		devs_given |= o == O_DEVICES;
 		qd_given |= o == O_QD;
+	}
+	if (rebuild) {
+		if (optind < argc) {
+			cli_unexpected(&co, argv[optind]);
+			return 2;
+		}
+		if (devs_given)
+			rbc.nr_devs = cfg.nr_devs;
+		rbc.nr_zones = zones_given ? cfg.nr_zones : 0;
+		if (zsize_given)
+			rbc.zone_bytes = cfg.zone_bytes;
+		rbc.timing_model = cfg.timing_model;
+		rbc.alloc = cfg.util;
+		rbc.seed = cfg.seed;
+		return run_rebuild(&rbc, check_only);
 	}
 	if (!trace_path && (rc.format || rc.dev_filter)) {
 		fprintf(stderr, "zonelab: sim: --%s: needs --trace\n",

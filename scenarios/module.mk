@@ -10,10 +10,21 @@ BENCH_SRCS += tests/bench/bench_run.c
 
 # make scenarios: every scenario, each into $(O)/scenarios/<name>, with its
 # expectations checked (exit 1 on the first file that fails).
-SCN_ALL := $(wildcard scenarios/*.ini scenarios/ci/*.ini)
+# (not the rebuild sweeps: hours of CPU; make rebuild)
+SCN_ALL := $(filter-out scenarios/rebuild.ini scenarios/rebuild-12.ini,\
+	$(wildcard scenarios/*.ini scenarios/ci/*.ini))
 .PHONY: scenarios
 scenarios: all
 	@for f in $(SCN_ALL); do \
 		n=$$(basename $$f .ini); echo "== $$f"; \
 		$(ZONELAB) run $$f -o $(O)/scenarios/$$n --check --junit $(O)/scenarios/$$n.junit.xml || exit 1; \
 	done
+
+# make rebuild: the whole rebuild sweep of docs/REBUILD.md (scenarios/rebuild.ini,
+# 144 points, hours of CPU) into $(O)/rebuild; make rebuild-12: the 12-drive
+# table alone (tens of minutes).
+.PHONY: rebuild rebuild-12
+rebuild: all
+	$(ZONELAB) run scenarios/rebuild.ini -o $(O)/rebuild
+rebuild-12: all
+	$(ZONELAB) run scenarios/rebuild-12.ini -o $(O)/rebuild-12

@@ -278,6 +278,84 @@ int sim_tbench_geo(const struct ztime_params *p, const struct ztime_geo *geo, ui
 		   struct sim_tbench_row *rows, uint32_t max, uint32_t *nr, char *msg,
 		   size_t msg_len);
 
+/* ---- the rebuild model (sim_rebuild.c, docs/REBUILD.md) ---- */
+
+/*
+ * An extent-level model of rebuilding one failed drive of a host-managed SMR
+ * array after it is replaced: block groups of one zone per device stripe as
+ * zoned btrfs lays them out, every rebuild and foreground command timed on
+ * one struct ztime per drive in virtual time.  RAID6 is HYPOTHETICAL (zoned
+ * btrfs has no RAID5/6): full-stripe writes, rotating parity.
+ */
+enum sim_rb_profile { SIM_RB_RAID1 = 0, SIM_RB_RAID10, SIM_RB_RAID6 };
+extern const char *const sim_rb_profile_names[];   /* raid1 raid10 raid6 */
+/* Who goes first when a drive has both kinds of command waiting. */
+enum sim_rb_prio { SIM_RB_IDLE = 0, SIM_RB_SHARE };
+
+struct sim_rb_cfg {
+	enum sim_rb_profile profile;
+	uint32_t nr_devs;           /* drives in the array (RAID10: even, >= 4; RAID6: >= 4) */
+	uint64_t zone_bytes;        /* zone size (btrfs zoned: a device stripe is one zone) */
+	uint32_t nr_zones;          /* per drive; 0 = as many as the drive holds */
+	const char *timing_model;   /* ztime text; NULL = "hc620" (15 TB) */
+	double alloc;               /* fraction of each drive's zones in block groups, (0, 1) */
+	double fg_load;             /* foreground: this fraction of the healthy array's
+				     * throughput for the mix (docs/REBUILD.md), [0, 0.95] */
+	enum sim_rb_prio prio;      /* idle: rebuild only where no foreground waits;
+				     * share: rebuild gets at least @share of device time */
+	double share;               /* SIM_RB_SHARE: (0, 1) */
+	uint64_t io_bytes;          /* one rebuild command (a multiple of 64 KiB, <= zone) */
+	uint32_t depth;             /* rebuild chunks in flight (reads ahead of the writes) */
+	uint32_t failed;            /* the drive that fails */
+	uint64_t before_ns;         /* healthy foreground time before the failure */
+	uint64_t max_ns;            /* give up after this much virtual time after it */
+	uint64_t seed;
+};
+void sim_rb_cfg_init(struct sim_rb_cfg *c);
+/* 0, or -EINVAL with which value, where and why in @msg. */
+int sim_rb_cfg_check(const struct sim_rb_cfg *c, char *msg, size_t msg_len);
+
+/* Foreground latency (ns) of array requests that arrived in one phase. */
+struct sim_rb_lat {
+	uint64_t n;
+	uint64_t p50_ns, p99_ns, mean_ns;
+};
+
+struct sim_rb_result {
+	char timing_model[1024];    /* the canonical text of the drives' model */
+	uint64_t zone_bytes, drive_bytes;
+	uint32_t nr_zones, alloc_zones;  /* per drive */
+	bool finished;              /* the rebuild completed before max_ns */
+	double progress;            /* bytes copied / bytes to copy */
+	uint64_t rebuild_ns;        /* failure to the last byte on the new drive's media */
+	uint64_t copy_bytes;        /* allocated bytes of the failed drive (to copy) */
+	uint64_t copied_bytes;      /* written to the new drive by the rebuild */
+	uint64_t read_bytes;        /* read from the survivors by the rebuild */
+	uint64_t max_dev_read_bytes; /* the most one survivor read */
+	double lb_write_ns;         /* the new drive writing copy_bytes at its media rate */
+	double lb_read_ns;          /* the busiest survivor reading at its media rate */
+	double lb_ns;               /* max of the two: no schedule beats it */
+	double whole_disk_ns;       /* MD-style: the whole drive at its media rate */
+	double fg_offered_per_s;    /* foreground array requests per second */
+	double fg_util_before;      /* mean foreground busy fraction of a drive, healthy */
+	uint64_t fg_user_write_bytes, fg_dev_write_bytes;  /* healthy phase */
+	double wa_fg;               /* fg_dev_write_bytes / fg_user_write_bytes (mirror: 2) */
+	struct sim_rb_lat before, during;
+	uint64_t fg_completed_during;
+	uint64_t nr_commands;       /* device commands timed */
+};
+
+/**
+ * sim_rb_run() - the healthy array for before_ns, then drive @failed fails
+ * and its replacement is rebuilt from the survivors while the foreground
+ * goes on.  Deterministic from the seed.  Returns 0 (also when the rebuild
+ * did not finish by max_ns: @res->finished false), -EINVAL with @msg for a
+ * bad configuration or model text, -ENOMEM.
+ */
+int sim_rb_run(const struct sim_rb_cfg *c, struct sim_rb_result *res, char *msg, size_t msg_len);
+/* sim_rb_json() - configuration and result as one JSON object on @f. */
+void sim_rb_json(FILE *f, const struct sim_rb_cfg *c, const struct sim_rb_result *r);
+
 /* sim_json() - the configuration and result as one JSON object on @f. */
 void sim_json(FILE *f, const struct sim_cfg *cfg, const struct sim_result *res);
 

@@ -183,9 +183,13 @@ static void test_qd1_random_reads_take_the_models_time(void **state)
 	print_message("16 QD1 reads: model %.2f ms, measured %.2f ms mean; worst late %.2f ms\n",
 		      sum_want / 16.0 / MS, sum_got / 16.0 / MS, worst / 1e6);
 	assert_true(sum_want / 16 > 5 * MS);                    /* an HDD, not a RAM disk */
-	/* the timer's wake-up: a mean within 2 ms, no read 10 ms late */
-	assert_true(sum_got < sum_want + 16 * 2 * MS);
-	assert_true(worst < (int64_t)(10 * MS));
+	/* the timer's wake-up: late by scheduling alone, which on a quiet
+	 * machine is well under 1 ms a read, but on a loaded shared one (load
+	 * 20 on 2 cores) reached 9 ms: bounded loosely enough for that, tightly
+	 * enough that completing at the next command or twice the model's
+	 * time fails (a mean under 1.5x the model, no read 100 ms late) */
+	assert_true(sum_got < sum_want + sum_want / 2);
+	assert_true(worst < (int64_t)(100 * MS));
 	ztime_destroy(ref);
 }
 
