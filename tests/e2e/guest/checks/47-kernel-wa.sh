@@ -175,8 +175,8 @@ run_point() {
 	uuid=$(findmnt -no UUID $M)
 	[ -d /sys/fs/btrfs/$uuid ] || fail "$id: no /sys/fs/btrfs/$uuid"
 	echo $T > /sys/fs/btrfs/$uuid/allocation/data/bg_reclaim_threshold || fail "$id: data bg_reclaim_threshold=$T"
-	# KWA_TRACE=1: the btrfs tracepoints of space flushing, commits (with
-	# the caller's stack), chunks, the reclaim lists and every change of
+	# KWA_TRACE=1: the btrfs tracepoints of space flushing, commits and
+	# chunk allocations (with the caller's stack), the reclaim lists and every change of
 	# the space infos' may_use, pinned and zone_unusable, per phase in
 	# logs/kwa-trace-F-T-SEED.log (docs/VALIDATION.md: why the kernel runs
 	# out of space)
@@ -189,8 +189,9 @@ run_point() {
 			btrfs_reclaim_block_group btrfs_reserve_ticket btrfs_fail_all_tickets btrfs_space_reservation; do
 			echo 1 > $tr/events/btrfs/$e/enable || fail "$id: KWA_TRACE: cannot enable $e"
 		done
-		echo stacktrace > $tr/events/btrfs/btrfs_transaction_commit/trigger ||
-			note "$id: no stack trigger on btrfs_transaction_commit;"
+		for e in btrfs_transaction_commit btrfs_chunk_alloc; do
+			echo stacktrace > $tr/events/btrfs/$e/trigger || note "$id: no stack trigger on $e;"
+		done
 		echo 1 > $tr/tracing_on
 	fi
 	tp_start
@@ -291,7 +292,8 @@ run_point() {
 	tp_stop
 	umount $M || fail "$id: umount"
 	if [ -n "${KWA_TRACE:-}" ]; then
-		echo 0 > $tr/tracing_on; echo '!stacktrace' > $tr/events/btrfs/btrfs_transaction_commit/trigger
+		echo 0 > $tr/tracing_on
+		for e in btrfs_transaction_commit btrfs_chunk_alloc; do echo '!stacktrace' > $tr/events/btrfs/$e/trigger; done
 		echo 0 > $tr/events/btrfs/enable
 	fi
 	dev_remove kwa; rm -f $img
