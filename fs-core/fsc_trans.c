@@ -20,6 +20,7 @@ int fsc_tree_init(struct fsc *fs)
 {
 	uint64_t count;
 	uint32_t l = 0, total = 0, i;
+	int ret;
 
 	fs->trans_id = 1;
 	fs->nr_file_blocks = fs->cfg.file_bytes / fs->cfg.sector_bytes;
@@ -30,6 +31,9 @@ int fsc_tree_init(struct fsc *fs)
 		for (uint64_t b = 0; b < fs->nr_file_blocks; b++)
 			fs->file_map[b] = FSC_NO_ADDR;
 	}
+	ret = fsc_ext_init(fs);  /* -EINVAL: extent_refs with zone append */
+	if (ret)
+		return ret;
 	if (!fs->nr_file_blocks || !fs->cfg.tree_fanout || !fs->cfg.leaf_items)
 		return 0;  /* no metadata model */
 	if (fs->cfg.meta_model == FSC_META_BTRFS) {
@@ -76,6 +80,7 @@ int fsc_tree_init(struct fsc *fs)
 void fsc_tree_fini(struct fsc *fs)
 {
 	free(fs->file_map);
+	fsc_ext_fini(fs);
 	free(fs->nodes);
 	free(fs->dirty);
 	free(fs->released);
