@@ -217,6 +217,7 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 
 	switch (o) {
 	case O_ZONE_SIZE: case O_BW: case O_COMMIT_BYTES: case O_FILE_SIZE: case O_EXTENT:
+	case O_BUFFERED:
 		r = cli_parse_bytes(opt_name(o), a, &v);
 		break;
 	case O_SEED: case O_WARMUP: case O_WRITES:
