@@ -249,6 +249,9 @@ struct fsc_bio {
  * reset and freed after @life_ns (creation to removal), for lifetime
  * statistics.
  */
+/* ->owner of a tree-log bio (fsc_log_sync()): its fsync waits for it, no commit */
+#define FSC_LOG_OWNER (UINT32_MAX - 1)
+
 struct fsc_owner_ops {
 	void (*dispatch)(void *arg, struct fsc_bio *bio);
 	void (*failed)(void *arg, struct fsc_bio *bio);
@@ -564,6 +567,25 @@ uint32_t fsc_trans_id(const struct fsc *fs);
  * its new block is freed and a fresh one allocated.  0 or -ENOSPC. */
 int fsc_tree_release(struct fsc *fs, uint64_t lbn, uint64_t now_ns);
 /**
+ * fsc_log_sync() - an fsync's tree log (btrfs_sync_file() ->
+ * btrfs_log_dentry_safe() -> btrfs_sync_log()): @nr_nodes tree blocks
+ * CoW'd into the dedicated tree-log block group (zoned btrfs:
+ * fs_info->treelog_bg, a metadata block group nothing else allocates
+ * from, taken empty at the first log allocation and again when the
+ * current one is full: find_free_extent_zoned()), written now, as bios
+ * linked in *@list (kind FSC_KIND_META, owner FSC_LOG_OWNER: no commit
+ * waits for them).  The blocks are pinned: the next commit frees them
+ * (btrfs_free_log()), and a full tree-log block group left empty is
+ * removed like any other.  The block group counts in the allocated
+ * chunks the reclaim gate reads.  Returns the number of bios, -EINVAL
+ * without the btrfs metadata model or for @nr_nodes 0, -ENOSPC, -ENOMEM.
+ */
+int fsc_log_sync(struct fsc *fs, uint32_t nr_nodes, uint64_t now_ns, struct fsc_bio **list);
+/* fsc_log_bg_start() - the current tree-log block group's logical start,
+ * 0 when there is none (before the first fsync, after it filled). */
+uint64_t fsc_log_bg_start(const struct fsc *fs);
+
+/**
  * fsc_commit_start() - close the running transaction: its dirty tree blocks
  * (and, per cfg.release, its released ones) become bios linked by ->next in
  * *@list.  Returns the number of bios or -errno.
@@ -715,6 +737,7 @@ struct fsc_stats {
 	 * bookends), extents freed whole; fsc_log_sync(): log syncs, log tree
 	 * blocks written, tree-log block groups taken */
 	uint64_t bookend_bytes, nr_bookend_freed;
+	uint64_t nr_log_syncs, nr_log_nodes, nr_log_bgs;
 	uint64_t nr_relocating;            /* victims whose copies are still in flight */
 	uint64_t nr_relocating_meta;       /* of which tree-block groups waiting for a commit */
 	/* cfg.meta_model btrfs: tree blocks CoW'd per tree (file, extent, csum,

@@ -357,6 +357,7 @@ struct fsc {
 
 	uint64_t *file_map;       /* file block -> logical, FSC_NO_ADDR = hole */
 	uint64_t nr_file_blocks;
+	struct fsc_bg *treelog_bg; /* fsc_log_sync()'s block group (fs_info->treelog_bg) */
 	uint64_t *dirty_map;      /* fsc_buffer_write(): one bit per file block */
 	uint64_t nr_dirty_blocks;
 	struct {                  /* cfg.extent_refs (fsc_extent.c) */

@@ -244,6 +244,12 @@ static int issue_read(struct sim *s, uint32_t req, uint64_t lbn, uint32_t nr)
 	return 0;
 }
 
+/* tree blocks an fsync's log writes: the inode's log leaf (its new file
+ * extent items and checksums: 16 x 64 KiB extents fit one) and the log
+ * root tree's leaf, each CoW'd once per log transaction
+ * (btrfs_sync_log()) */
+#define SIM_LOG_NODES 2u
+
 static inline bool c_buffered(const struct sim *s)
 {
 	return s->cfg->buffered_bytes > 0;
@@ -286,8 +292,28 @@ static int issue_buffered(struct sim *s, uint32_t req)
 		if (ret <= 0)
 			return ret;  /* waits (0) with the run's rest in w_lbn/w_left */
 	}
-	if ((r->has & TRC_HAS_DATASYNC) || !s->cfg->metadata)
+	if (!s->cfg->metadata)
 		return 1;
+	if ((r->has & TRC_HAS_DATASYNC) && s->cfg->meta_model == FSC_META_BTRFS) {
+		struct fsc_bio *list, *b, *next;
+
+		/* the fsync's tree log, in its own block group (fsc_log_sync()) */
+		ret = fsc_log_sync(s->fs, SIM_LOG_NODES, s->now, &list);
+		if (ret > 0) {
+			for (b = list; b; b = next) {
+				next = b->next;
+				b->worker = req;
+				s->reqs[req].pieces++;
+				sim_enqueue(s, b);
+			}
+			return 1;
+		}
+		if (ret != -ENOSPC)
+			return ret;
+		/* no room for the log: btrfs_sync_file() commits instead */
+	} else if (r->has & TRC_HAS_DATASYNC) {
+		return 1;  /* the file model has no tree log */
+	}
 	ret = sim_req_flush(s, req);
 	return ret ? ret : 1;
 }
