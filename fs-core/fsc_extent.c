@@ -9,7 +9,7 @@
  * until every block of the extent is overwritten, and relocation copies
  * the dead blocks with the live ones.  Not here: the writes themselves
  * (fsc_write_file(), which calls fsc_ext_new() / fsc_ext_drop()) and the
- * tree log (fsc_log.c).
+ * tree log (fsc_log_sync(), fsc_trans.c).
  */
 #include <errno.h>
 #include <stdlib.h>

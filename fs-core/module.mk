@@ -11,6 +11,6 @@ LIB_SRCS += fs-core/fsc_dev.c fs-core/fsc_place.c fs-core/fsc_slab.c fs-core/fsc
 	fs-core/fsc_submit.c
 UNIT_TESTS += tests/unit/test_fsc_dev.c tests/unit/test_fsc_bg.c tests/unit/test_fsc_submit.c \
 	tests/unit/test_fsc_reclaim.c tests/unit/test_fsc_btree.c tests/unit/test_fsc_resv.c \
-	tests/unit/test_fsc_replace.c
+	tests/unit/test_fsc_replace.c tests/unit/test_fsc_extent.c
 include fs-core/clean/module.mk
 LIB_SRCS += fs-core/fsc.c
