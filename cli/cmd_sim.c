@@ -34,6 +34,9 @@ static const char sim_help[] =
 "             --space-resv none|linux-6.1|linux-6.12 (with --meta-model btrfs: the\n"
 "             kernel's metadata reservations and the commits they force; 6.12:\n"
 "             with 6.12's overcommit, btrfs_can_overcommit())\n"
+"             --buffered MAX_EXTENT (buffered writes: dirty until a flush writes them\n"
+"             back in file order, extents of at most MAX_EXTENT bytes freed whole;\n"
+"             a trace's datasync is the file's fsync, its sync a commit; docs/SIM.md)\n"
 "  reorder:   --workers N --worker-dist const|exp|pareto --worker-mean-us N --pareto-alpha X\n"
 "  workload:  --workload seq|uniform|hotcold|zipf --util X --bio-blocks N --hot-r X --hot-f X\n"
 "             --zipf-theta X (zipf: P(rank k) ~ 1/k^X, default 0.99)\n"
@@ -101,7 +104,7 @@ enum {
 	O_RESERVE, O_CSV, O_SAMPLE, O_STORE, O_FAULTS, O_BLKDEV, O_ON_ERR, O_NO_RREAD,
 	O_HELP, O_RECLAIM, O_META_MODEL, O_EXTENT, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG, O_MAP, O_FILE_SIZE, O_LOOPS, O_TIMING, O_SPEED,
 	O_MAX_OPEN, O_MAX_ACTIVE, O_TRACE, O_TRACE_FMT, O_DEVICE, O_SPACE_RESV, O_TIMING_MODEL,
-	O_REBUILD, O_RB_LOAD, O_RB_PRIO, O_RB_IO, O_RB_DAYS,
+	O_REBUILD, O_RB_LOAD, O_RB_PRIO, O_RB_IO, O_RB_DAYS, O_BUFFERED,
 };
 
 static const struct option opts[] = {
@@ -125,7 +128,7 @@ static const struct option opts[] = {
 	{ "on-dev-error", 1, 0, O_ON_ERR }, { "no-reloc-reads", 0, 0, O_NO_RREAD },
 	{ "help", 0, 0, O_HELP }, { "placement", 1, 0, O_PLACEMENT }, { "reclaim", 1, 0, O_RECLAIM },
 	{ "meta-model", 1, 0, O_META_MODEL }, { "extent-size", 1, 0, O_EXTENT },
-	{ "space-resv", 1, 0, O_SPACE_RESV },
+	{ "space-resv", 1, 0, O_SPACE_RESV }, { "buffered", 1, 0, O_BUFFERED },
 	{ "zone-csv", 1, 0, O_ZONE_CSV }, { "check-config", 0, 0, O_CHECK_CONFIG },
 	{ "map", 1, 0, O_MAP }, { "file-size", 1, 0, O_FILE_SIZE }, { "loops", 1, 0, O_LOOPS },
 	{ "timing", 1, 0, O_TIMING }, { "speed", 1, 0, O_SPEED }, { "trace", 1, 0, O_TRACE },
@@ -214,6 +217,7 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 
 	switch (o) {
 	case O_ZONE_SIZE: case O_BW: case O_COMMIT_BYTES: case O_FILE_SIZE: case O_EXTENT:
+	case O_BUFFERED:
 		r = cli_parse_bytes(opt_name(o), a, &v);
 		break;
 	case O_SEED: case O_WARMUP: case O_WRITES:
@@ -286,6 +290,7 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_RECLAIM: r = parse_reclaim(c, a); break;
 	case O_META_MODEL: r = pick("meta-model", a, sim_meta_model_names, &e); c->meta_model = e; break;
 	case O_EXTENT: c->extent_bytes = v; break;
+	case O_BUFFERED: c->buffered_bytes = v; break;
 	case O_SPACE_RESV:
 		r = pick("space-resv", a, sim_space_resv_names, &e);
 		c->resv_linux61 = e >= 1;

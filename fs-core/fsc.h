@@ -170,6 +170,11 @@ struct fsc_cfg {
 	 * then also set leaf_items and tree_fanout */
 	enum fsc_meta_model { FSC_META_FILE, FSC_META_BTRFS } meta_model;
 	uint32_t extent_bytes;            /* a data extent (the application's write size) */
+	/* buffered writes (issue 31, fsc_extent.c): a data extent is freed
+	 * whole, when its last block is overwritten or discarded (btrfs's
+	 * extent references: bookends), and relocation copies its dead
+	 * blocks too.  Not with FSC_ORDER_APPEND (fsc_create() -EINVAL) */
+	bool extent_refs;
 	bool sb_log;                      /* force the two-zone superblock log */
 	enum fsc_clean_policy clean;      /* victim selection (fsc_clean_pick()) */
 	struct fsc_clean_params clean_params;
@@ -244,6 +249,9 @@ struct fsc_bio {
  * reset and freed after @life_ns (creation to removal), for lifetime
  * statistics.
  */
+/* ->owner of a tree-log bio (fsc_log_sync()): its fsync waits for it, no commit */
+#define FSC_LOG_OWNER (UINT32_MAX - 1)
+
 struct fsc_owner_ops {
 	void (*dispatch)(void *arg, struct fsc_bio *bio);
 	void (*failed)(void *arg, struct fsc_bio *bio);
@@ -506,6 +514,31 @@ int fsc_file_locate(const struct fsc *fs, uint64_t lbn, uint32_t nr_blocks,
 		    struct fsc_file_loc *loc);
 
 /**
+ * fsc_buffer_write() - buffered write of file blocks [@lbn, @lbn +
+ * @nr_blocks): they only become dirty in memory (delalloc); nothing is
+ * allocated until fsc_writeback_next() hands them out.  Returns the number
+ * of blocks newly dirtied (0 when all already were), -EINVAL for a range
+ * outside the file, -ENOMEM.
+ */
+int fsc_buffer_write(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks);
+
+/**
+ * fsc_writeback_next() - the next extent writeback allocates: the lowest
+ * dirty block's contiguous dirty run, at most @max_blocks (the kernel's
+ * maximum extent size), in file order whatever order the writes came in
+ * (btrfs: extent_write_cache_pages() walks the page cache by index,
+ * cow_file_range() allocates one extent per run).  The run is clean
+ * afterwards: the caller writes it with fsc_write_file().  Returns its
+ * length with *@lbn its first block, 0 when nothing is dirty, -EINVAL
+ * for @max_blocks 0.
+ */
+int fsc_writeback_next(struct fsc *fs, uint32_t max_blocks, uint64_t *lbn);
+
+/* fsc_dirty_blocks() - blocks written by fsc_buffer_write() and not yet
+ * handed out by fsc_writeback_next(). */
+uint64_t fsc_dirty_blocks(const struct fsc *fs);
+
+/**
  * fsc_discard_file() - file blocks [@lbn, @lbn + @nr_blocks) no longer hold
  * data (a discard, as punching a hole: the tree path of each leaf is
  * dirtied like a write's): their extents are freed at once, so the live
@@ -533,6 +566,25 @@ uint32_t fsc_trans_id(const struct fsc *fs);
 /* Release the leaf holding @lbn in this transaction (split/merge model):
  * its new block is freed and a fresh one allocated.  0 or -ENOSPC. */
 int fsc_tree_release(struct fsc *fs, uint64_t lbn, uint64_t now_ns);
+/**
+ * fsc_log_sync() - an fsync's tree log (btrfs_sync_file() ->
+ * btrfs_log_dentry_safe() -> btrfs_sync_log()): @nr_nodes tree blocks
+ * CoW'd into the dedicated tree-log block group (zoned btrfs:
+ * fs_info->treelog_bg, a metadata block group nothing else allocates
+ * from, taken empty at the first log allocation and again when the
+ * current one is full: find_free_extent_zoned()), written now, as bios
+ * linked in *@list (kind FSC_KIND_META, owner FSC_LOG_OWNER: no commit
+ * waits for them).  The blocks are pinned: the next commit frees them
+ * (btrfs_free_log()), and a full tree-log block group left empty is
+ * removed like any other.  The block group counts in the allocated
+ * chunks the reclaim gate reads.  Returns the number of bios, -EINVAL
+ * without the btrfs metadata model or for @nr_nodes 0, -ENOSPC, -ENOMEM.
+ */
+int fsc_log_sync(struct fsc *fs, uint32_t nr_nodes, uint64_t now_ns, struct fsc_bio **list);
+/* fsc_log_bg_start() - the current tree-log block group's logical start,
+ * 0 when there is none (before the first fsync, after it filled). */
+uint64_t fsc_log_bg_start(const struct fsc *fs);
+
 /**
  * fsc_commit_start() - close the running transaction: its dirty tree blocks
  * (and, per cfg.release, its released ones) become bios linked by ->next in
@@ -681,6 +733,11 @@ struct fsc_stats {
 	uint64_t nr_redirty, nr_zeros;
 	uint64_t nr_commits;
 	uint64_t nr_relocations;
+	/* cfg.extent_refs: bytes that stayed allocated when overwritten (the
+	 * bookends), extents freed whole; fsc_log_sync(): log syncs, log tree
+	 * blocks written, tree-log block groups taken */
+	uint64_t bookend_bytes, nr_bookend_freed;
+	uint64_t nr_log_syncs, nr_log_nodes, nr_log_bgs;
 	uint64_t nr_relocating;            /* victims whose copies are still in flight */
 	uint64_t nr_relocating_meta;       /* of which tree-block groups waiting for a commit */
 	/* cfg.meta_model btrfs: tree blocks CoW'd per tree (file, extent, csum,

@@ -200,6 +200,8 @@ static void bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 	uint32_t i, t;
 	int ret;
 
+	if (fs->treelog_bg == bg)
+		fs->treelog_bg = NULL;  /* btrfs_clear_treelog_bg() */
 	for (i = 0; i < bg->nr_stripes; i++) {
 		struct fsc_dev *dev = &fs->devs[bg->stripes[i].dev];
 		uint32_t z;

@@ -78,8 +78,13 @@ int fsc_discard_file(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint64_t 
 			continue;
 		fs->file_map[lbn + i] = FSC_NO_ADDR;
 		(void)fsc_bt_data_free(fs, old, now_ns);  /* btrfs model: errors stick */
-		if (!(old & FSC_TOKEN_BIT))  /* a token: the append frees itself */
+		if (fs->ext.of) {  /* the extent freed whole, or a bookend */
+			ret = fsc_ext_drop(fs, lbn + i, old, now_ns);
+			if (ret && !fs->ext.err)
+				fs->ext.err = ret;
+		} else if (!(old & FSC_TOKEN_BIT)) {  /* a token: the append frees itself */
 			fsc_free_extent(fs, old, fs->cfg.sector_bytes, now_ns);
+		}
 	}
 	return n;
 }

@@ -357,6 +357,21 @@ struct fsc {
 
 	uint64_t *file_map;       /* file block -> logical, FSC_NO_ADDR = hole */
 	uint64_t nr_file_blocks;
+	struct fsc_bg *treelog_bg; /* fsc_log_sync()'s block group (fs_info->treelog_bg) */
+	uint64_t *dirty_map;      /* fsc_buffer_write(): one bit per file block */
+	uint64_t nr_dirty_blocks;
+	struct {                  /* cfg.extent_refs (fsc_extent.c) */
+		uint32_t *of;     /* per file block: its extent's id + 1, 0 = none */
+		struct fsc_ext {
+			uint32_t nr_live;            /* file blocks referencing it */
+			uint32_t nr_ghost, ghost_cap;
+			uint64_t *ghost;             /* addresses of its dead blocks */
+		} *v;
+		uint32_t nr, cap;
+		uint32_t *free;   /* released ids */
+		uint32_t nr_free, free_cap;
+		int err;          /* sticks: out of memory while tracking */
+	} ext;
 
 	struct fsc_node *nodes;   /* all levels: leaves first */
 	uint32_t nr_nodes, nr_leaves, nr_levels;
@@ -628,6 +643,22 @@ int fsc_bt_commit_prep(struct fsc *fs, uint64_t now_ns);
 int fsc_bt_moved(struct fsc *fs, uint32_t leaf);
 /* The relocation of a victim of @meta type, @moved anything: its commits. */
 void fsc_bt_reloc_begin(struct fsc *fs, bool meta, bool moved, uint64_t now_ns);
+
+/* fsc_extent.c: extents freed whole (cfg.extent_refs) */
+int fsc_ext_init(struct fsc *fs);
+void fsc_ext_fini(struct fsc *fs);
+/* A new extent: its id in *@id.  0, -ENOMEM, -ENOSPC (ids exhausted). */
+int fsc_ext_new(struct fsc *fs, uint32_t *id);
+/* File block @lbn now refers to extent @id. */
+void fsc_ext_ref(struct fsc *fs, uint64_t lbn, uint32_t id);
+/* File block @lbn, stored at @old, no longer refers to its extent: the
+ * whole extent is freed when that was its last reference, else the block
+ * stays allocated, owned by the extent.  0, -ENOMEM, -EINVAL. */
+int fsc_ext_drop(struct fsc *fs, uint64_t lbn, uint64_t old, uint64_t now_ns);
+/* @owner (a unit's owner slot) is a dead block of extent *@id. */
+bool fsc_ext_is_ghost(const struct fsc *fs, uint32_t owner, uint32_t *id);
+/* Relocation moved extent @id's dead block @from to @to. */
+void fsc_ext_ghost_moved(struct fsc *fs, uint32_t id, uint64_t from, uint64_t to);
 
 /* fsc_resv.c: Linux 6.1's metadata reservation (fsc_resv_write() in fsc.h) */
 /* A tree block was allocated (a CoW; @ext: of the extent tree): it uses

@@ -76,10 +76,41 @@ int fsc_relocate(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns, struct fsc_
 		if (bg->owner[u] && bg->owner[u] <= fs->nr_file_blocks)
 			__builtin_prefetch(&fs->file_map[bg->owner[u] - 1], 1);
 	for (u = 0; u < nr_units; u++) {
-		uint32_t owner = bg->owner[u];
+		uint32_t owner = bg->owner[u], ext_id;
 
 		if (!owner)
 			continue;
+		if (fsc_ext_is_ghost(fs, owner, &ext_id)) {
+			/* a dead block of a live extent: btrfs relocates
+			 * extents whole (relocate_data_extent()), dead
+			 * blocks copied too; no file block follows it */
+			ret = fsc_alloc_stream(fs, bg->type, fsc_place_reloc(fs, bg), bg->unit_bytes,
+					       FSC_NO_OWNER, now_ns, &dst, &logical);
+			if (ret)
+				break;
+			b = fsc_bio_get(fs);
+			if (!b) {
+				ret = -ENOMEM;
+				break;
+			}
+			fsc_ext_ghost_moved(fs, ext_id, bg->start + u * bg->unit_bytes, logical);
+			b->logical = logical;
+			b->len_bytes = bg->unit_bytes;
+			b->bg = dst;
+			b->src_bg = bg;
+			b->src_logical = bg->start + u * bg->unit_bytes;
+			b->kind = FSC_KIND_RELOC;
+			b->owner = FSC_NO_OWNER;
+			b->t_alloc_ns = now_ns;
+			b->trans_id = fs->trans_id;
+			bg->nr_inflight++;
+			bg->owner[u] = 0;
+			bg->used_bytes -= bg->unit_bytes;
+			*tail = b;
+			tail = &b->next;
+			n++;
+			continue;
+		}
 		/* btrfs model: the file leaf pointing at it (before allocating:
 		 * nothing to undo) */
 		if (owner <= fs->nr_file_blocks &&

@@ -27,12 +27,15 @@ int fsc_write_file_hint(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint32
 	bool append = fs->cfg.order == FSC_ORDER_APPEND, bt = fsc_bt_on(fs);
 	struct fsc_bio *bio;
 	struct fsc_bg *bg;
+	uint32_t ext_id = 0;
 	int ret;
 
 	if (!nr_blocks || lbn + nr_blocks > fs->nr_file_blocks)
 		return -EINVAL;
 	if (fs->bt.err)
 		return fs->bt.err;  /* the btrfs model aborted a transaction: read-only */
+	if (fs->ext.err)
+		return fs->ext.err;  /* extent tracking ran out of memory: stuck */
 	/* the tree first: a failure leaves at most some extra CoW, no data */
 	for (i = 0; i < nr_blocks; i++)
 		if (i == 0 || (lbn + i) % fs->cfg.leaf_items == 0) {
@@ -43,9 +46,18 @@ int fsc_write_file_hint(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint32
 	bio = fsc_bio_get(fs);
 	if (!bio)
 		return -ENOMEM;
+	if (fs->ext.of) {  /* before allocating: nothing to undo */
+		ret = fsc_ext_new(fs, &ext_id);
+		if (ret) {
+			fsc_bio_put(fs, bio);
+			return ret;
+		}
+	}
 	ret = fsc_alloc_stream(fs, FSC_BG_DATA, fsc_place_user(fs, lbn, hint), len,
 			       append ? FSC_NO_OWNER : (uint32_t)lbn, now_ns, &bg, &logical);
 	if (ret) {
+		if (fs->ext.of)  /* unused: back to the free ids */
+			(void)fsc_push_u32(&fs->ext.free, &fs->ext.nr_free, &fs->ext.free_cap, ext_id);
 		fsc_bio_put(fs, bio);
 		return ret;
 	}
@@ -59,8 +71,14 @@ int fsc_write_file_hint(struct fsc *fs, uint64_t lbn, uint32_t nr_blocks, uint32
 		if (bt)
 			(void)fsc_bt_data_free(fs, old, now_ns);  /* the old extent's */
 		fs->file_map[lbn + i] = append ? bio->token : logical + i * fs->cfg.sector_bytes;
-		if (!(old & FSC_TOKEN_BIT))  /* a token: that append frees itself */
+		if (fs->ext.of) {  /* the old extent freed whole, or a bookend */
+			if (old != FSC_NO_ADDR && (ret = fsc_ext_drop(fs, lbn + i, old, now_ns)) &&
+			    !fs->ext.err)
+				fs->ext.err = ret;
+			fsc_ext_ref(fs, lbn + i, ext_id);
+		} else if (!(old & FSC_TOKEN_BIT)) {  /* a token: that append frees itself */
 			fsc_free_extent(fs, old, fs->cfg.sector_bytes, now_ns);
+		}
 	}
 	bio->logical = logical;
 	bio->len_bytes = len;

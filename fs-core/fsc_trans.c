@@ -20,6 +20,7 @@ int fsc_tree_init(struct fsc *fs)
 {
 	uint64_t count;
 	uint32_t l = 0, total = 0, i;
+	int ret;
 
 	fs->trans_id = 1;
 	fs->nr_file_blocks = fs->cfg.file_bytes / fs->cfg.sector_bytes;
@@ -30,6 +31,9 @@ int fsc_tree_init(struct fsc *fs)
 		for (uint64_t b = 0; b < fs->nr_file_blocks; b++)
 			fs->file_map[b] = FSC_NO_ADDR;
 	}
+	ret = fsc_ext_init(fs);  /* -EINVAL: extent_refs with zone append */
+	if (ret)
+		return ret;
 	if (!fs->nr_file_blocks || !fs->cfg.tree_fanout || !fs->cfg.leaf_items)
 		return 0;  /* no metadata model */
 	if (fs->cfg.meta_model == FSC_META_BTRFS) {
@@ -76,6 +80,7 @@ int fsc_tree_init(struct fsc *fs)
 void fsc_tree_fini(struct fsc *fs)
 {
 	free(fs->file_map);
+	fsc_ext_fini(fs);
 	free(fs->nodes);
 	free(fs->dirty);
 	free(fs->released);
@@ -177,6 +182,62 @@ static struct fsc_bio *meta_bio(struct fsc *fs, uint64_t logical, uint32_t kind,
 	b->t_alloc_ns = now_ns;
 	b->trans_id = fs->trans_id;
 	return b;
+}
+
+uint64_t fsc_log_bg_start(const struct fsc *fs)
+{
+	return fs->treelog_bg ? fs->treelog_bg->start : 0;
+}
+
+int fsc_log_sync(struct fsc *fs, uint32_t nr_nodes, uint64_t now_ns, struct fsc_bio **list)
+{
+	struct fsc_bio *head = NULL, **tail = &head, *b;
+	struct fsc_bg *meta_cur, *spare, *bg;
+	uint64_t logical;
+	int ret = 0, n = 0;
+
+	*list = NULL;
+	if (fs->cfg.meta_model != FSC_META_BTRFS || !fs->nr_nodes || !nr_nodes)
+		return -EINVAL;
+	if (fs->bt.err)
+		return fs->bt.err;
+	for (uint32_t i = 0; i < nr_nodes; i++) {
+		if (fs->treelog_bg && fs->treelog_bg->alloc_done)
+			fs->treelog_bg = NULL;  /* finished (full, or picked by reclaim) */
+		/* the log allocates only from its own block group, nothing else
+		 * does: it stands in as the metadata target for this call, and
+		 * a new one is created empty (never the spare a reservation
+		 * allocated ahead: that one holds the next commit's blocks) */
+		meta_cur = fs->cur[1];
+		fs->cur[1] = fs->treelog_bg;
+		spare = fs->resv.spare;
+		fs->resv.spare = NULL;
+		ret = fsc_alloc(fs, FSC_BG_META, fs->cfg.node_bytes, FSC_NO_OWNER, now_ns, &bg,
+				&logical);
+		fs->resv.spare = spare;
+		if (!fs->treelog_bg && !ret)
+			fs->st.nr_log_bgs++;
+		fs->treelog_bg = ret ? fs->treelog_bg : (fs->cur[1] ? fs->cur[1] : NULL);
+		fs->cur[1] = meta_cur;
+		if (ret)
+			break;
+		ret = fsc_node_pin(fs, logical);  /* freed by the next commit */
+		b = ret ? NULL : meta_bio(fs, logical, FSC_KIND_META, FSC_LOG_OWNER, now_ns);
+		if (!b) {
+			ret = ret ? ret : -ENOMEM;
+			break;
+		}
+		*tail = b;
+		tail = &b->next;
+		n++;
+	}
+	*tail = NULL;
+	*list = head;
+	if (n) {
+		fs->st.nr_log_syncs++;
+		fs->st.nr_log_nodes += (uint64_t)n;
+	}
+	return n ? n : ret;
 }
 
 int fsc_commit_start(struct fsc *fs, uint64_t now_ns, struct fsc_bio **list)

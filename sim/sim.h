@@ -141,6 +141,10 @@ struct sim_cfg {
 	struct fsc_reclaim_cfg reclaim; /* --reclaim: reserve (above), linux-6.1 or linux-6.12 */
 	enum fsc_meta_model meta_model; /* --meta-model file|btrfs (fs-core's fsc_btree.c) */
 	uint64_t extent_bytes;      /* --extent-size: a data extent, for the btrfs model */
+	uint64_t buffered_bytes;    /* --buffered MAX_EXTENT: writes dirty the page cache,
+				     * a flush writes them back in file order, extents of
+				     * at most this, freed whole (fs-core's fsc_extent.c);
+				     * 0 = direct writes */
 	bool resv_linux61;          /* --space-resv linux-6.1 (fs-core's fsc_resv.c) */
 	bool resv_612;              /* --space-resv linux-6.12: with 6.12's overcommit */
 	/* output */

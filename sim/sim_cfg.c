@@ -231,6 +231,15 @@ static int check_layout(const struct sim_cfg *c, char *msg, size_t msg_len)
 			SIM_BLOCK, (unsigned long long)((16384 - 101 - 25) / 4 * (uint64_t)SIM_BLOCK));
 		return -EINVAL;
 	}
+	if (c->buffered_bytes && (c->buffered_bytes % SIM_BLOCK || c->buffered_bytes > c->zone_bytes ||
+				  c->buffered_bytes / SIM_BLOCK > UINT32_MAX || c->order == FSC_ORDER_APPEND)) {
+		zl_msgf(msg, msg_len, "--buffered %llu: the largest extent writeback allocates must "
+			"be a multiple of %u bytes no larger than a zone (%llu), and not with "
+			"--order append (where an extent lands is known only at completion)",
+			(unsigned long long)c->buffered_bytes, SIM_BLOCK,
+			(unsigned long long)c->zone_bytes);
+		return -EINVAL;
+	}
 	if (c->resv_linux61 && c->meta_model != FSC_META_BTRFS) {
 		zl_msgf(msg, msg_len, "--space-resv %s: the reservations cover the kernel's "
 			"trees; give --meta-model btrfs too", c->resv_612 ? "linux-6.12" : "linux-6.1");

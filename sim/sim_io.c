@@ -254,9 +254,15 @@ int sim_commit_wait(struct sim *s, uint32_t req)
 /* ---- completions ---- */
 
 /* A bio is over (completed or failed): the owner's side. */
-static void bio_over(struct sim *s, uint32_t kind, uint32_t req)
+static void bio_over(struct sim *s, uint32_t kind, uint32_t req, uint32_t owner)
 {
-	if (kind == FSC_KIND_USER) {
+	if (kind == FSC_KIND_USER || (kind == FSC_KIND_META && owner == FSC_LOG_OWNER)) {
+		/* a tree-log block (fsc_log_sync()): a piece of its fsync */
+		if (kind == FSC_KIND_META) {
+			s->up->piece_done(s, req);
+			s->up->kick(s);
+			return;
+		}
 		s->inflight_user--;
 		s->done_user++;
 		s->up->piece_done(s, req);
@@ -269,7 +275,7 @@ static void bio_over(struct sim *s, uint32_t kind, uint32_t req)
 
 static void sim_failed(void *arg, struct fsc_bio *bio)
 {
-	bio_over(arg, bio->kind, bio->worker);
+	bio_over(arg, bio->kind, bio->worker, bio->owner);
 }
 
 static void sim_bg_removed(void *arg, uint32_t type, uint64_t life_ns)
@@ -283,8 +289,8 @@ const struct fsc_owner_ops sim_owner_ops = { sim_dispatch, sim_failed, sim_bg_re
 
 void sim_dev_done(struct sim *s, struct fsc_bio *bio)
 {
-	uint32_t kind = bio->kind, req = bio->worker;
+	uint32_t kind = bio->kind, req = bio->worker, owner = bio->owner;
 
 	fsc_bio_complete(s->fs, bio, s->now);  /* may reset a victim */
-	bio_over(s, kind, req);
+	bio_over(s, kind, req, owner);
 }

@@ -130,7 +130,8 @@ static int reserve(struct sim *s, uint64_t bytes)
 static int issue_write_bio(struct sim *s, uint32_t req)
 {
 	const struct sim_cfg *c = s->cfg;
-	uint32_t n = s->w_left < s->wl.max_bio_blocks ? s->w_left : s->wl.max_bio_blocks;
+	/* a writeback run is one extent: one bio (fsc_writeback_next() capped it) */
+	uint32_t n = s->wb_run || s->w_left < s->wl.max_bio_blocks ? s->w_left : s->wl.max_bio_blocks;
 	struct fsc_bio *bio;
 	uint64_t lbn = s->w_lbn;
 	int ret;
@@ -243,6 +244,80 @@ static int issue_read(struct sim *s, uint32_t req, uint64_t lbn, uint32_t nr)
 	return 0;
 }
 
+/* tree blocks an fsync's log writes: the inode's log leaf (its new file
+ * extent items and checksums: 16 x 64 KiB extents fit one) and the log
+ * root tree's leaf, each CoW'd once per log transaction
+ * (btrfs_sync_log()) */
+#define SIM_LOG_NODES 2u
+
+static inline bool c_buffered(const struct sim *s)
+{
+	return s->cfg->buffered_bytes > 0;
+}
+
+/*
+ * --buffered: a write only dirties its blocks (fsc_buffer_write()); a
+ * flush first writes every dirty block back, in file order, one extent per
+ * contiguous run (fsc_writeback_next(); btrfs_sync_file() ->
+ * btrfs_fdatawrite_range()), its bios pieces of the flush's request.  Then
+ * a datasync (the file's fsync) is done: no commit (the kernel writes its
+ * tree log instead, not modelled: docs/VALIDATION.md); a sync waits for a
+ * commit as with direct writes.
+ */
+static int issue_buffered(struct sim *s, uint32_t req)
+{
+	const struct trc_rec *r = &s->next;
+	int ret;
+
+	if (r->op == TRC_OP_WRITE) {
+		ret = s->w_left ? fsc_buffer_write(s->fs, s->w_lbn, s->w_left) : 0;
+		if (ret < 0)
+			return ret;
+		s->w_left = 0;
+		return 1;
+	}
+	for (;;) {
+		if (!s->w_left) {
+			ret = fsc_writeback_next(s->fs, (uint32_t)(s->cfg->buffered_bytes / SIM_BLOCK),
+						 &s->w_lbn);
+			if (ret < 0)
+				return ret;
+			s->wb_run = ret > 0;
+			if (!ret)
+				break;
+			s->w_left = (uint32_t)ret;
+		}
+		while (s->w_left && (ret = issue_write_bio(s, req)) > 0)
+			;
+		if (ret <= 0)
+			return ret;  /* waits (0) with the run's rest in w_lbn/w_left */
+	}
+	if (!s->cfg->metadata)
+		return 1;
+	if ((r->has & TRC_HAS_DATASYNC) && s->cfg->meta_model == FSC_META_BTRFS) {
+		struct fsc_bio *list, *b, *next;
+
+		/* the fsync's tree log, in its own block group (fsc_log_sync()) */
+		ret = fsc_log_sync(s->fs, SIM_LOG_NODES, s->now, &list);
+		if (ret > 0) {
+			for (b = list; b; b = next) {
+				next = b->next;
+				b->worker = req;
+				s->reqs[req].pieces++;
+				sim_enqueue(s, b);
+			}
+			return 1;
+		}
+		if (ret != -ENOSPC)
+			return ret;
+		/* no room for the log: btrfs_sync_file() commits instead */
+	} else if (r->has & TRC_HAS_DATASYNC) {
+		return 1;  /* the file model has no tree log */
+	}
+	ret = sim_req_flush(s, req);
+	return ret ? ret : 1;
+}
+
 /*
  * The current record, from where it stopped: 1 when all of it is issued,
  * 0 when it must wait, negative on error.  Writes go through fs-core's
@@ -275,6 +350,8 @@ static int issue_rec(struct sim *s)
 		s->w_left = nr;
 	}
 	req = s->cur_req;
+	if (c_buffered(s) && (r->op == TRC_OP_WRITE || r->op == TRC_OP_FLUSH))
+		return issue_buffered(s, req);
 	switch (r->op) {
 	case TRC_OP_WRITE:
 		while (s->w_left && (ret = issue_write_bio(s, req)) > 0)

@@ -120,6 +120,7 @@ static int create_fs(struct sim *s)
 	fc.reclaim = c->reclaim;
 	fc.meta_model = c->meta_model;
 	fc.extent_bytes = (uint32_t)c->extent_bytes;
+	fc.extent_refs = c->buffered_bytes > 0;
 	fc.resv_linux61 = c->resv_linux61;
 	fc.resv_612 = c->resv_612;
 	fc.place_params = c->place_params;

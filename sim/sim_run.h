@@ -92,6 +92,7 @@ struct sim {
 	bool next_started;                 /* next's request exists; w_lbn/w_left: what is left */
 	uint64_t w_lbn;                    /* a write record being cut into bios */
 	uint32_t w_left;
+	bool wb_run;                       /* --buffered: w_lbn/w_left is a writeback run, one extent */
 	bool in_issue;                     /* sim_issue() is running (no re-entry) */
 	uint64_t issued, done_user;        /* user write bios issued / finished */
 	uint32_t inflight_user;

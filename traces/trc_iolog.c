@@ -51,6 +51,7 @@ static int iolog_next(struct trc_reader *r, struct trc_rec *rec)
 	struct trc_field f[7];
 	uint64_t ts = 0, off, n;
 	int ret, nf, i0, fi;
+	bool datasync = false;
 
 	for (;;) {
 		ret = trc_next_line(r, &line, &len);
@@ -107,8 +108,10 @@ static int iolog_next(struct trc_reader *r, struct trc_rec *rec)
 			rec->op = TRC_OP_WRITE;
 		else if (trc_field_is(f[i0 + 1], "trim"))
 			rec->op = TRC_OP_DISCARD;
-		else if (trc_field_is(f[i0 + 1], "sync") || trc_field_is(f[i0 + 1], "datasync"))
+		else if (trc_field_is(f[i0 + 1], "sync"))
 			rec->op = TRC_OP_FLUSH;
+		else if (trc_field_is(f[i0 + 1], "datasync"))
+			rec->op = TRC_OP_FLUSH, datasync = true;
 		else
 			return trc_err_line(r, -EINVAL, "unknown I/O action '%.*s' (read, write, trim, sync, datasync%s)",
 					    TRC_FLD(f[i0 + 1]), l->version == 2 ? ", wait" : "");
@@ -127,7 +130,7 @@ static int iolog_next(struct trc_reader *r, struct trc_rec *rec)
 		rec->pid = 0;
 		rec->status = 0;
 		rec->hint = 0;
-		rec->has = TRC_HAS_DEV;
+		rec->has = TRC_HAS_DEV | (datasync ? TRC_HAS_DATASYNC : 0);
 		return 1;
 	}
 }

@@ -14,7 +14,8 @@
 
 #include "trc_int.h"
 
-#define HAS_KNOWN (TRC_HAS_DEV | TRC_HAS_LATENCY | TRC_HAS_STATUS | TRC_HAS_PID | TRC_HAS_HINT | TRC_HAS_ALL)
+#define HAS_KNOWN (TRC_HAS_DEV | TRC_HAS_LATENCY | TRC_HAS_STATUS | TRC_HAS_PID | TRC_HAS_HINT | TRC_HAS_ALL | \
+		   TRC_HAS_DATASYNC)
 
 /* The checks of a decoded record: 0 or -EINVAL. */
 static inline int rec_check(const struct trc_rec *rec)

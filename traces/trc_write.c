@@ -168,7 +168,8 @@ int trc_writer_put(struct trc_writer *w, const struct trc_rec *rec, char *msg, s
 				t / 1000, dev, t / 1000, dev);
 		}
 		fprintf(w->f, "%" PRIu64 " dev%" PRIu32 " %s %" PRIu64 " %" PRIu64 "\n", t / 1000, dev,
-			ops[rec->op], rec->offset_bytes, rec->op == TRC_OP_FLUSH ? 0 : rec->len_bytes);
+			rec->has & TRC_HAS_DATASYNC ? "datasync" : ops[rec->op], rec->offset_bytes,
+			rec->op == TRC_OP_FLUSH ? 0 : rec->len_bytes);
 		break;
 	}
 	case TRC_OUT_BLKPARSE: {

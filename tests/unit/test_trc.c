@@ -631,7 +631,7 @@ static void test_trc_native_v2_round_trip_random_extremes(void **state)
 static void test_trc_native_v2_writer_refuses_what_no_reader_takes(void **state)
 {
 	struct trc_rec bad[] = {
-		{ .op = TRC_NR_OPS }, { .has = 1u << 6 }, { .hint = 6 },
+		{ .op = TRC_NR_OPS }, { .has = 1u << 7 }, { .hint = 6 },
 		{ .offset_bytes = UINT64_MAX, .len_bytes = 1 },
 	};
 	struct trc_writer *w;
@@ -756,7 +756,7 @@ static void test_trc_native_v2_malformed_blocks_rejected(void **state)
 		{ C + 4, 0, 0x2d, 2, -EINVAL, "byte 76: record 2 (block at byte 64): op out of range in its control word" },
 		{ D + 0, 0, 0x1b, 0, -EINVAL, "byte 82: record 0 (block at byte 64): op out of range in its extension" },
 		{ D + 1, 0, 0x40, 0, -EINVAL, "byte 83: record 0 (block at byte 64): widths byte has bits 6-7 set" },
-		{ D + 3, 0, 0x41, 0, -EINVAL, "byte 85: record 0 (block at byte 64): has bits or hint out of range" },
+		{ D + 3, 0, 0x81, 0, -EINVAL, "byte 85: record 0 (block at byte 64): has bits or hint out of range" },
 		{ D + 4, 0, 0x06, 0, -EINVAL, "byte 85: record 0 (block at byte 64): has bits or hint out of range" },
 		{ -1, 1, 0, 4, -EINVAL, "record 4 (block at byte 64): data bytes left after the block's last record" },
 		{ -1, -1, 0, 4, -EINVAL, "record 4 (block at byte 64): runs past the block's data" },

@@ -211,7 +211,14 @@ def write_iolog(path, head, phases, idx, upto, as_run=True):
                 continue
             if as_run:
                 blocks = blocks[:ph["app_bytes"] // bs]
-            f.write("".join(f"f write {b * bs} {bs}\n" for b in blocks))
+            n = buffered_fsync(head)
+            if n:
+                # fio's fsync=N: the file's fsync after every N writes of
+                # the phase (fs-core: a datasync, writeback without commit)
+                f.write("".join(f"f write {b * bs} {bs}\n" + ("f datasync 0 0\n" if (k + 1) % n == 0 else "")
+                                for k, b in enumerate(blocks)))
+            else:
+                f.write("".join(f"f write {b * bs} {bs}\n" for b in blocks))
             f.write("f sync 0 0\n")
     return exact
 
@@ -243,6 +250,19 @@ def reclaim_model(head, path=""):
     return next(m for v, m in MODELS if rel >= v)
 
 
+# Buffered points (header direct=0): the largest extent writeback allocates.
+# The kernel's fs_info->max_extent_size, zoned: the device's zone append
+# limit (btrfs_check_zoned_mode()); the stored point's fsync batches (16 x
+# 64 KiB) stay below it: with 1 MiB extents fs-core's model gives the
+# kernel's sysfs data "used" at every phase (docs/VALIDATION.md)
+KWA_MAX_EXTENT = 1 << 20
+
+
+def buffered_fsync(head):
+    """fio's fsync=N of a buffered point (0: none or O_DIRECT)."""
+    return 0 if head.get("direct", 1) else int(head.get("fsync", 0))
+
+
 # fs-core's tree indexes the file in 4 KiB blocks; btrfs's fs tree holds one
 def sim_args(head):
     z = head["zone_bytes"]
@@ -258,7 +278,8 @@ def sim_args(head):
                          f"meta={t['metadata']},sys={t['system']},global={t['global']}",
             # commits come from the phases' syncs (the kernel ran with commit=KWA_COMMIT)
             "--commit-interval-ms", str(head["commit_s"] * 1000), "--commit-bytes", "1T",
-            "--qd", "1", "--timing", "closed", "--file-size", str(file_size(head))]
+            "--qd", "1", "--timing", "closed", "--file-size", str(file_size(head))] + \
+        ([] if head.get("direct", 1) else ["--buffered", str(KWA_MAX_EXTENT)])
 
 
 def file_size(head):
