@@ -22,15 +22,25 @@ nv_need() {
 }
 
 # nv_zl NAME SIZE_MIB ZONE_MIB [NCONV [CFG-EXTRA]] - a zonelab disk with a
-# control socket (/tmp/NAME.img.ctl), all zones sequential unless NCONV;
-# prints sdX.
+# control socket (/tmp/NAME.img.ctl), all zones sequential unless NCONV,
+# attached with `zonelab-nvmet attach` (TCMU backstore user_0/NAME + its
+# tcm_loop target; the SCSI disk's max_hw_sectors capped at 512 KiB through
+# scsi_mod's default_dev_flags for the scan, which must be back to what it
+# was); prints sdX.  nv_zl_rm NAME removes it.
 nv_zl() {
-	local img=/tmp/$1.img cfg
+	local img=/tmp/$1.img cfg d f=/sys/module/scsi_mod/parameters/default_dev_flags flags
 	h_fresh $img
 	cfg="zonelab/$img?zsize=$3M&conv=${4:-0}&max_open=16&lba=${E2E_LBA:-512}&ctl=1${5:-}"
-	dev_create $1 $(( $2 << 20 )) "$cfg" > /dev/null || return 1
-	lun_attach $1 | sed 's|/dev/||'
+	flags=$(cat $f)
+	d=$($NVMET attach $1 $(( $2 << 20 )) "$cfg" 2>> $LOGS/nvmet-attach.err) || { cat $LOGS/nvmet-attach.err >&2; return 1; }
+	d=${d#/dev/}
+	[ "$(cat $f)" = "$flags" ] || { echo "default_dev_flags is $(cat $f) after attach, was $flags" >&2; return 1; }
+	[ "$(cat /sys/block/$d/queue/max_hw_sectors_kb)" = 512 ] ||
+		{ echo "$d: max_hw_sectors_kb $(cat /sys/block/$d/queue/max_hw_sectors_kb), want 512 (zonelab-nvmet attach)" >&2; return 1; }
+	udevless_wait $d
+	echo $d
 }
+nv_zl_rm() { $NVMET detach $1 > /dev/null 2>&1; }
 
 # nv_nullb NAME SIZE_MIB ZONE_MIB - a memory-backed zoned null_blk with that
 # geometry (no conventional zones, at most 16 open); prints its disk name
