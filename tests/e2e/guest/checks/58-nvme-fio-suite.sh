@@ -1,6 +1,6 @@
 # nvme_fio_suite: fio 3.33's zoned test suite (t/zbd/test-zbd-support, as
 # the fio_suite checks run it on SCSI: guest/fiosuite.sh) on a ZNS namespace
-# (docs/NVME-ZNS.md): a 2304 MiB all-sequential zonelab disk (16 MiB zones,
+# (docs/NVME-ZNS.md): a 576 MiB all-sequential zonelab disk (4 MiB zones,
 # 144 zones, at most 16 open) exported through nvmet over NVMe/TCP, and as
 # the reference a zoned null_blk of the same geometry exported and connected
 # the same way.  One after the other (the zonelab image and null_blk's memory
@@ -20,7 +20,7 @@ teardown() {
 	nv_zl_rm zlnvf; rm -f /tmp/zlnvf.img; nv_nullb_rm nbnvf
 }
 trap teardown EXIT
-SIZE=2304; ZMIB=16
+SIZE=576; ZMIB=4
 
 d=$(nv_zl zlnvf $SIZE $ZMIB) && [ -n "$d" ] || fail "all-sequential zonelab disk did not attach"
 n=$(nv_up $d zlnvf) && [ -n "$n" ] || fail "zonelab export/connect: $(cat $LOGS/nvmet-zlnvf.out)"
