@@ -116,3 +116,19 @@ nv_left() {
 	l+=$(ls /sys/kernel/config/nullb 2> /dev/null | grep -v features | tr '\n' ' ')
 	echo "$l"
 }
+
+# nv_multipath Y|N - nvme_core's native multipath, reloading the host's
+# NVMe modules when it differs (nothing may be connected).  With it (the
+# default), a fabrics namespace is the head nvmeXnY whose bios are remapped
+# to the path's disk (nvmeXcYnZ): 6.1's btrfs then maps a zone append's
+# completion with the path's block device and finds no block group
+# (docs/NVME-ZNS.md, "btrfs on 6.1").
+nv_multipath() {
+	local p=/sys/module/nvme_core/parameters/multipath m
+	[ "$(cat $p 2> /dev/null)" = "$1" ] && return 0
+	for m in nvme-loop nvme-tcp nvme-fabrics nvme nvme-core; do modprobe -r $m 2> /dev/null; done
+	[ ! -d /sys/module/nvme_core ] || { echo "nvme_core still loaded: $(ls /sys/module/nvme_core/holders)" >&2; return 1; }
+	modprobe nvme-core multipath=$1 && modprobe nvme-tcp || return 1
+	[ -z "${NVLOOP:-}" ] || modprobe nvme-loop
+	[ "$(cat $p)" = "$1" ]
+}
