@@ -29,7 +29,7 @@ full=(attach:00-attach.sh::120 blkzone_report:10-blkzone-report.sh::60
 	load_iscsi:95-load.sh::900 load_stats:96-load-stats.sh::60)
 # NVMe ZNS through nvmet (issue 33, docs/NVME-ZNS.md)
 full+=(nvme_zns:77-nvme-zns.sh::600 nvme_zonefs:79-nvme-zonefs.sh::600
-	nvme_fio_suite:58-nvme-fio-suite.sh::7200)
+	nvme_zonefs_faults:59-nvme-zonefs-faults.sh::600 nvme_fio_suite:58-nvme-fio-suite.sh::7200)
 # nvme_btrfs (78-nvme-btrfs.sh) is not listed: on 6.1 it oopses the guest
 # (btrfs_zone_finish_endio NULL dereference after WARN zoned.c:1711, a zone
 # append completion btrfs cannot map; docs/NVME-ZNS.md).  Run it with E2E_NVME_BTRFS=1.
