@@ -9,7 +9,11 @@
 # the two, except the tests of E2E_NVME_FIO_XDIFF (expected differences,
 # each explained in docs/NVME-ZNS.md), or when the suite gave no result.
 # Tests that fail on both are named in the result line (the kernel's or
-# fio's, not the emulator's).  Tears down its exports, disk and null_blk.
+# fio's, not the emulator's).  The host's NVMe modules are reloaded with
+# nvme_core multipath=N for the check (back to Y after it): the suite sets
+# the disk's I/O scheduler to mq-deadline and stops ("exit 1", no test run)
+# on the multipath head nvmeXnY, a bio-based disk without schedulers.
+# Tears down its exports, disk and null_blk.
 . /e2e/lib.sh
 . /e2e/nvme.sh
 . /e2e/fiosuite.sh
@@ -18,7 +22,9 @@ nv_need
 teardown() {
 	$NVMET teardown zlnvf > /dev/null 2>&1; $NVMET teardown nbnvf > /dev/null 2>&1
 	nv_zl_rm zlnvf; rm -f /tmp/zlnvf.img; nv_nullb_rm nbnvf
+	nv_multipath Y
 }
+nv_multipath N || fail "cannot reload nvme_core with multipath=N"
 trap teardown EXIT
 SIZE=576; ZMIB=4
 
@@ -26,7 +32,7 @@ d=$(nv_zl zlnvf $SIZE $ZMIB) && [ -n "$d" ] || fail "all-sequential zonelab disk
 n=$(nv_up $d zlnvf) && [ -n "$n" ] || fail "zonelab export/connect: $(cat $LOGS/nvmet-zlnvf.out)"
 say "zonelab $d -> $n (NVMe/TCP); zone_append_max_bytes $(cat /sys/block/$n/queue/zone_append_max_bytes), max_open_zones $(cat /sys/block/$n/queue/max_open_zones)"
 t0=$EPOCHREALTIME
-fio_suite_run /dev/$n nvme-zonelab || fail "no test results on zonelab (rc=$FS_RC)"
+fio_suite_run /dev/$n nvme-zonelab || fail "no test results on zonelab (rc=$FS_RC): $(tail -3 $LOGS/fio-suite-nvme-zonelab.out | tr '\n' ' ')"
 zl="$FS_OK ok, $FS_BAD failed${FS_FAILED:+ ($FS_FAILED)}, $FS_SKIP skipped"
 zl_s=$(awk -v a=$EPOCHREALTIME -v b=$t0 'BEGIN { printf "%d", a - b }')
 say "zonelab: $zl in ${zl_s}s"
@@ -37,7 +43,7 @@ nb=$(nv_nullb nbnvf $SIZE $ZMIB) || fail "null_blk zoned did not come up"
 nn=$(nv_up $nb nbnvf) && [ -n "$nn" ] || fail "null_blk export/connect: $(cat $LOGS/nvmet-nbnvf.out)"
 say "null_blk $nb -> $nn (NVMe/TCP); zone_append_max_bytes $(cat /sys/block/$nn/queue/zone_append_max_bytes), max_open_zones $(cat /sys/block/$nn/queue/max_open_zones)"
 t0=$EPOCHREALTIME
-fio_suite_run /dev/$nn nvme-null_blk || fail "no test results on null_blk (rc=$FS_RC)"
+fio_suite_run /dev/$nn nvme-null_blk || fail "no test results on null_blk (rc=$FS_RC): $(tail -3 $LOGS/fio-suite-nvme-null_blk.out | tr '\n' ' ')"
 nbr="$FS_OK ok, $FS_BAD failed${FS_FAILED:+ ($FS_FAILED)}, $FS_SKIP skipped"
 nb_s=$(awk -v a=$EPOCHREALTIME -v b=$t0 'BEGIN { printf "%d", a - b }')
 say "null_blk: $nbr in ${nb_s}s"
