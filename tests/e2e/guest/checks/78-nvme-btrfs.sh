@@ -16,23 +16,25 @@
 . /e2e/nvme.sh
 nv_need
 modprobe btrfs || skip "no btrfs"
-# 6.1's btrfs maps a zone append's completion back to its block group with
-# the bio's block device (btrfs_record_physical_zoned(): ordered->bdev =
-# bio->bi_bdev; btrfs_rewrite_logical_zoned() -> btrfs_rmap_block(), which
-# skips a stripe whose device's bdev differs); with nvme_core's native
-# multipath the bio was remapped to the path's disk (nvme_ns_head_submit_bio:
-# bio_set_dev(bio, ns->disk->part0)), no stripe matches, WARN(nr != 1) in
-# zoned.c and a NULL dereference in btrfs_zone_finish_endio follow.  6.12
-# keeps no bdev there.  So on 6.1 the host's NVMe modules are reloaded with
-# multipath=N for this check (and back to Y after it).  (Since 6.10 a zone
-# append over 1 MiB hits BUG() in nvmet's bvec_alloc; nv_zl attaches the
-# disk with `zonelab-nvmet attach`, which caps the SCSI disk's
-# max_hw_sectors, and with it the zone append limit nvmet advertises, at
-# 512 KiB.)
-MP=""
-case $(uname -r) in
-6.1.*) MP=N; nv_multipath N || fail "cannot reload nvme_core with multipath=N" ;;
-esac
+# The host's NVMe modules are reloaded with nvme_core multipath=N for this
+# check (back to Y after it): btrfs on the multipath head nvmeXnY fails on
+# both kernels, with zonelab and null_blk alike (docs/NVME-ZNS.md "btrfs on
+# the ZNS namespace").  6.1: btrfs maps a zone append's completion back to
+# its block group with the bio's block device (btrfs_record_physical_zoned:
+# ordered->bdev = bio->bi_bdev; btrfs_rmap_block() skips a stripe whose
+# device's bdev differs), and the head remapped the bio to the path's disk
+# (nvme_ns_head_submit_bio: bio_set_dev(bio, ns->disk->part0)): WARN(nr != 1)
+# in zoned.c, then a NULL dereference in btrfs_zone_finish_endio.  6.12: the
+# head's zone append limit is stacked as 0 (multipath.c sets
+# max_zone_append_sectors = 0, blk_stack_limits keeps it), so it shows the
+# zone size, btrfs sizes its appends by it, and the path refuses those over
+# its own ZASL (blk_check_zone_append: BLK_STS_IOERR): write errors and
+# files that do not verify.  (Since 6.10 a zone append over 1 MiB hits
+# BUG() in nvmet's bvec_alloc; nv_zl attaches the disk with `zonelab-nvmet
+# attach`, which caps the SCSI disk's max_hw_sectors, and with it the zone
+# append limit nvmet advertises, at 512 KiB.)
+MP=N
+nv_multipath N || fail "cannot reload nvme_core with multipath=N"
 M=/mnt/nvb
 teardown() {
 	umount $M 2> /dev/null
