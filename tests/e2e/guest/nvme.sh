@@ -126,9 +126,11 @@ nv_left() {
 nv_multipath() {
 	local p=/sys/module/nvme_core/parameters/multipath m
 	[ "$(cat $p 2> /dev/null)" = "$1" ] && return 0
-	for m in nvme-loop nvme-tcp nvme-fabrics nvme nvme-core; do modprobe -r $m 2> /dev/null; done
+	# since 6.x nvmet itself holds nvme_core: the target goes too (nothing
+	# may be exported) and comes back after
+	for m in nvme-loop nvme-tcp nvmet-tcp nvmet nvme-fabrics nvme nvme-core; do modprobe -r $m 2> /dev/null; done
 	[ ! -d /sys/module/nvme_core ] || { echo "nvme_core still loaded: $(ls /sys/module/nvme_core/holders)" >&2; return 1; }
-	modprobe nvme-core multipath=$1 && modprobe nvme-tcp || return 1
+	modprobe nvme-core multipath=$1 && modprobe nvme-tcp && modprobe nvmet && modprobe nvmet-tcp || return 1
 	[ -z "${NVLOOP:-}" ] || modprobe nvme-loop
-	[ "$(cat $p)" = "$1" ]
+	[ -d $NVCFS ] && [ "$(cat $p)" = "$1" ]
 }
