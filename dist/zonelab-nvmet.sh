@@ -15,7 +15,10 @@
 #   zonelab-nvmet nqn NAME                  the subsystem NQN of NAME
 #
 # Environment: ZL_NVMET_HOSTNQN, ZL_NVMET_HOSTID (the initiator's host NQN
-# and ID; the ID defaults to the NQN's UUID).  For tests: ZL_NVMET_SYSFS (default /sys), ZL_NVMET_CFS
+# and ID; the ID defaults to the NQN's UUID); ZL_NVMET_MAX_HW (attach: the
+# SCSI disk's max_hw_sectors, 512k (default), 256k or host);
+# ZL_NVMET_BIG_APPEND=1 (export a device whose zone append limit is over
+# 1 MiB anyway, with a warning).  For tests: ZL_NVMET_SYSFS (default /sys), ZL_NVMET_CFS
 # (default /sys/kernel/config), ZL_NVMET_STATE (default /run/zonelab-nvmet),
 # BLKZONE (default blkzone), NVME (default nvme).
 set -u
@@ -33,6 +36,8 @@ HOSTNQN=${ZL_NVMET_HOSTNQN:-nqn.2014-08.org.nvmexpress:uuid:7a6f6e65-6c61-6200-0
 # different hostnqn", EINVAL).  A uuid-based NQN gives its UUID.
 case $HOSTNQN in *:uuid:*) d_hostid=${HOSTNQN##*:uuid:} ;; *) d_hostid=7a6f6e65-6c61-6200-0000-000000000001 ;; esac
 HOSTID=${ZL_NVMET_HOSTID:-$d_hostid}
+MAXHW=${ZL_NVMET_MAX_HW:-512k}
+case $MAXHW in 512k|256k|host) ;; *) echo "zonelab-nvmet: ZL_NVMET_MAX_HW='$MAXHW': give 512k, 256k or host" >&2; exit 2 ;; esac
 prog=zonelab-nvmet
 
 die() { echo "$prog: $*" >&2; exit 1; }
@@ -59,7 +64,7 @@ devname() {
 # drivers/nvme/target/zns.c) would refuse silently: the namespace's enable
 # only fails with EINVAL.
 check() {
-	local n q zoned zs nsec nz conv zamax
+	local n q zoned zs nsec nz conv zamax zasl
 	n=$(devname "$1"); q=$SYSFS/block/$n/queue
 	[ -d "$q" ] || die "$1: no $q (not a whole-disk block device)"
 	zoned=$(cat "$q/zoned")
@@ -80,14 +85,21 @@ check() {
 		awk '{ n++; if (n == 1) f = $1 - 1; l = $1 - 1 } END { if (n) printf "%d of %d zones, %d to %d", n, nz, f, l }' nz="$nz")
 	[ -z "$conv" ] ||
 		die "$1: has conventional zones ($conv): ZNS has no conventional zone type (nvmet refuses the device); make the disk with conv=0"
-	echo "$1: ZNS-capable: $nz sequential zones of $zs sectors, zone append up to $zamax bytes"
-	# nvmet allocates one bio vector per 4 KiB page of a Zone Append
-	# (bio_alloc(sg_cnt)), at most 256: since 6.10 sd's zone append is the
-	# block layer's emulation, its limit the zone size, nvmet advertises
-	# that (ZASL), and a larger append hits BUG() in bvec_alloc (seen on
-	# 6.12 with btrfs).  A warning, not a refusal: appends up to 1 MiB work.
-	[ "$zamax" -le 1048576 ] ||
-		echo "$prog: warning: $1 takes zone appends of $zamax bytes: nvmet (seen on Linux 6.12) hits BUG() in bvec_alloc on a Zone Append over 1 MiB (256 pages); keep the initiator's appends at 1 MiB or less (btrfs does not)" >&2
+	# nvmet advertises ZASL = the largest power of two of 4 KiB pages within
+	# the device's zone append limit (nvmet_zasl(), zns.c), and allocates one
+	# bio vector per 4 KiB page of a Zone Append (bio_alloc(sg_cnt)), at
+	# most 256: an append over 1 MiB hits BUG() in bvec_alloc.  Since 6.10
+	# sd's zone append is the block layer's emulation, whose limit is
+	# min(zone size, max_hw_sectors) (queue_limits_max_zone_append_sectors),
+	# so a disk attached without a lower max_hw_sectors advertises its zone
+	# size (seen on 6.12 with btrfs: the guest's nvmet worker dies).
+	zasl=4096; while [ $((zasl * 2)) -le "$zamax" ]; do zasl=$((zasl * 2)); done
+	if [ "$zasl" -gt 1048576 ]; then
+		[ -n "${ZL_NVMET_BIG_APPEND:-}" ] ||
+			die "$1: takes zone appends of $zamax bytes, nvmet would advertise $zasl (ZASL), and it hits BUG() in bvec_alloc on a Zone Append over 1 MiB (256 pages; Linux 6.10+): attach the disk with 'zonelab-nvmet attach' (max_hw_sectors 512 KiB), or ZL_NVMET_BIG_APPEND=1 to export it anyway"
+		echo "$prog: warning: $1 takes zone appends of $zamax bytes (ZASL $zasl): nvmet hits BUG() in bvec_alloc on a Zone Append over 1 MiB; keep the initiator's appends at 1 MiB or less (btrfs does not)" >&2
+	fi
+	echo "$1: ZNS-capable: $nz sequential zones of $zs sectors, zone append up to $zamax bytes (ZASL $zasl bytes)"
 }
 
 need_nvmet() {
@@ -242,15 +254,50 @@ attach() {
 	mkdir -p "$d" && echo -n "dev_size=$size" > "$d/control" && echo -n "dev_config=$cfg" > "$d/control" &&
 		echo 1 > "$d/enable" || { rmdir "$d" 2>/dev/null; die "cannot enable backstore user_0/$name (tcmu-runner running? cfgstring accepted? see its log)"; }
 	w=$(wwn_of "$name"); t=$TGT/loopback/$w/tpgt_1
-	mkdir -p "$t/lun/lun_0" && echo "$w" > "$t/nexus" &&
-		ln -s "$d" "$t/lun/lun_0/$name" || { detach "$name"; die "cannot export user_0/$name through tcm_loop"; }
+	mkdir -p "$t/lun/lun_0" && echo "$w" > "$t/nexus" || { detach "$name"; die "cannot export user_0/$name through tcm_loop"; }
+	scan_limited "$t/lun/lun_0" "$d" "$name" || { detach "$name"; die "cannot export user_0/$name through tcm_loop"; }
 	for i in $(seq 200); do
 		a=$(cat "$t/address" 2>/dev/null)
 		b=$(ls "$SYSFS/class/scsi_device/$a:0/device/block" 2>/dev/null | head -1)
-		[ -n "$a" ] && [ -n "$b" ] && [ -b "/dev/$b" ] && { echo "/dev/$b"; return 0; }
+		if [ -n "$a" ] && [ -n "$b" ] && [ -b "/dev/$b" ]; then
+			[ "$MAXHW" = host ] || [ "$(cat "$SYSFS/block/$b/queue/max_hw_sectors_kb")" -le "${MAXHW%k}" ] ||
+				echo "$prog: warning: /dev/$b: max_hw_sectors_kb is $(cat "$SYSFS/block/$b/queue/max_hw_sectors_kb"), not $MAXHW (scsi_mod's default_dev_flags not taken?)" >&2
+			echo "/dev/$b"; return 0
+		fi
 		sleep 0.1
 	done
 	detach "$name"; die "no SCSI disk appeared for user_0/$name"
+}
+
+# scan_limited LUNDIR BACKSTORE NAME - link the backstore as the LUN (tcm_loop
+# scans it synchronously: scsi_add_device) with scsi_mod's default device
+# flags (/sys/module/scsi_mod/parameters/default_dev_flags, which apply to a
+# device no scsi_devinfo entry names, as zonelab's "ZONELAB ZONED DISK")
+# holding BLIST_MAX_1024 (512 KiB) or BLIST_MAX_512 (256 KiB) for that scan
+# only, so the disk's max_hw_sectors, and with it the zone append limit nvmet
+# advertises, stays at or below 1 MiB (see check).  The handler cannot do it:
+# the Block Limits VPD's MAXIMUM TRANSFER LENGTH sets sd's max_dev_sectors,
+# and the zone append limit follows max_hw_sectors (tcm_loop's host: 65535
+# sectors).  ZL_NVMET_MAX_HW=512k (default), 256k, or host (no change).
+scan_limited() {
+	local lun=$1 bs=$2 name=$3 f=$SYSFS/module/scsi_mod/parameters/default_dev_flags old bit rc
+	case $MAXHW in
+	512k) bit=$((1 << 30)) ;;
+	256k) bit=$((1 << 23)) ;;
+	host) ln -s "$bs" "$lun/$name"; return ;;
+	esac
+	if [ ! -w "$f" ]; then
+		echo "$prog: warning: no writable $f: the disk keeps the host's max_hw_sectors (its zone append limit may exceed what nvmet handles)" >&2
+		ln -s "$bs" "$lun/$name"; return
+	fi
+	mkdir -p "$STATE"
+	exec 8> "$STATE/scan.lock"; flock 8
+	old=$(cat "$f")
+	echo $((old | bit)) > "$f" || { flock -u 8; ln -s "$bs" "$lun/$name"; return; }
+	ln -s "$bs" "$lun/$name"; rc=$?
+	echo "$old" > "$f"
+	flock -u 8; exec 8>&-
+	return $rc
 }
 
 detach() {

@@ -137,7 +137,7 @@ trap 'rm -rf "$ov" "$ov.cpio"' EXIT
 mkdir -p "$ov/e2e/handlers" "$ov/e2e/bin" "$ov/e2e/fio"
 cp "$E2E_DIR/guest/init" "$ov/init"
 mkdir -p "$ov/etc/rtslib-fb-target"   # rtslib's dbroot (python3-rtslib-fb's postinst makes it)
-cp -r "$E2E_DIR/guest/run-checks.sh" "$E2E_DIR/guest/lib.sh" "$E2E_DIR/guest/kmods.sh" "$E2E_DIR/guest/nvme.sh" "$E2E_DIR/guest/zonefs.sh" "$E2E_DIR/guest/ksigs.awk" "$E2E_DIR"/guest/handler-*.sh "$E2E_DIR"/guest/*.py "$E2E_DIR/guest/checks" "$ov/e2e/"
+cp -r "$E2E_DIR/guest/run-checks.sh" "$E2E_DIR/guest/lib.sh" "$E2E_DIR/guest/kmods.sh" "$E2E_DIR/guest/nvme.sh" "$E2E_DIR/guest/zonefs.sh" "$E2E_DIR/guest/fiosuite.sh" "$E2E_DIR/guest/ksigs.awk" "$E2E_DIR"/guest/handler-*.sh "$E2E_DIR"/guest/*.py "$E2E_DIR/guest/checks" "$ov/e2e/"
 ln -s /usr/lib/x86_64-linux-gnu/tcmu-runner/handler_file_zbc.so "$ov/e2e/handlers/"
 # Ours as a user installs it: `make install PREFIX=/usr` into the guest's
 # root (zonelab in /usr/bin, handler_zonelab.so in tcmu-runner's default
@@ -173,7 +173,7 @@ E2E_ONLY=${E2E_ONLY:-}
 E2E_LBA=${E2E_LBA:-512}
 E2E_LOAD_SECS=${E2E_LOAD_SECS:-60}
 E2E_FIO_XFAIL="${E2E_FIO_XFAIL:-54}"
-$(for v in E2E_SUITE_FAMILIES E2E_SUITE_XFAIL KWA_POINTS KWA_DISK_MIB KWA_ZONE_MIB KWA_NCONV KWA_PASSES KWA_PHASES KWA_BS KWA_COMMIT KWA_TMO KWA_TRACE KWA_BT_BUF KWA_BT_NBUF E2E_NVME_BTRFS E2E_NVME_SPEED E2E_SPEED_SECS E2E_TIMING TM_QD1_SECS TM_QD32_SECS; do
+$(for v in E2E_SUITE_FAMILIES E2E_SUITE_XFAIL KWA_POINTS KWA_DISK_MIB KWA_ZONE_MIB KWA_NCONV KWA_PASSES KWA_PHASES KWA_BS KWA_COMMIT KWA_TMO KWA_TRACE KWA_BT_BUF KWA_BT_NBUF E2E_NVME_BTRFS E2E_NVME_FIO E2E_NVME_FAULTS E2E_NVME_FIO_XDIFF E2E_SUITE_TIMEOUT E2E_NVME_SPEED E2E_SPEED_SECS E2E_TIMING TM_QD1_SECS TM_QD32_SECS; do
 	[ -z "${!v:-}" ] || printf '%s="%s"\n' $v "${!v}"; done)
 CFG
 chmod +x "$ov/init"

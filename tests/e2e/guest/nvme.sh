@@ -22,15 +22,25 @@ nv_need() {
 }
 
 # nv_zl NAME SIZE_MIB ZONE_MIB [NCONV [CFG-EXTRA]] - a zonelab disk with a
-# control socket (/tmp/NAME.img.ctl), all zones sequential unless NCONV;
-# prints sdX.
+# control socket (/tmp/NAME.img.ctl), all zones sequential unless NCONV,
+# attached with `zonelab-nvmet attach` (TCMU backstore user_0/NAME + its
+# tcm_loop target; the SCSI disk's max_hw_sectors capped at 512 KiB through
+# scsi_mod's default_dev_flags for the scan, which must be back to what it
+# was); prints sdX.  nv_zl_rm NAME removes it.
 nv_zl() {
-	local img=/tmp/$1.img cfg
+	local img=/tmp/$1.img cfg d f=/sys/module/scsi_mod/parameters/default_dev_flags flags
 	h_fresh $img
 	cfg="zonelab/$img?zsize=$3M&conv=${4:-0}&max_open=16&lba=${E2E_LBA:-512}&ctl=1${5:-}"
-	dev_create $1 $(( $2 << 20 )) "$cfg" > /dev/null || return 1
-	lun_attach $1 | sed 's|/dev/||'
+	flags=$(cat $f)
+	d=$($NVMET attach $1 $(( $2 << 20 )) "$cfg" 2>> $LOGS/nvmet-attach.err) || { cat $LOGS/nvmet-attach.err >&2; return 1; }
+	d=${d#/dev/}
+	[ "$(cat $f)" = "$flags" ] || { echo "default_dev_flags is $(cat $f) after attach, was $flags" >&2; return 1; }
+	[ "$(cat /sys/block/$d/queue/max_hw_sectors_kb)" = 512 ] ||
+		{ echo "$d: max_hw_sectors_kb $(cat /sys/block/$d/queue/max_hw_sectors_kb), want 512 (zonelab-nvmet attach)" >&2; return 1; }
+	udevless_wait $d
+	echo $d
 }
+nv_zl_rm() { $NVMET detach $1 > /dev/null 2>&1; }
 
 # nv_nullb NAME SIZE_MIB ZONE_MIB - a memory-backed zoned null_blk with that
 # geometry (no conventional zones, at most 16 open); prints its disk name
@@ -105,4 +115,22 @@ nv_left() {
 	l+=$(ls /sys/class/nvme 2> /dev/null | tr '\n' ' ')
 	l+=$(ls /sys/kernel/config/nullb 2> /dev/null | grep -v features | tr '\n' ' ')
 	echo "$l"
+}
+
+# nv_multipath Y|N - nvme_core's native multipath, reloading the host's
+# NVMe modules when it differs (nothing may be connected).  With it (the
+# default), a fabrics namespace is the head nvmeXnY whose bios are remapped
+# to the path's disk (nvmeXcYnZ): 6.1's btrfs then maps a zone append's
+# completion with the path's block device and finds no block group
+# (docs/NVME-ZNS.md, "btrfs on 6.1").
+nv_multipath() {
+	local p=/sys/module/nvme_core/parameters/multipath m
+	[ "$(cat $p 2> /dev/null)" = "$1" ] && return 0
+	# since 6.x nvmet itself holds nvme_core: the target goes too (nothing
+	# may be exported) and comes back after
+	for m in nvme-loop nvme-tcp nvmet-tcp nvmet nvme-fabrics nvme nvme-core; do modprobe -r $m 2> /dev/null; done
+	[ ! -d /sys/module/nvme_core ] || { echo "nvme_core still loaded: $(ls /sys/module/nvme_core/holders)" >&2; return 1; }
+	modprobe nvme-core multipath=$1 && modprobe nvme-tcp && modprobe nvmet && modprobe nvmet-tcp || return 1
+	[ -z "${NVLOOP:-}" ] || modprobe nvme-loop
+	[ -d $NVCFS ] && [ "$(cat $p)" = "$1" ]
 }

@@ -29,10 +29,17 @@ full=(attach:00-attach.sh::120 blkzone_report:10-blkzone-report.sh::60
 	load_iscsi:95-load.sh::900 load_stats:96-load-stats.sh::60)
 # NVMe ZNS through nvmet (issue 33, docs/NVME-ZNS.md)
 full+=(nvme_zns:77-nvme-zns.sh::600 nvme_zonefs:79-nvme-zonefs.sh::600)
-# nvme_btrfs (78-nvme-btrfs.sh) is not listed: on 6.1 it oopses the guest
-# (btrfs_zone_finish_endio NULL dereference after WARN zoned.c:1711, a zone
-# append completion btrfs cannot map; docs/NVME-ZNS.md).  Run it with E2E_NVME_BTRFS=1.
+# nvme_fio_suite (58): fio's t/zbd on ZNS beside null_blk; opt-in until its
+# run time is measured (E2E_NVME_FIO=1; docs/NVME-ZNS.md)
+[ -z "${E2E_NVME_FIO:-}" ] || full+=(nvme_fio_suite:58-nvme-fio-suite.sh::7200)
+# nvme_btrfs (78-nvme-btrfs.sh) is opt-in (E2E_NVME_BTRFS=1): btrfs on ZNS
+# through nvmet needs nvme_core multipath=N on 6.1 and 6.12 (the check
+# reloads the host's NVMe modules; docs/NVME-ZNS.md "btrfs on the ZNS
+# namespace") and has not passed on both kernels yet.
 [ -z "${E2E_NVME_BTRFS:-}" ] || full+=(nvme_btrfs:78-nvme-btrfs.sh::900)
+# nvme_zonefs_faults (59): differs from null_blk on 6.12 (a rewrite after a
+# cleared write error fails on zonelab; docs/NVME-ZNS.md): E2E_NVME_FAULTS=1
+[ -z "${E2E_NVME_FAULTS:-}" ] || full+=(nvme_zonefs_faults:59-nvme-zonefs-faults.sh::600)
 full+=(vm_trace:46-vm-trace.sh::600 kernel_wa:47-kernel-wa.sh::${KWA_TMO:-2400})
 # nvme_speed (97): the speed table of docs/NVME-ZNS.md, a measurement: E2E_NVME_SPEED=1
 [ -z "${E2E_NVME_SPEED:-}" ] || full+=(nvme_speed:97-nvme-speed.sh::900)

@@ -4,6 +4,7 @@
 # fio-suite-<label>.results.  E2E_FIO_XFAIL lists tests expected to fail on
 # every emulator (54 fails identically on the kernel's scsi_debug).
 . /e2e/lib.sh
+. /e2e/fiosuite.sh
 suite=$(ls /e2e/fio/t/zbd/test-zbd-support 2>/dev/null) || skip "fio source (t/zbd) not in the initramfs"
 label=$1
 case $label in
@@ -15,16 +16,7 @@ img=/tmp/suite-$label.img; h_fresh $img
 name=zs_$label
 dev_create $name $((2304 << 20)) "$(h_cfg $img 16 8 32)" || fail "backstore"
 dev=$(lun_attach $name) || fail "no disk"
-cd /e2e/fio/t/zbd
-out=$LOGS/fio-suite-$label.out
-timeout ${E2E_SUITE_TIMEOUT:-3000} bash ./test-zbd-support $dev > $out 2>&1
-rc=$?
-res=$LOGS/fio-suite-$label.results
-# Lines look like "Running test 01 ... PASS", "... FAIL", "... SKIP    why".
-grep -aE '^Running test [0-9]+ \.\.\. ' $out | sed -E 's/\x1b\[[0-9;]*m//g; s/^Running test ([0-9]+) \.\.\. /test\1 /' > $res
-ok=$(grep -c ' PASS' $res); bad=$(grep -c ' FAIL' $res); sk=$(grep -c ' SKIP' $res)
-failed=$(awk '$2 == "FAIL" { sub("test0*", "", $1); printf "%s ", $1 }' $res | sed "s/ *$//")
-for t in $failed; do tail -c 20000 ./test-zbd-support.log.$t > $LOGS/fio-suite-$label.test$t.log 2>/dev/null; done
+fio_suite_run $dev $label; rc=$FS_RC; ok=$FS_OK; bad=$FS_BAD; sk=$FS_SKIP; failed=$FS_FAILED
 unexpected=""
 for t in $failed; do case " ${E2E_FIO_XFAIL:-54} " in *" $t "*) ;; *) unexpected+="$t ";; esac; done
 lun_detach $name; rmdir $CFS/core/user_0/$name; rm -f $img

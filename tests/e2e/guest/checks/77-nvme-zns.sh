@@ -31,7 +31,7 @@ ZS=$((16 << 11))   # zone size in sectors
 teardown() {
 	for n in zlnv zlnvc zlnvr zlnvl; do $NVMET teardown $n > /dev/null 2>&1; done
 	$NVMET teardown nbnv > /dev/null 2>&1
-	for n in zlnv zlnvc zlnvr; do dev_remove $n; rm -f /tmp/$n.img; done
+	for n in zlnv zlnvc zlnvr; do nv_zl_rm $n; rm -f /tmp/$n.img; done
 	nv_nullb_rm nbnv
 }
 trap teardown EXIT
@@ -172,11 +172,11 @@ s_nb=$(nv_status "$o"); say "null_blk bad block write: $o"
 [ -n "$s_nb" ] && [ $((s_nb)) = $((s_we)) ] || bad+="null_blk write error status '$s_nb' differs from zonelab's '$s_we'; "
 
 # --- teardown, two orders ---
-dev_remove zlnv          # the disk goes first, the host still connected
+nv_zl_rm zlnv          # the disk goes first, the host still connected
 $NVMET teardown zlnv || bad+="teardown after the disk went failed; "
 $NVMET teardown nbnv || bad+="teardown of null_blk's export failed; "
 nv_nullb_rm nbnv
-for x in zlnvc zlnvr; do dev_remove $x; done
+for x in zlnvc zlnvr; do nv_zl_rm $x; done
 left=$(nv_left)
 [ -z "$left" ] || bad+="left after teardown: $left; "
 ls $CFS/core/user_0 2> /dev/null | grep -q zlnv && bad+="backstores left: $(ls $CFS/core/user_0); "

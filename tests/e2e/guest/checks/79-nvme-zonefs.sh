@@ -21,7 +21,7 @@ NZ=16
 teardown() {
 	umount $M 2> /dev/null
 	$NVMET teardown zlnvz > /dev/null 2>&1; $NVMET teardown nbnvz > /dev/null 2>&1
-	dev_remove zlnvz; rm -f /tmp/zlnvz.img; nv_nullb_rm nbnvz
+	nv_zl_rm zlnvz; rm -f /tmp/zlnvz.img; nv_nullb_rm nbnvz
 }
 trap teardown EXIT
 
@@ -61,7 +61,7 @@ umount $M
 [ "$off" = "0 0" ] || bad+="offline zone's file is '$off' (size mode), want '0 0'; "
 $NVMET teardown zlnvz || bad+="teardown of zonelab's export failed; "
 $NVMET teardown nbnvz || bad+="teardown of null_blk's export failed; "
-dev_remove zlnvz; nv_nullb_rm nbnvz
+nv_zl_rm zlnvz; nv_nullb_rm nbnvz
 left=$(nv_left)
 [ -z "$left" ] || bad+="left after teardown: $left; "
 [ -z "$bad" ] || fail "$bad"

@@ -25,7 +25,7 @@ teardown() {
 		echo 0 > $t/enable 2> /dev/null
 		rm -f $t/lun/lun_0/zlsp; rmdir $t/lun/lun_0 $t/np/* $t $CFS/iscsi/$iqn 2> /dev/null
 	fi
-	dev_remove zlsp; rm -f /tmp/zlsp.img
+	nv_zl_rm zlsp; rm -f /tmp/zlsp.img
 }
 trap teardown EXIT
 
