@@ -3,24 +3,27 @@
 (checks/27-timing.sh; the bounds and why: docs/TIMING.md "Validation").
 
 Reads PREFIX-model.json and PREFIX-model_slow.json (`zonelab timing table
---json` for the disks), per round r PREFIX-rR-{qd1,z_qd1,od,id,z_od,r_od,
-r_id,fifo,sptf,z_qd32}.json (fio --output-format=json) and PREFIX-rR-zop.json
-(guest/zoneop_lat.py on FDEV, the timed disk, and ZDEV, the calibration
-disk: mech=off, every command costs exactly the model's cmd, c0), and
-PREFIX-u_{qd1,od,qd32}.json (the untimed disk, shown only).  Prints one
-line per figure (model, measured, the calibration disk's figure, ratio,
-ok/FAIL with the bound and why) and a SUMMARY line; exits 1 when a figure is
-out of its bound.
+--json` for the disks), PREFIX-cal.json (the calibration disks' costs: c0,
+the model's zone operation, for zlt0; c1, the model's mean QD1 read, for
+zlt1: mech=off, every command costs exactly that), per round r
+PREFIX-rR-qd1.json (fio: the timed disk and zlt1 at the same time),
+PREFIX-rR-{od,id,z_od,r_od,r_id,fifo,sptf,z_qd32}.json and PREFIX-rR-zop.json
+(guest/zoneop_lat.py alternating between FDEV, the timed disk, and ZDEV,
+zlt0), PREFIX-u_{qd1,od,qd32}.json (the untimed disk, shown only) and the
+handlers' statistics.  Prints one line per figure (model, measured, the
+calibration disk's figure, ratio, ok/FAIL with the bound and why), notes
+(per-round figures, VM-bound figures, the guest's timer overshoot) and a
+SUMMARY line; exits 1 when a figure is out of its bound.
 
 Hard bounds (hold under any load; a failure means a command completed
 sooner than the model allows):
   every zone FINISH / RESET on the timed disk >= the model's time; every
-  command on the calibration disk >= c0; QD1 mean latency >= the model's
+  command on a calibration disk >= its cost; QD1 mean latency >= the model's
   mean - 3 standard errors; sequential MB/s <= 1.02 x the model; QD32 IOPS
   <= 1.10 x the model.
 Recovered figures (the calibration disk's overhead, measured in the same
 rounds, taken out):
-  QD1: per round, mean latency(timed) - (mean latency(calibration) - c0);
+  QD1: per round, mean latency(timed) - (mean latency(zlt1) - c1);
       the mean over the rounds within max(10% of the model, 3 se), se the
       larger of the statistical one (fio's standard deviations) and the
       rounds' spread.
@@ -56,15 +59,15 @@ def load(tag):
         return json.load(f)
 
 
-def fio(tag):
-    r = load(tag)["jobs"][0]["read"]
+def fio(tag, job=0):
+    r = load(tag)["jobs"][job]["read"]
     if r.get("total_ios", 0) <= 0:
         fails.append("fio %s: no I/O" % tag)
     return r
 
 
-def rounds(tag):
-    return [fio("r%d-%s" % (i, tag)) for i in range(1, R + 1)]
+def rounds(tag, job=0):
+    return [fio("r%d-%s" % (i, tag), job) for i in range(1, R + 1)]
 
 
 def rate(rs):
@@ -96,18 +99,21 @@ mj = load("model")
 model = {r["name"]: r["value"] for r in mj["rows"]}
 slow = {r["name"]: r["value"] for r in load("model_slow")["rows"]}
 kv = dict(i.split("=") for i in mj["model"].split(",")[1:])
-c0 = float(kv["cmd"].rstrip("ns")) / 1e6            # ms: the calibration disk's cost
+cal = load("cal")
+c0 = cal["c0_ms"]        # zlt0: every command costs this (the model's zone operation)
+c1 = cal["c1_ms"]        # zlt1: the model's mean QD1 random read
+cmd = float(kv["cmd"].rstrip("ns")) / 1e6
 rev = 60e3 / int(kv["rpm"])                         # ms
 INF = 1e12
 
 # ---- QD1 random reads ----
 m_iops = model["QD1 4 KiB random read"]
 m_lat = 1e3 / m_iops
-qt, qz = rounds("qd1"), rounds("z_qd1")
+qt, qz = rounds("qd1", 0), rounds("qd1", 1)
 recs, var = [], 0.0
 for t, z in zip(qt, qz):
     lt, lz = t["lat_ns"]["mean"] / 1e6, z["lat_ns"]["mean"] / 1e6
-    recs.append(lt - (lz - c0))
+    recs.append(lt - (lz - c1))
     var += (t["lat_ns"]["stddev"] / 1e6) ** 2 / t["total_ios"] + \
         (z["lat_ns"]["stddev"] / 1e6) ** 2 / z["total_ios"]
 n_t = sum(t["total_ios"] for t in qt)
@@ -121,11 +127,14 @@ se = max(se_stat, se_rounds)
 tol = max(0.10 * m_lat, 3 * se)
 check("QD1 4K read mean latency (hard)", "ms", m_lat, lat_t, lat_z,
       m_lat - 3 * sd_t / math.sqrt(n_t), INF, ">= model - 3 se")
-check("QD1 latency, calib. min (hard)", "ms", c0, min(z["lat_ns"]["min"] for z in qz) / 1e6,
-      None, c0, INF, ">= c0 each")
-check("QD1 latency, overhead out", "ms", m_lat, rec, lat_z - c0, m_lat - tol, m_lat + tol,
+check("QD1 latency, calib. min (hard)", "ms", c1, min(z["lat_ns"]["min"] for z in qz) / 1e6,
+      None, c1, INF, ">= c1 each")
+check("QD1 latency, overhead out", "ms", m_lat, rec, lat_z - c1, m_lat - tol, m_lat + tol,
       "model +- max(10%%, 3 se); se %.3f ms (stat %.3f, rounds %.3f), per round %s" % (
           se, se_stat, se_rounds, " ".join("%.2f" % x for x in recs)))
+notes.append("QD1 per round: timed %s ms, calib. (c1 %.3f) %s ms" % (
+    " ".join("%.2f" % (t["lat_ns"]["mean"] / 1e6) for t in qt), c1,
+    " ".join("%.2f" % (z["lat_ns"]["mean"] / 1e6) for z in qz)))
 check("QD1 IOPS, overhead out", "IOPS", m_iops, 1e3 / rec, None, 1e3 / (m_lat + tol),
       1e3 / (m_lat - tol), "from the latency above")
 
@@ -150,13 +159,16 @@ for op, name in (("finish", "zone finish (half-full zone)"), ("reset", "zone res
 
 # ---- sequential reads ----
 cap = rate(rounds("z_od"))
+notes.append("calib. seq per round: %s MB/s" % " ".join("%.1f" % rate([x]) for x in rounds("z_od")))
 for tag, name, rtag in (("od", "sequential 1 MiB read, OD", "r_od"),
                         ("id", "sequential 1 MiB read, ID", "r_id")):
     for mod, t, label in ((model, tag, "hc620"), (slow, rtag, "40/20 MB/s")):
         m = mod[name]
         rs = rounds(t)
         meas = rate(rs)
-        nm = "seq 1M QD8 %s %s" % (tag.upper(), label)
+        notes.append("%s %s per round: %s MB/s" % (tag, label, " ".join("%.1f" % rate([x])
+                                                                      for x in rs)))
+        nm = "seq 1M QD32 %s %s" % (tag.upper(), label)
         check(nm + " (hard)", "MB/s", m, max(rate([x]) for x in rs), cap, 0, 1.02 * m,
               "<= model +2%, every round")
         if cap >= 1.3 * m:
@@ -165,7 +177,7 @@ for tag, name, rtag in (("od", "sequential 1 MiB read, OD", "r_od"),
         else:
             # the model's rate when every 1 MiB command misses its sector by
             # a whole turn (a starved stream, no read look-ahead modelled)
-            turn = 1.048576 / ((1.048576 / m) * 1e3 + rev + c0) * 1e3
+            turn = 1.048576 / ((1.048576 / m) * 1e3 + rev + cmd) * 1e3
             lo = 0.85 * min(cap, turn)
             notes.append("%s: VM-bound: the timed path streams %.0f MB/s, below 1.3 x %.0f" %
                          (nm, cap, m))
@@ -177,6 +189,8 @@ for tag, name, rtag in (("od", "sequential 1 MiB read, OD", "r_od"),
 cap32 = iops(rounds("z_qd32"))
 m_f, m_s = model["QD32 4 KiB random read, FIFO"], model["QD32 4 KiB random read, SPTF"]
 fifo, sptf = iops(rounds("fifo")), iops(rounds("sptf"))
+notes.append("QD32 per round: FIFO %s, SPTF %s, calib. %s IOPS" % tuple(
+    " ".join("%.1f" % iops([x]) for x in rounds(t)) for t in ("fifo", "sptf", "z_qd32")))
 check("QD32 FIFO (hard)", "IOPS", m_f, fifo, cap32, 0, 1.10 * m_f, "<= model +10%")
 check("QD32 SPTF (hard)", "IOPS", m_s, sptf, cap32, 0, 1.10 * m_s, "<= model +10%")
 if cap32 >= 1.3 * m_f:
@@ -201,7 +215,7 @@ else:
           "VM-bound: SPTF no worse than FIFO")
 
 # ---- the handler's own view and the guest's timer ----
-for d in ("zltf", "zlts", "zlt0", "zltr"):
+for d in ("zltf", "zlts", "zlt0", "zlt1", "zltr"):
     try:
         t = json.load(open("%s-stats-%s.json" % (pre, d))).get("timing")
     except (OSError, ValueError, KeyError):
@@ -217,10 +231,10 @@ for z in zops:
 notes.append("guest timer overshoot (median / p90 ms) of sleeps of " + ", ".join(
     "%s ms: %.2f / %.2f" % (k, statistics.median(v), quantile(v, 0.9)) for k, v in so.items()))
 uq1, uod, uq32 = fio("u_qd1"), fio("u_od"), fio("u_qd32")
-notes.append("untimed disk: QD1 %.2f ms, seq %.0f MB/s, QD32 %.0f IOPS; calibration disk: QD1 "
-             "%.2f ms (overhead %.2f), seq %.0f MB/s, QD32 %.0f IOPS" % (
-                 uq1["lat_ns"]["mean"] / 1e6, uod["bw_bytes"] / 1e6, uq32["iops"], lat_z,
-                 lat_z - c0, cap, cap32))
+notes.append("untimed disk: QD1 %.2f ms, seq %.0f MB/s, QD32 %.0f IOPS; calibration disks: QD1 "
+             "%.2f ms (c1 %.3f, overhead %.2f), seq %.0f MB/s, QD32 %.0f IOPS" % (
+                 uq1["lat_ns"]["mean"] / 1e6, uod["bw_bytes"] / 1e6, uq32["iops"], lat_z, c1,
+                 lat_z - c1, cap, cap32))
 
 print("%-4s %-34s %10s %10s %10s %6s %-5s %s" % ("", "figure", "model", "measured", "calib.",
                                                  "ratio", "unit", "bound"))
@@ -234,7 +248,7 @@ print("SUMMARY QD1 %.2f ms (model %.2f; overhead out %.2f, calib. overhead %.2f)
       "finish %.2f ms overhead out (model %.2f; raw medians %.2f %.2f, calib. %.2f %.2f), "
       "seq OD %.1f ID %.1f MB/s (model %.1f %.1f; calib. %.0f), 40/20 disk %.1f %.1f "
       "(model %.1f %.1f), QD32 FIFO %.1f SPTF %.1f IOPS (model %.1f %.1f; calib. %.0f)" % (
-          lat_t, m_lat, rec, lat_z - c0, zop_rec["reset"][0], zop_rec["finish"][0],
+          lat_t, m_lat, rec, lat_z - c1, zop_rec["reset"][0], zop_rec["finish"][0],
           model["zone reset (full zone)"], zop_rec["reset"][1], zop_rec["finish"][1],
           zop_rec["reset"][2], zop_rec["finish"][2],
           rate(rounds("od")), rate(rounds("id")), model["sequential 1 MiB read, OD"],
