@@ -160,9 +160,13 @@ kmsg_mark
 dev_create zltb $BSZ "$(cfg /tmp/zltb.img $BZ hc620)" hw_max_sectors=1024 || bfail "backstore zltb"
 lun_attach zltb > /dev/null || bfail "no disk for zltb"
 b=$(devname zltb)
+# the drive's queue depth (the preset's qd, as a SATA drive's NCQ reports
+# it); tcm_loop offers 1024, which no single-actuator drive would take
+qd=$(sed -n 's/.*,qd=\([0-9]*\),.*/\1/p' <<< "$($ZONELAB timing table --timing-model hc620 --zones 64 --zone-size ${BZ}M --json | head -1)")
+echo $qd > /sys/block/$b/device/queue_depth || bfail "queue_depth $qd on the timed btrfs disk"
 tmo=$(cat /sys/block/$b/device/timeout); qd=$(cat /sys/block/$b/device/queue_depth)
 mkb=$(cat /sys/block/$b/queue/max_sectors_kb)
-tt hc620 --zones 64 --zone-size ${BZ}M --json | sed -n 's/^{ "model": "\([^"]*\)".*/\1/p' > $B-model.txt
+$ZONELAB timing table --timing-model hc620 --zones 64 --zone-size ${BZ}M --json | sed -n 's/^{ "model": "\([^"]*\)".*/\1/p' > $B-model.txt
 # the preset's worst-case command time on this disk (python: the figures
 # from the model's canonical text)
 python3 - "$(cat $B-model.txt)" $qd $mkb $tmo > $B-worst.txt <<'EOF' || bfail "worst case: $(cat $B-worst.txt)"
