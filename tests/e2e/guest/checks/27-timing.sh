@@ -8,24 +8,26 @@
 #
 # Measurement disks (64 all-sequential zones of 256 MiB = 16 GiB, sparse
 # images in the guest's RAM: nothing is written but zone state; 1 MiB
-# commands, hw_max_sectors=2048):
+# commands, hw_max_sectors=2048, a 64 MiB TCMU data area):
 #   zltf  hc620/cache=0             the model, FIFO
 #   zlts  hc620/cache=0/sched=sptf  the same, SPTF
-#   zlt0  hc620/cache=0/mech=off/reset=0/finish=0: the calibration disk:
-#         the same timed path (work queue, timer thread, a timed wait per
-#         command) at a known cost, cmd = 0.1 ms per command and nothing
-#         else: what it measures above 0.1 ms is the VM's and the timed
-#         path's own overhead
+#   zlt0, zlt1  hc620/cache=0/mech=off/cmd=C/reset=0/finish=0: calibration
+#         disks: the same timed path (work queue, timer thread, one timed
+#         wait per command) at a known cost C a command, the model's zone
+#         operation (zlt0, 1.1 ms) or its mean QD1 read (zlt1, 1 / its
+#         IOPS): what they measure above C is the VM's and the timed
+#         path's own overhead at that length of wait
 #   zltr  hc620/cache=0/rate_od=40/rate_id=20: the same mechanism at media
-#         rates the VM can feed (it streams 255 MB/s from no disk here)
+#         rates the VM may feed (it streams 255 MB/s from no disk here)
 #   zltu  no model (the VM's untimed path; shown, not used in bounds)
 # The model puts emulated zone i at the radius of the drive's zone slot
 # i x 55,879/64, so these disks span the whole stroke.  TM_ROUNDS rounds
 # (default 3), each timed disk's job beside the same job on zlt0, the order
 # reversed every other round (so a drift of the loaded host's speed hits
-# both alike): QD1 4 KiB random reads, 1 MiB sequential reads QD8 of zone 0
-# (OD) and 63 (ID), QD32 4 KiB random reads (FIFO, SPTF, zlt0), zone FINISH
-# and RESET alternating between zltf and zlt0 one ioctl at a time
+# both alike): QD1 4 KiB random reads (zltf and zlt1 at the same time),
+# 1 MiB sequential reads QD32 of zone 0 (OD) and 63 (ID), QD32 4 KiB random
+# reads (FIFO, SPTF, zlt0), zone FINISH and RESET alternating between zltf
+# and zlt0 one ioctl at a time
 # (guest/zoneop_lat.py).  guest/timing_cmp.py asserts the bounds
 # (docs/TIMING.md "Validation"): hard ones (no command faster than the
 # model) and the model's figures recovered after the calibration disk's
@@ -39,8 +41,10 @@
 # three times at random (64 KiB O_DIRECT, fio) with data reclaim at 75%, a sync
 # after each quarter; then scrub.  Fails on an I/O error, a SCSI timeout or
 # abort, a btrfs error, a scrub error, no reclaim, or a worst-case command
-# time of the preset (a full queue of the largest commands, no cache
-# backlog) not below the disk's timeout (/sys/block/sdX/device/timeout).
+# time of the preset (a full queue of the largest commands at the preset's
+# queue depth, set on the disk) not below the disk's timeout
+# (/sys/block/sdX/device/timeout); the time of a read behind a full cache
+# backlog is printed beside it.
 . /e2e/lib.sh
 [ "$E2E_HANDLER" = zonelab ] || skip "needs the zonelab handler (timing=)"
 NZ=64; ZMIB=256; SZ=$(( NZ * ZMIB << 20 ))
