@@ -422,6 +422,8 @@ static double position(const struct ztime *t, double start, const struct where *
 	uint64_t d = w->cyl > t->cyl ? w->cyl - t->cyl : t->cyl - w->cyl;
 	double seek = seek_curve(&t->p, t->nr_cyl, t->knee, t->seek_b, (double)d), wait;
 
+	if (t->p.mech == ZTIME_MECH_OFF)
+		return 0;
 	if (!d && w->head != t->head)
 		seek = (double)t->p.head_switch_ns;
 	wait = angle_of(t, w) - angle_at(t, start + seek);
@@ -436,7 +438,7 @@ uint64_t ztime_position_ns(const struct ztime *t, uint64_t start_ns, uint64_t of
 {
 	struct where w;
 
-	if (t->p.kind != ZTIME_HDD)
+	if (t->p.kind != ZTIME_HDD || t->p.mech == ZTIME_MECH_OFF)
 		return 0;
 	locate(t, drive_pos(t, off_bytes), &w);
 	return (uint64_t)llround(position(t, (double)start_ns, &w));
@@ -448,6 +450,8 @@ static uint64_t mech(struct ztime *t, uint64_t start, uint64_t off, uint64_t len
 	struct where w;
 	double now = (double)start, left = (double)len;
 
+	if (t->p.mech == ZTIME_MECH_OFF)
+		return start;   /* a calibration disk: the mechanism costs nothing */
 	locate(t, drive_pos(t, off), &w);
 	now += position(t, now, &w);
 	for (;;) {

@@ -43,6 +43,15 @@ enum ztime_kind { ZTIME_HDD = 0, ZTIME_FLASH };
 /* The order a caller with a queue serves it in (the model itself is FIFO). */
 enum ztime_sched { ZTIME_SCHED_FIFO = 0, ZTIME_SCHED_SPTF };
 
+/*
+ * HDD: whether the mechanism takes time.  ZTIME_MECH_OFF (`mech=off`): no
+ * seek, rotation, head switch or media transfer; a command costs only its
+ * fixed figures (cmd, the zone operations, implicit_open).  Not a drive: a
+ * calibration disk that goes through the same timed path as a real model
+ * and costs a known constant (what the e2e timing check subtracts).
+ */
+enum ztime_mech { ZTIME_MECH_ON = 0, ZTIME_MECH_OFF };
+
 enum ztime_op {
 	ZTIME_READ = 0,
 	ZTIME_WRITE,        /* also zone append (at the write pointer) */
@@ -74,6 +83,7 @@ struct ztime_params {
 	uint64_t cache_bytes;       /* volatile write cache; 0 = write through */
 	uint64_t iface_bps;         /* host link: a cached write's transfer */
 	uint32_t seek_knee_pct;     /* Ruemmler-Wilkes: sqrt below this % of the stroke */
+	enum ztime_mech mech;       /* ZTIME_MECH_OFF: the mechanism costs nothing */
 	/* flash */
 	uint32_t channels, dies_per_channel;
 	uint32_t zone_dies;         /* dies a zone is striped over */
@@ -153,7 +163,7 @@ uint64_t ztime_submit(struct ztime *t, uint64_t now_ns, const struct ztime_req *
 /**
  * ztime_position_ns() - HDD: the positioning time (seek + rotation) to
  * reach @off_bytes if the mechanism started at @start_ns, without changing
- * anything: what SPTF minimises.  Flash: 0.
+ * anything: what SPTF minimises.  Flash and `mech=off`: 0.
  */
 uint64_t ztime_position_ns(const struct ztime *t, uint64_t start_ns, uint64_t off_bytes);
 

@@ -72,7 +72,7 @@ int ztime_params_preset(const char *name, struct ztime_params *p)
 
 /* ---- keys ---- */
 
-enum kunit { K_DUR, K_RATE, K_SIZE, K_U32, K_SCHED };
+enum kunit { K_DUR, K_RATE, K_SIZE, K_U32, K_SCHED, K_MECH };
 enum kfor { F_ANY, F_HDD, F_FLASH };
 
 static const struct key {
@@ -103,6 +103,7 @@ static const struct key {
 	{ "head_switch", F_HDD, K_DUR, O(head_switch_ns), 0, 100 * MS },
 	{ "cache", F_HDD, K_SIZE, O(cache_bytes), 0, 64ULL << 30 },
 	{ "iface", F_HDD, K_RATE, O(iface_bps), MBS, 100000 * MBS },
+	{ "mech", F_HDD, K_MECH, O(mech), 0, 1 },
 	{ "channels", F_FLASH, K_U32, O(channels), 1, 64 },
 	{ "dies", F_FLASH, K_U32, O(dies_per_channel), 1, 64 },
 	{ "zone_dies", F_FLASH, K_U32, O(zone_dies), 1, 4096 },
@@ -118,6 +119,7 @@ static const struct key {
 #define NR_KEYS (sizeof(keys) / sizeof(keys[0]))
 
 static const char *const sched_names[] = { "fifo", "sptf" };
+static const char *const mech_names[] = { "on", "off" };   /* enum ztime_mech */
 
 static bool key_applies(const struct key *k, enum ztime_kind kind)
 {
@@ -143,6 +145,8 @@ static uint64_t get(const struct ztime_params *p, const struct key *k)
 		return *(const uint32_t *)b;
 	if (k->unit == K_SCHED)
 		return (uint64_t)*(const enum ztime_sched *)b;
+	if (k->unit == K_MECH)
+		return (uint64_t)*(const enum ztime_mech *)b;
 	return *(const uint64_t *)b;
 }
 
@@ -154,6 +158,8 @@ static void set(struct ztime_params *p, const struct key *k, uint64_t v)
 		*(uint32_t *)b = (uint32_t)v;
 	else if (k->unit == K_SCHED)
 		*(enum ztime_sched *)b = (enum ztime_sched)v;
+	else if (k->unit == K_MECH)
+		*(enum ztime_mech *)b = (enum ztime_mech)v;
 	else
 		*(uint64_t *)b = v;
 }
@@ -293,6 +299,15 @@ static int parse_one(const char *text, const char *item, struct ztime_params *p,
 				ret = 0;
 			}
 		break;
+	case K_MECH:
+		ret = -EINVAL;
+		why = "not on or off";
+		for (i = 0; i < 2; i++)
+			if (!strcmp(val, mech_names[i])) {
+				v = i;
+				ret = 0;
+			}
+		break;
 	}
 	if (ret) {
 		say(msg, msg_len, "timing \"%s\": %s=\"%s\": %s", text, name, val, why);
@@ -376,6 +391,9 @@ int ztime_format(const struct ztime_params *p, char *buf, size_t len)
 			break;
 		case K_SCHED:
 			w = snprintf(buf + n, len - n, ",%s=%s", k->name, sched_names[v ? 1 : 0]);
+			break;
+		case K_MECH:
+			w = snprintf(buf + n, len - n, ",%s=%s", k->name, mech_names[v ? 1 : 0]);
 			break;
 		default:
 			w = snprintf(buf + n, len - n, ",%s=%llu", k->name, (unsigned long long)v);

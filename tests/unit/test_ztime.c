@@ -275,6 +275,51 @@ static void test_ztime_zone_ops_cost_their_figures(void **state)
 	ztime_destroy(t);
 }
 
+/*
+ * mech=off: a calibration disk.  Reads and writes of any size anywhere, FUA
+ * or cached, cost exactly cmd; zone operations their fixed figures; with
+ * everything at 0 every command completes when it was sent.
+ */
+static void test_ztime_mech_off_costs_only_the_fixed_figures(void **state)
+{
+	struct ztime *t = make("hc620,cache=0,mech=off", 256 * MiB, 64);
+	struct ztime_req r = { ZTIME_READ, 0, 4096, false, false };
+	uint64_t now = 0, i;
+	struct zl_rng g;
+
+	zl_rng_seed(&g, 7);
+	for (i = 0; i < 1000; i++) {
+		r.op = i % 3 ? ZTIME_READ : ZTIME_WRITE;
+		r.off_bytes = zl_rng_below(&g, 64 * 256 * MiB / 4096) * 4096;
+		r.len_bytes = i % 2 ? 4096 : MiB;
+		r.fua = i % 5 == 0;
+		assert_int_equal(ztime_submit(t, now, &r), now + 100000);
+		assert_int_equal(ztime_position_ns(t, now, r.off_bytes), 0);
+		now += 1000 + zl_rng_below(&g, 20000000);
+	}
+	r.op = ZTIME_RESET;
+	assert_int_equal(ztime_submit(t, now, &r), now + 100000 + 1000000);
+	r.op = ZTIME_FLUSH;
+	assert_int_equal(ztime_submit(t, now, &r), now + 100000);
+	ztime_destroy(t);
+	/* the preset's mechanism is on (a read pays seek and rotation) */
+	t = make("hc620,cache=0,mech=on", 256 * MiB, 64);
+	r = (struct ztime_req){ ZTIME_READ, 63 * 256 * MiB, 4096, false, false };
+	assert_true(ztime_submit(t, 0, &r) > 100000 + 1000000);
+	ztime_destroy(t);
+	/* cache on, everything zeroed: a 1 MiB write, the flush, a reset: at once */
+	t = make("hc620,mech=off,cmd=0,reset=0,finish=0", 256 * MiB, 64);
+	r = (struct ztime_req){ ZTIME_WRITE, 5 * 256 * MiB, MiB, false, false };
+	assert_int_equal(ztime_submit(t, 5000, &r), 5000 + MiB * 1000000000ULL / 600000000ULL);
+	r.fua = true;
+	assert_int_equal(ztime_submit(t, 6000000, &r), 6000000);
+	r.op = ZTIME_FLUSH;
+	assert_int_equal(ztime_submit(t, 7000000, &r), 7000000);
+	r.op = ZTIME_RESET;
+	assert_int_equal(ztime_submit(t, 7000000, &r), 7000000);
+	ztime_destroy(t);
+}
+
 /* ---- flash ---- */
 
 static void test_ztime_flash_reset_erases_what_was_written(void **state)
@@ -348,6 +393,18 @@ static void test_ztime_parse_presets_and_overrides(void **state)
 	assert_int_equal(ztime_parse(buf, &q, msg, sizeof(msg)), 0);
 	assert_int_equal(q.page_bytes, 16384);
 	assert_int_equal(ztime_format(&p, buf, 8), -ENOSPC);
+	/* mech: the preset's is on; off survives the canonical round trip */
+	assert_int_equal(ztime_parse("hc620", &p, msg, sizeof(msg)), 0);
+	assert_int_equal(p.mech, ZTIME_MECH_ON);
+	assert_int_equal(ztime_parse("hc620,mech=off,cmd=0,reset=0,finish=0", &p, msg,
+				     sizeof(msg)), 0);
+	assert_int_equal(p.mech, ZTIME_MECH_OFF);
+	assert_int_equal(p.cmd_ns, 0);
+	assert_true(ztime_format(&p, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, ",mech=off"));
+	assert_int_equal(ztime_parse(buf, &q, msg, sizeof(msg)), 0);
+	assert_int_equal(q.mech, ZTIME_MECH_OFF);
+	assert_int_equal(q.reset_ns, 0);
 }
 
 static const struct {
@@ -375,6 +432,11 @@ static const struct {
 	{ "zn540,block=100K", "not a multiple of page" },
 	{ "zn540,sched=sptf", "sched=sptf needs a hard disk" },
 	{ "hc620,qd=0", "qd=0 is out of range (1..256)" },
+	{ "hc620,mech=0", "mech=\"0\": not on or off" },
+	{ "hc620,mech=", "mech=\"\": not on or off" },
+	{ "zn540,mech=off", "unknown key \"mech\" for zn540 (a flash drive)" },
+	{ "hc620,cmd=1.5s", "cmd=1.5s is out of range (0ms..1000ms)" },
+	{ "hc620,reset=61s", "reset=61s is out of range (0ms..60000ms)" },
 };
 
 static void test_ztime_parse_refusals_say_what_and_why(void **state)
@@ -427,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_ztime_random_writes_without_cache_pay_seek_and_rotation),
 		cmocka_unit_test(test_ztime_implicit_open_costs_what_the_knob_says),
 		cmocka_unit_test(test_ztime_zone_ops_cost_their_figures),
+		cmocka_unit_test(test_ztime_mech_off_costs_only_the_fixed_figures),
 		cmocka_unit_test(test_ztime_flash_reset_erases_what_was_written),
 		cmocka_unit_test(test_ztime_flash_stripes_a_zone_over_its_dies),
 		cmocka_unit_test(test_ztime_parse_presets_and_overrides),
