@@ -145,7 +145,7 @@ chunks $A > $W/chunks-start.txt || fail "dump-tree -t chunk $A"
 cp $W/layout.txt $LOGS/btrfs_replace-layout.txt
 $ZONELAB sim --replace-layout $W/layout.txt --replace-dev $ida > $W/fscore.json 2> $W/fscore.err ||
 	fail "fs-core replay: $(cat $W/fscore.err)"
-cp $W/fscore.json $LOGS/btrfs_replace-fscore.json
+cp $W/fscore.json $LOGS/btrfs_replace-fscore.txt
 fj() { grep -oE "\"$1\":[0-9]+" $W/fscore.json | cut -d: -f2; }
 F=$(fj tgt_write_bytes); F_src=$(fj src_wp_bytes)
 # S0: the source's bytes below the write pointers of its chunk zones; a
@@ -239,11 +239,11 @@ say "balance -dconvert=raid1: refused by $(uname -r): $kd"
 (cd $M && sha256sum -c --quiet $W/sums) || fail "checksum mismatch after the refused conversion"
 umount $M || fail "final umount"
 
-kmsg_since > $LOGS/btrfs_replace.kmsg
-grep -iE 'BTRFS (error|critical)' $LOGS/btrfs_replace.kmsg | grep -vE 'zoned: (profile|data) raid1' &&
+kmsg_since > $LOGS/btrfs_replace-kmsg.txt.txt
+grep -iE 'BTRFS (error|critical)' $LOGS/btrfs_replace-kmsg.txt | grep -vE 'zoned: (profile|data) raid1' &&
 	fail "btrfs errors in dmesg"
-w=$(ksigs < $LOGS/btrfs_replace.kmsg | wc -l)
-[ "$w" = 0 ] || note "kernel: $w WARNING/BUG/Oops: $(ksigs < $LOGS/btrfs_replace.kmsg | uniq -c | sed 's/^ *//' | tr '\n' ';')"
+w=$(ksigs < $LOGS/btrfs_replace-kmsg.txt | wc -l)
+[ "$w" = 0 ] || note "kernel: $w WARNING/BUG/Oops: $(ksigs < $LOGS/btrfs_replace-kmsg.txt | uniq -c | sed 's/^ *//' | tr '\n' ';')"
 for f in zones-src-start zones-src-end zones-tgt-end zones-cmp chunks-start chunks-end replace \
 	 usage-before usage-after devusage-after check show-after; do
 	cp $W/$f.* $LOGS/btrfs_replace-$f.txt 2>/dev/null
