@@ -239,7 +239,7 @@ say "balance -dconvert=raid1: refused by $(uname -r): $kd"
 (cd $M && sha256sum -c --quiet $W/sums) || fail "checksum mismatch after the refused conversion"
 umount $M || fail "final umount"
 
-kmsg_since > $LOGS/btrfs_replace-kmsg.txt.txt
+kmsg_since > $LOGS/btrfs_replace-kmsg.txt
 grep -iE 'BTRFS (error|critical)' $LOGS/btrfs_replace-kmsg.txt | grep -vE 'zoned: (profile|data) raid1' &&
 	fail "btrfs errors in dmesg"
 w=$(ksigs < $LOGS/btrfs_replace-kmsg.txt | wc -l)
