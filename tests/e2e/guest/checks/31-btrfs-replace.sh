@@ -178,8 +178,17 @@ btrfs filesystem usage -b $M > $W/usage-after.txt 2>&1
 btrfs device usage -b $M > $W/devusage-after.txt 2>&1
 umount $M || fail "umount after the replace"
 chunks $T > $W/chunks-end.txt
-btrfs check $T > $W/check.out 2>&1 || { cat $W/check.out; fail "btrfs check $T not clean"; }
-grep -E '^ERROR|[1-9][0-9]* errors? found' $W/check.out && { cat $W/check.out; fail "btrfs check reports errors"; }
+# btrfs-progs 6.2 cannot open zoned RAID1 metadata (its own
+# zoned_profile_supported(): "zoned: profile RAID1 not yet supported"):
+# with it the kernel's replace is checked by the bytes and checksums alone
+if btrfs check $T > $W/check.out 2>&1; then
+	grep -E '^ERROR|[1-9][0-9]* errors? found' $W/check.out && { cat $W/check.out; fail "btrfs check reports errors"; }
+elif [ $meta = raid1 ] && grep -q 'zoned: profile RAID1 not yet supported' $W/check.out; then
+	say "btrfs check: $(btrfs --version) cannot open zoned RAID1 metadata: not checked"
+	note "btrfs check not run: $(btrfs --version) refuses zoned RAID1 metadata ('zoned: profile RAID1 not yet supported');"
+else
+	cat $W/check.out; fail "btrfs check $T not clean"
+fi
 
 # Bytes: the handler's counters against the zone reports and fs-core.
 K=$(( (tw1 - tw0) * LBA ))
