@@ -65,6 +65,11 @@ static const char sim_help[] =
 "             --rebuild-fg-load X (0..0.95 of the array's throughput)\n"
 "             --rebuild-prio idle|share:X --rebuild-io BYTES (default 4M)\n"
 "             --rebuild-max-days N (give up; default 60)\n"
+"  replay of a kernel replace: --replace-layout FILE [--replace-dev DEVID]: instead\n"
+"             of a run, mount the layout of a real zoned btrfs (chunks, write\n"
+"             pointers; format in sim/sim_kreplace.c) in fs-core and replace device\n"
+"             DEVID (default: the first) as zoned btrfs does; prints the bytes it\n"
+"             copies (docs/REBUILD.md); no other option goes with it\n"
 "  --check-config   check the options (exit 0 or 2 with the message), run nothing\n";
 
 /* The value @names spells @s, in *@out; -1 after a message naming the choices. */
@@ -104,7 +109,7 @@ enum {
 	O_RESERVE, O_CSV, O_SAMPLE, O_STORE, O_FAULTS, O_BLKDEV, O_ON_ERR, O_NO_RREAD,
 	O_HELP, O_RECLAIM, O_META_MODEL, O_EXTENT, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG, O_MAP, O_FILE_SIZE, O_LOOPS, O_TIMING, O_SPEED,
 	O_MAX_OPEN, O_MAX_ACTIVE, O_TRACE, O_TRACE_FMT, O_DEVICE, O_SPACE_RESV, O_TIMING_MODEL,
-	O_REBUILD, O_RB_LOAD, O_RB_PRIO, O_RB_IO, O_RB_DAYS, O_BUFFERED,
+	O_REBUILD, O_RB_LOAD, O_RB_PRIO, O_RB_IO, O_RB_DAYS, O_BUFFERED, O_KR_LAYOUT, O_KR_DEV,
 };
 
 static const struct option opts[] = {
@@ -136,7 +141,8 @@ static const struct option opts[] = {
 	{ "max-open", 1, 0, O_MAX_OPEN }, { "max-active", 1, 0, O_MAX_ACTIVE },
 	{ "rebuild", 1, 0, O_REBUILD }, { "rebuild-fg-load", 1, 0, O_RB_LOAD },
 	{ "rebuild-prio", 1, 0, O_RB_PRIO }, { "rebuild-io", 1, 0, O_RB_IO },
-	{ "rebuild-max-days", 1, 0, O_RB_DAYS }, { 0, 0, 0, 0 },
+	{ "rebuild-max-days", 1, 0, O_RB_DAYS }, { "replace-layout", 1, 0, O_KR_LAYOUT },
+	{ "replace-dev", 1, 0, O_KR_DEV }, { 0, 0, 0, 0 },
 };
 
 /* The option table, for `zonelab run` (scenario keys are these names). */
@@ -375,6 +381,30 @@ static int run_rebuild(const struct sim_rb_cfg *rc, bool check_only)
 	return 0;
 }
 
+/* `zonelab sim --replace-layout FILE`: fs-core's replay of a kernel replace
+ * (sim/sim_kreplace.c). */
+static int run_kreplace(const char *path, uint32_t devid, bool check_only)
+{
+	struct sim_kr_result res;
+	char msg[512];
+	FILE *f = fopen(path, "r");
+	int ret;
+
+	if (!f) {
+		fprintf(stderr, "zonelab: sim: --replace-layout: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	ret = sim_kr_run(f, path, devid, &res, msg, sizeof(msg));
+	fclose(f);
+	if (ret) {
+		fprintf(stderr, "zonelab: sim: %s\n", msg);
+		return ret == -EINVAL ? 2 : 1;
+	}
+	if (!check_only)
+		sim_kr_json(stdout, &res);
+	return 0;
+}
+
 /**
  * cmd_sim() - `zonelab sim [options]`.  Returns 0 when the run completed
  * without error, 1 when the simulation stopped on an error (the JSON says
@@ -395,7 +425,9 @@ int cmd_sim(int argc, char **argv)
 	struct sim_rb_cfg rbc;
 	const char *csv_path = NULL, *zone_csv_path = NULL;
 	bool check_only = false, zones_given = false, qd_given = false, rebuild = false;
-	bool zsize_given = false, devs_given = false;
+	bool zsize_given = false, devs_given = false, others_given = false;
+	const char *kr_layout = NULL;
+	uint64_t kr_dev = 0;
 	int o, ret;
 
 	sim_cfg_init(&cfg);
@@ -434,6 +466,20 @@ int cmd_sim(int argc, char **argv)
 		}
 		if (o == '?')
 			return 2;
+		if (o == O_KR_LAYOUT) {
+			kr_layout = optarg;
+			continue;
+		}
+		if (o == O_KR_DEV) {
+			if (cli_parse_u64_max("replace-dev", optarg, UINT32_MAX, &kr_dev))
+				return 2;
+			if (!kr_dev) {
+				fprintf(stderr, "zonelab: sim: --replace-dev 0: a btrfs devid is 1 or more\n");
+				return 2;
+			}
+			continue;
+		}
+		others_given = true;
 		ret = rb_opt(&rbc, o, optarg);
 		if (ret <= 0) {
 			if (ret) {
@@ -451,6 +497,22 @@ int cmd_sim(int argc, char **argv)
 		zsize_given |= o == O_ZONE_SIZE;
 		devs_given |= o == O_DEVICES;
 		qd_given |= o == O_QD;
+	}
+	if (kr_dev && !kr_layout) {
+		fprintf(stderr, "zonelab: sim: --replace-dev: needs --replace-layout\n");
+		return 2;
+	}
+	if (kr_layout) {
+		if (optind < argc) {
+			cli_unexpected(&co, argv[optind]);
+			return 2;
+		}
+		if (others_given || trace_path || zone_csv_path) {
+			fprintf(stderr, "zonelab: sim: --replace-layout: no option but --replace-dev "
+				"and --check-config goes with it\n");
+			return 2;
+		}
+		return run_kreplace(kr_layout, (uint32_t)kr_dev, check_only);
 	}
 	if (rebuild) {
 		if (optind < argc) {

@@ -360,6 +360,39 @@ int sim_rb_run(const struct sim_rb_cfg *c, struct sim_rb_result *res, char *msg,
 /* sim_rb_json() - configuration and result as one JSON object on @f. */
 void sim_rb_json(FILE *f, const struct sim_rb_cfg *c, const struct sim_rb_result *r);
 
+/* ---- the kernel's replace replayed in fs-core (sim_kreplace.c) ---- */
+
+/* What fs-core's zoned replace of a layout taken from a real zoned btrfs
+ * copies (docs/REBUILD.md, "The kernel's replace beside fs-core's"). */
+struct sim_kr_result {
+	uint32_t src_devid, nr_devs, nr_chunks;
+	uint64_t zone_bytes;
+	uint32_t src_chunk_zones;     /* the source's zones in chunks */
+	uint64_t src_wp_bytes;        /* below the write pointers of those zones */
+	uint64_t src_other_wp_bytes;  /* below the others' (the superblock log zones) */
+	uint32_t nr_bgs;              /* block groups fs-core's replace copied */
+	uint64_t alloc_bytes, copied_bytes, zero_bytes, tgt_write_bytes;  /* fsc_replace_progress */
+	uint64_t read_bytes;          /* read from the source */
+	uint64_t nr_reads, nr_writes;
+	uint64_t tgt_wp_bytes;        /* below the target's write pointers after the copy */
+	uint32_t nr_wp_mismatch;      /* chunk zones whose target wp differs from the source's */
+	uint64_t verify_blocks, verify_bad;  /* fsc_dev_verify() of the new device */
+};
+
+/**
+ * sim_kr_run() - read a replace layout from @in (@name for messages; the
+ * format is at the top of sim_kreplace.c), mount it in fs-core on data-less
+ * zone models, replace device @src_devid (0: the first device line) onto an
+ * empty model of it with cfg.replace ZONED, and fill @res.  Returns 0,
+ * -EINVAL with file:line and why in @msg (a layout that does not parse, a
+ * chunk fs-core refuses to mount, no such device), -EIO, -ENOMEM, or an
+ * fs-core error of the replace (@msg names the step).
+ */
+int sim_kr_run(FILE *in, const char *name, uint32_t src_devid, struct sim_kr_result *res,
+	       char *msg, size_t msg_len);
+/* sim_kr_json() - @r as one JSON object (one line) on @f. */
+void sim_kr_json(FILE *f, const struct sim_kr_result *r);
+
 /* sim_json() - the configuration and result as one JSON object on @f. */
 void sim_json(FILE *f, const struct sim_cfg *cfg, const struct sim_result *res);
 

@@ -19,7 +19,8 @@ full=(attach:00-attach.sh::120 blkzone_report:10-blkzone-report.sh::60
 	dio_at_wp:20-dio-at-wp.sh::60 unaligned_write:21-unaligned-write.sh::60
 	read_above_wp:22-read-above-wp.sh::60 readcap10:23-readcap10.sh::60
 	write_same:24-write-same.sh::60 verify_time:26-verify-time.sh::900
-	btrfs:30-btrfs.sh::600 f2fs:40-f2fs.sh::300 fscore_blkdev:45-fscore-blkdev.sh::300
+	btrfs:30-btrfs.sh::600 btrfs_replace:31-btrfs-replace.sh::900
+	f2fs:40-f2fs.sh::300 fscore_blkdev:45-fscore-blkdev.sh::300
 	fio_zbd:50-fio-zbd.sh::600
 	neg_zone_nonpow2:80-neg-nonpow2.sh::60 neg_urswrz0:81-neg-urswrz0.sh::60
 	faults:90-faults.sh::600 faults_cfgstring:91-faults-cfgstring.sh::300
