@@ -78,6 +78,7 @@ struct rdev {
 				 * bookkeeping; an idle class earns no credit) */
 	uint64_t fg_busy_before_ns;
 	uint64_t wr_pos;        /* foreground write frontier: byte on the drive */
+	uint64_t wr_adv;        /* sampling: bytes the frontier moved since t_prev */
 	uint64_t rb_read_bytes;
 };
 
@@ -298,6 +299,7 @@ static struct rb_op *op_new(struct rb *s)
 }
 
 static void dev_kick(struct rb *s, uint32_t d);
+static void frontier_skip(struct rb *s, double times);
 
 static int enqueue(struct rb *s, uint32_t d, int cls, enum ztime_op op, uint64_t off,
 		   uint64_t len, void *parent, bool rb_write)
@@ -476,6 +478,7 @@ static int fg_dev_write(struct rb *s, struct fg_req *q, uint32_t d, uint64_t len
 	if (!s->failed)
 		s->r->fg_dev_write_bytes += len;
 	v->wr_pos += len;
+	v->wr_adv += len;
 	return enqueue(s, d, CL_FG, ZTIME_WRITE, v->wr_pos - len, len, q, false);
 }
 
@@ -705,6 +708,7 @@ static int op_done(struct rb *s, struct rb_op *o)
 			s->est_ns += (double)(s->now - s->t_prev) * s->zw[z];
 			s->t_prev = s->now;
 			s->r->copied_bytes += (uint64_t)(s->zgrp[z] - 1) * s->zone;
+			frontier_skip(s, s->zw[z] - 1);
 		}
 		ret = rebuild_fill(s);
 		if (!ret && s->next_zone >= s->alloc && !s->writes_out &&
@@ -775,6 +779,25 @@ static int sample_plan(struct rb *s)
 			s->zw[z] /= own[z];
 	free(own);
 	return 0;
+}
+
+/* The foreground writes of the time a sampled zone stands for and the
+ * simulation skips: each drive's write frontier moves on by @times what it
+ * moved while the zone was copied (wrapping as fg_dev_write() does), so the
+ * frontier crosses the free zones as it would in the whole rebuild. */
+static void frontier_skip(struct rb *s, double times)
+{
+	uint64_t lo = s->alloc * s->zone, span = (s->nr_zones - s->alloc) * s->zone;
+
+	for (uint32_t d = 0; d < s->n; d++) {
+		struct rdev *v = &s->dev[d];
+		uint64_t jump = (uint64_t)((double)v->wr_adv * times) / ELEM * ELEM;
+
+		v->wr_adv = 0;
+		if (v->wr_pos < lo || !jump)
+			continue;
+		v->wr_pos = lo + (v->wr_pos - lo + jump) % span;
+	}
 }
 
 /* Rebuild time so far: virtual time, or with sampling the estimate. */
@@ -1002,6 +1025,8 @@ int sim_rb_run(const struct sim_rb_cfg *c, struct sim_rb_result *res, char *msg,
 				     (double)res->fg_user_write_bytes : 0;
 			res->fg_admitted_before = admitted(&s);
 			s.t_prev = s.t_fail;
+			for (uint32_t d = 0; d < s.n; d++)
+				s.dev[d].wr_adv = 0;
 			ret = rebuild_fill(&s);
 			if (ret)
 				goto out_free;
