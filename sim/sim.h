@@ -293,7 +293,7 @@ extern const char *const sim_rb_profile_names[];   /* raid1 raid10 raid6 */
 enum sim_rb_prio { SIM_RB_IDLE = 0, SIM_RB_SHARE };
 /* The foreground is declared saturated when the array took in less than
  * this fraction of its arrivals in a phase (docs/REBUILD.md). */
-#define SIM_RB_SATURATED 0.99
+#define SIM_RB_SATURATED 0.999
 
 struct sim_rb_cfg {
 	enum sim_rb_profile profile;
