@@ -16,7 +16,7 @@
 #   make scenarios    run every scenarios/*.ini and scenarios/ci/*.ini (--check;
 #                     not the rebuild sweeps)
 #   make rebuild      the rebuild sweep of docs/REBUILD.md (scenarios/rebuild.ini,
-#                     hours of CPU; make rebuild-12: the 12-drive table)
+#                     minutes; make rebuild-12: the 12-drive table)
 #   make deps         install missing Debian packages (root) or print the apt-get line
 #   make install      zonelab, handler_zonelab.so (into tcmu-runner's handler directory),
 #                     zonelab(1), bash completion, docs; PREFIX=/usr/local, DESTDIR=

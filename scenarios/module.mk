@@ -10,7 +10,7 @@ BENCH_SRCS += tests/bench/bench_run.c
 
 # make scenarios: every scenario, each into $(O)/scenarios/<name>, with its
 # expectations checked (exit 1 on the first file that fails).
-# (not the rebuild sweeps: hours of CPU; make rebuild)
+# (not the rebuild sweeps: minutes each; make rebuild, make rebuild-12)
 SCN_ALL := $(filter-out scenarios/rebuild.ini scenarios/rebuild-12.ini,\
 	$(wildcard scenarios/*.ini scenarios/ci/*.ini))
 .PHONY: scenarios
@@ -21,8 +21,8 @@ scenarios: all
 	done
 
 # make rebuild: the whole rebuild sweep of docs/REBUILD.md (scenarios/rebuild.ini,
-# 144 points, hours of CPU) into $(O)/rebuild; make rebuild-12: the 12-drive
-# table alone (tens of minutes).
+# 144 points, about 6 min on two shared cores, sampled) into $(O)/rebuild;
+# make rebuild-12: the 12-drive table alone (about a minute).
 .PHONY: rebuild rebuild-12
 rebuild: all
 	$(ZONELAB) run scenarios/rebuild.ini -o $(O)/rebuild

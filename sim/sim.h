@@ -295,6 +295,9 @@ enum sim_rb_profile { SIM_RB_RAID1 = 0, SIM_RB_RAID10, SIM_RB_RAID6 };
 extern const char *const sim_rb_profile_names[];   /* raid1 raid10 raid6 */
 /* Who goes first when a drive has both kinds of command waiting. */
 enum sim_rb_prio { SIM_RB_IDLE = 0, SIM_RB_SHARE };
+/* The foreground is declared saturated when the array took in less than
+ * this fraction of its arrivals in a phase (docs/REBUILD.md). */
+#define SIM_RB_SATURATED 0.999
 
 struct sim_rb_cfg {
 	enum sim_rb_profile profile;
@@ -312,7 +315,10 @@ struct sim_rb_cfg {
 	uint32_t depth;             /* rebuild chunks in flight (reads ahead of the writes) */
 	uint32_t failed;            /* the drive that fails */
 	uint64_t before_ns;         /* healthy foreground time before the failure */
-	uint64_t max_ns;            /* give up after this much virtual time after it */
+	uint64_t max_ns;            /* give up after this much (estimated) time after it */
+	uint32_t sample;            /* simulate 1 zone in @sample of the copy, in walk order,
+				     * and weigh its time for the zones it stands for
+				     * (docs/REBUILD.md); 1 = every zone (exact) */
 	uint64_t seed;
 };
 void sim_rb_cfg_init(struct sim_rb_cfg *c);
@@ -333,9 +339,14 @@ struct sim_rb_result {
 	double progress;            /* bytes copied / bytes to copy */
 	uint64_t rebuild_ns;        /* failure to the last byte on the new drive's media */
 	uint64_t copy_bytes;        /* allocated bytes of the failed drive (to copy) */
-	uint64_t copied_bytes;      /* written to the new drive by the rebuild */
-	uint64_t read_bytes;        /* read from the survivors by the rebuild */
-	uint64_t max_dev_read_bytes; /* the most one survivor read */
+	uint64_t copied_bytes;      /* of copy_bytes, done (sample > 1: the simulated zones
+				     * and the zones they stand for) */
+	uint64_t sim_copied_bytes;  /* written to the new drive in the simulation
+				     * (sample 1: copied_bytes) */
+	uint64_t read_bytes;        /* read from the survivors in the simulation */
+	uint64_t max_dev_read_bytes; /* the most one survivor read (in the simulation) */
+	uint64_t sim_rebuild_ns;    /* virtual time the simulated rebuild took (sample 1:
+				     * rebuild_ns) */
 	double lb_write_ns;         /* the new drive writing copy_bytes at its media rate */
 	double lb_read_ns;          /* the busiest survivor reading at its media rate */
 	double lb_ns;               /* max of the two: no schedule beats it */
@@ -346,6 +357,14 @@ struct sim_rb_result {
 	double wa_fg;               /* fg_dev_write_bytes / fg_user_write_bytes (mirror: 2) */
 	struct sim_rb_lat before, during;
 	uint64_t fg_completed_during;
+	/* the fraction of a phase's arrivals (at the offered rate) the array
+	 * had taken in by the phase's end: 1 - how far the open-loop generator
+	 * was behind its arrival times / the phase's length.  Below
+	 * SIM_RB_SATURATED the foreground asked for more than the array served
+	 * (its latency then grows with the length of the run, not a property
+	 * of the array) */
+	double fg_admitted_before, fg_admitted_during;
+	bool fg_saturated;          /* either phase below SIM_RB_SATURATED */
 	uint64_t nr_commands;       /* device commands timed */
 };
 

@@ -78,6 +78,7 @@ struct rdev {
 				 * bookkeeping; an idle class earns no credit) */
 	uint64_t fg_busy_before_ns;
 	uint64_t wr_pos;        /* foreground write frontier: byte on the drive */
+	uint64_t wr_adv;        /* sampling: bytes the frontier moved since t_prev */
 	uint64_t rb_read_bytes;
 };
 
@@ -111,6 +112,14 @@ struct rb {
 	uint64_t next_zone, next_off;   /* the next chunk's place on the failed drive */
 	uint64_t chunks_started, chunk_seq;
 	uint32_t writes_out;
+	/* sampling (cfg sample K > 1): of the zones to copy, in walk order,
+	 * every K-th is simulated; it stands for itself and the K - 1 after it */
+	uint64_t walk_i;        /* index of next_zone among the zones to copy */
+	double *zw;             /* sampled zone: (media time of its group) / its own */
+	uint32_t *zgrp;         /* sampled zone: zones in its group */
+	double est_ns;          /* estimated rebuild time up to t_prev */
+	uint64_t t_prev;        /* the last sampled zone's end on the new drive */
+	double w_cur;           /* weight of the sampled zone being copied */
 };
 
 void sim_rb_cfg_init(struct sim_rb_cfg *c)
@@ -126,6 +135,7 @@ void sim_rb_cfg_init(struct sim_rb_cfg *c)
 	c->depth = 4;
 	c->before_ns = 600ULL * 1000000000ULL;
 	c->max_ns = 60ULL * 86400 * 1000000000ULL;
+	c->sample = 1;
 	c->seed = 1;
 }
 
@@ -169,6 +179,9 @@ int sim_rb_cfg_check(const struct sim_rb_cfg *c, char *msg, size_t len)
 				c->depth), -EINVAL;
 	if (!c->max_ns)
 		return snprintf(msg, len, "rebuild: --rebuild-max-days: must be above 0"), -EINVAL;
+	if (c->sample < 1 || c->sample > 1000)
+		return snprintf(msg, len, "rebuild: --rebuild-sample %u: 1 (every zone) to 1000 "
+				"(one zone in 1000)", c->sample), -EINVAL;
 	return 0;
 }
 
@@ -286,6 +299,7 @@ static struct rb_op *op_new(struct rb *s)
 }
 
 static void dev_kick(struct rb *s, uint32_t d);
+static void frontier_skip(struct rb *s, double times);
 
 static int enqueue(struct rb *s, uint32_t d, int cls, enum ztime_op op, uint64_t off,
 		   uint64_t len, void *parent, bool rb_write)
@@ -464,6 +478,7 @@ static int fg_dev_write(struct rb *s, struct fg_req *q, uint32_t d, uint64_t len
 	if (!s->failed)
 		s->r->fg_dev_write_bytes += len;
 	v->wr_pos += len;
+	v->wr_adv += len;
 	return enqueue(s, d, CL_FG, ZTIME_WRITE, v->wr_pos - len, len, q, false);
 }
 
@@ -578,11 +593,21 @@ static int chunk_start(struct rb *s)
 	uint64_t bg, len;
 	int ret = 0;
 
-	while (s->next_zone < s->alloc && s->c->profile == SIM_RB_RAID1 &&
-	       s->zone_bg[s->f * s->alloc + s->next_zone] == UINT32_MAX)
-		s->next_zone++;  /* a zone no block group took */
-	if (s->next_zone >= s->alloc)
-		return 0;
+	for (;;) {
+		if (s->next_zone >= s->alloc)
+			return 0;
+		if (s->c->profile == SIM_RB_RAID1 &&
+		    s->zone_bg[s->f * s->alloc + s->next_zone] == UINT32_MAX) {
+			s->next_zone++;  /* a zone no block group took */
+			continue;
+		}
+		if (s->next_off || s->walk_i % s->c->sample == 0)
+			break;
+		s->walk_i++;            /* sampling: a zone its group's first stands for */
+		s->next_zone++;
+	}
+	if (!s->next_off)
+		s->w_cur = s->zw ? s->zw[s->next_zone] : 1;
 	k = &s->ring[s->ring_tail];
 	s->ring_tail = (s->ring_tail + 1) % s->ring_n;
 	len = s->zone - s->next_off < s->c->io_bytes ? s->zone - s->next_off : s->c->io_bytes;
@@ -590,7 +615,7 @@ static int chunk_start(struct rb *s)
 			     .pending = 1, .used = true };
 	s->next_off += len;
 	if (s->next_off >= s->zone)
-		s->next_zone++, s->next_off = 0;
+		s->next_zone++, s->next_off = 0, s->walk_i++;
 	s->chunks_started++;
 	bg = s->c->profile == SIM_RB_RAID1 ? s->zone_bg[s->f * s->alloc + k->zone] : k->zone;
 	if (s->c->profile == SIM_RB_RAID1) {
@@ -675,12 +700,26 @@ static int op_done(struct rb *s, struct rb_op *o)
 	} else if (o->rb_write) {
 		s->writes_out--;
 		s->r->copied_bytes += o->req.len_bytes;
+		s->r->sim_copied_bytes += o->req.len_bytes;
+		if (s->zw && (o->req.off_bytes + o->req.len_bytes) % s->zone == 0) {
+			/* a sampled zone is on the new drive: it stands for its group */
+			uint64_t z = o->req.off_bytes / s->zone;
+
+			s->est_ns += (double)(s->now - s->t_prev) * s->zw[z];
+			s->t_prev = s->now;
+			s->r->copied_bytes += (uint64_t)(s->zgrp[z] - 1) * s->zone;
+			frontier_skip(s, s->zw[z] - 1);
+		}
 		ret = rebuild_fill(s);
 		if (!ret && s->next_zone >= s->alloc && !s->writes_out &&
 		    !s->ring[s->ring_head].used) {
 			struct ztime_req fl = { ZTIME_FLUSH, 0, 0, false, false };
+			uint64_t end = ztime_submit(s->dev[s->f].t, s->now, &fl);
 
-			s->r->rebuild_ns = ztime_submit(s->dev[s->f].t, s->now, &fl) - s->t_fail;
+			s->r->rebuild_ns = end - s->t_fail;
+			s->r->sim_rebuild_ns = s->r->rebuild_ns;
+			if (s->zw)
+				s->r->rebuild_ns = (uint64_t)llround(s->est_ns) + (end - s->t_prev);
 			s->done = true;
 		}
 	} else {
@@ -697,6 +736,76 @@ static int op_done(struct rb *s, struct rb_op *o)
 	if (!ret)
 		dev_kick(s, o->dev);
 	return ret;
+}
+
+/* ---- sampling ---- */
+
+/* cfg sample K > 1: of the failed drive's zones to copy, in walk order, the
+ * first of every K is simulated and stands for its group (itself and the
+ * K - 1 after it).  Its time on the new drive (from the previous sampled
+ * zone's end to its own) is weighed by the group's media time over its own
+ * (a ratio estimate: exact where the rebuild runs at the media rate, and
+ * it follows the rate's fall from the outer to the inner diameter). */
+static int sample_plan(struct rb *s)
+{
+	struct ztime *t = s->dev[s->f].t;
+	uint64_t i = 0, cur = 0;
+	double *own;
+
+	if (s->c->sample <= 1)
+		return 0;
+	s->zw = calloc(s->alloc, sizeof(*s->zw));
+	s->zgrp = calloc(s->alloc, sizeof(*s->zgrp));
+	own = calloc(s->alloc, sizeof(*own));
+	if (!s->zw || !s->zgrp || !own) {
+		free(own);
+		return -ENOMEM;
+	}
+	for (uint64_t z = 0; z < s->alloc; z++) {
+		double zt;
+
+		if (s->c->profile == SIM_RB_RAID1 && s->zone_bg[s->f * s->alloc + z] == UINT32_MAX)
+			continue;
+		zt = (double)s->zone / ztime_rate_at(t, z * s->zone);
+		if (i++ % s->c->sample == 0) {
+			cur = z;
+			own[z] = zt;
+		}
+		s->zw[cur] += zt;
+		s->zgrp[cur]++;
+	}
+	for (uint64_t z = 0; z < s->alloc; z++)
+		if (s->zgrp[z])
+			s->zw[z] /= own[z];
+	free(own);
+	return 0;
+}
+
+/* The foreground writes of the time a sampled zone stands for and the
+ * simulation skips: each drive's write frontier moves on by @times what it
+ * moved while the zone was copied (wrapping as fg_dev_write() does), so the
+ * frontier crosses the free zones as it would in the whole rebuild. */
+static void frontier_skip(struct rb *s, double times)
+{
+	uint64_t lo = s->alloc * s->zone, span = (s->nr_zones - s->alloc) * s->zone;
+
+	for (uint32_t d = 0; d < s->n; d++) {
+		struct rdev *v = &s->dev[d];
+		uint64_t jump = (uint64_t)((double)v->wr_adv * times) / ELEM * ELEM;
+
+		v->wr_adv = 0;
+		if (v->wr_pos < lo || !jump)
+			continue;
+		v->wr_pos = lo + (v->wr_pos - lo + jump) % span;
+	}
+}
+
+/* Rebuild time so far: virtual time, or with sampling the estimate. */
+static double rebuild_elapsed_ns(const struct rb *s)
+{
+	if (!s->zw)
+		return (double)(s->now - s->t_fail);
+	return s->est_ns + (double)(s->now - s->t_prev) * s->w_cur;
 }
 
 /* ---- bounds and calibration ---- */
@@ -817,6 +926,20 @@ static int calibrate(struct rb *s, double *dev_ns)
 
 /* ---- the run ---- */
 
+/* The fraction of the phase up to now (healthy: since 0; rebuild: since the
+ * failure) whose arrivals the open-loop generator has issued: 1 - how far
+ * its next arrival time lies behind now.  1 without foreground. */
+static double admitted(const struct rb *s)
+{
+	uint64_t t0 = s->failed && s->now > s->t_fail ? s->t_fail : 0;
+	double lag;
+
+	if (!s->lambda || s->now <= t0)
+		return 1;
+	lag = s->next_arrive < s->now ? (double)(s->now - s->next_arrive) : 0;
+	return lag >= (double)(s->now - t0) ? 0 : 1 - lag / (double)(s->now - t0);
+}
+
 static void lat_of(const struct ana_hist *h, struct sim_rb_lat *l)
 {
 	l->n = h->n;
@@ -873,6 +996,8 @@ int sim_rb_run(const struct sim_rb_cfg *c, struct sim_rb_result *res, char *msg,
 			goto out_free;
 	}
 	ret = layout(&s);
+	if (!ret)
+		ret = sample_plan(&s);
 	if (ret)
 		goto out_free;
 	s.fg_cap = FG_CAP_PER_DEV * s.n;
@@ -898,6 +1023,10 @@ int sim_rb_run(const struct sim_rb_cfg *c, struct sim_rb_result *res, char *msg,
 							 (double)s.t_fail / s.n : 0;
 			res->wa_fg = res->fg_user_write_bytes ? (double)res->fg_dev_write_bytes /
 				     (double)res->fg_user_write_bytes : 0;
+			res->fg_admitted_before = admitted(&s);
+			s.t_prev = s.t_fail;
+			for (uint32_t d = 0; d < s.n; d++)
+				s.dev[d].wr_adv = 0;
 			ret = rebuild_fill(&s);
 			if (ret)
 				goto out_free;
@@ -905,7 +1034,7 @@ int sim_rb_run(const struct sim_rb_cfg *c, struct sim_rb_result *res, char *msg,
 		if (s.done || !sim_heap_pop(&s.heap, &ev))
 			break;
 		s.now = ev.t_ns;
-		if (s.now - s.t_fail > c->max_ns && s.failed)
+		if (s.failed && rebuild_elapsed_ns(&s) > (double)c->max_ns)
 			break;
 		ret = ev.type == EV_ARRIVE ? fg_arrive(&s) : op_done(&s, ev.ptr);
 		if (ret)
@@ -917,8 +1046,13 @@ int sim_rb_run(const struct sim_rb_cfg *c, struct sim_rb_result *res, char *msg,
 		if (s.dev[d].rb_read_bytes > res->max_dev_read_bytes)
 			res->max_dev_read_bytes = s.dev[d].rb_read_bytes;
 	res->progress = res->copy_bytes ? (double)res->copied_bytes / (double)res->copy_bytes : 1;
-	if (!s.done)
-		res->rebuild_ns = s.now - s.t_fail;
+	if (!s.done) {
+		res->sim_rebuild_ns = s.now - s.t_fail;
+		res->rebuild_ns = (uint64_t)llround(rebuild_elapsed_ns(&s));
+	}
+	res->fg_admitted_during = admitted(&s);
+	res->fg_saturated = res->fg_admitted_before < SIM_RB_SATURATED ||
+			    res->fg_admitted_during < SIM_RB_SATURATED;
 	lat_of(s.h_before, &res->before);
 	lat_of(s.h_during, &res->during);
 	ret = 0;
@@ -963,6 +1097,8 @@ out_free:
 	free(s.r1_dev);
 	free(s.r1_zone);
 	free(s.zone_bg);
+	free(s.zw);
+	free(s.zgrp);
 	free(s.h_before);
 	free(s.h_during);
 	return ret;
@@ -995,13 +1131,15 @@ void sim_rb_json(FILE *f, const struct sim_rb_cfg *c, const struct sim_rb_result
 	fprintf(f, "  \"rebuild\": { \"finished\": %s, \"progress\": %.6f, \"hours\": %.4f, "
 		"\"copy_bytes\": %llu, \"copied_bytes\": %llu, \"read_bytes\": %llu, "
 		"\"read_per_copied\": %.4f, \"max_dev_read_bytes\": %llu,\n"
+		"    \"sample\": %u, \"sim_hours\": %.4f, \"sim_copied_bytes\": %llu,\n"
 		"    \"lb_hours\": %.4f, \"lb_write_hours\": %.4f, \"lb_read_hours\": %.4f, "
 		"\"lb_fg_hours\": %.4f, \"over_lb\": %.4f, \"whole_disk_hours\": %.4f },\n",
 		r->finished ? "true" : "false", r->progress, r->rebuild_ns / h,
 		(unsigned long long)r->copy_bytes, (unsigned long long)r->copied_bytes,
 		(unsigned long long)r->read_bytes,
-		r->copied_bytes ? (double)r->read_bytes / (double)r->copied_bytes : 0,
-		(unsigned long long)r->max_dev_read_bytes, r->lb_ns / h, r->lb_write_ns / h,
+		r->sim_copied_bytes ? (double)r->read_bytes / (double)r->sim_copied_bytes : 0,
+		(unsigned long long)r->max_dev_read_bytes, c->sample, r->sim_rebuild_ns / h,
+		(unsigned long long)r->sim_copied_bytes, r->lb_ns / h, r->lb_write_ns / h,
 		r->lb_read_ns / h, r->lb_ns / (1 - c->fg_load) / h,
 		r->lb_ns > 0 ? r->rebuild_ns / r->lb_ns : 0, r->whole_disk_ns / h);
 	fprintf(f, "  \"fg\": { \"offered_per_s\": %.3f, \"util_before\": %.4f, ",
@@ -1009,8 +1147,10 @@ void sim_rb_json(FILE *f, const struct sim_rb_cfg *c, const struct sim_rb_result
 	lat_json(f, "before", &r->before);
 	fprintf(f, ", ");
 	lat_json(f, "during", &r->during);
-	fprintf(f, ", \"p99_during_over_before\": %.3f },\n",
-		r->before.p99_ns ? (double)r->during.p99_ns / r->before.p99_ns : 0);
+	fprintf(f, ", \"p99_during_over_before\": %.3f,\n    \"admitted_before\": %.4f, "
+		"\"admitted_during\": %.4f, \"saturated\": %s },\n",
+		r->before.p99_ns ? (double)r->during.p99_ns / r->before.p99_ns : 0,
+		r->fg_admitted_before, r->fg_admitted_during, r->fg_saturated ? "true" : "false");
 	fprintf(f, "  \"wa\": { \"parity\": %.4f, \"fg_measured\": %.4f },\n",
 		c->profile == SIM_RB_RAID6 ? c->nr_devs / cols : 2.0, r->wa_fg);
 	fprintf(f, "  \"commands\": %llu\n}\n", (unsigned long long)r->nr_commands);

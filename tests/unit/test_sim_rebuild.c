@@ -5,8 +5,10 @@
  * bytes, never beats its lower bound, takes longer under more foreground
  * load, RAID6 (hypothetical) reads N-2 drives' worth, idle priority keeps
  * the foreground near its healthy latency and better than a 50% share,
- * runs are deterministic from the seed, and bad configurations are
- * refused with which value and why.
+ * runs are deterministic from the seed, a sampled rebuild (1 zone in K
+ * simulated) estimates the exact run's time, an overloaded foreground is
+ * reported as saturated (and a light one is not), and bad configurations
+ * are refused with which value and why.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -160,6 +162,71 @@ static void test_rebuild_is_deterministic_from_the_seed(void **state)
 	assert_true(res.nr_commands != res2.nr_commands || res.rebuild_ns != res2.rebuild_ns);
 }
 
+static double rel_diff(uint64_t a, uint64_t b)
+{
+	return a > b ? (double)(a - b) / (double)b : (double)(b - a) / (double)b;
+}
+
+static void test_sampled_rebuild_estimates_the_exact_time(void **state)
+{
+	static const struct { enum sim_rb_profile p; double load; } v[] = {
+		{ SIM_RB_RAID1, 0 }, { SIM_RB_RAID1, 0.5 }, { SIM_RB_RAID10, 0.5 },
+		{ SIM_RB_RAID6, 0 }, { SIM_RB_RAID6, 0.5 },
+	};
+	struct sim_rb_cfg c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		small(&c, v[i].p, 4, v[i].load);
+		c.nr_zones = 400;       /* 200 zones to copy, 50 simulated */
+		run_ok(&c, &res);
+		assert_int_equal(res.sim_copied_bytes, res.copied_bytes);
+		assert_int_equal(res.sim_rebuild_ns, res.rebuild_ns);
+		c.sample = 4;
+		run_ok(&c, &res2);
+		/* the whole copy is accounted for, a quarter of it simulated */
+		assert_int_equal(res2.copied_bytes, res2.copy_bytes);
+		assert_int_equal(res2.sim_copied_bytes, res2.copy_bytes / 4);
+		assert_true(res2.sim_rebuild_ns < res2.rebuild_ns / 3);
+		/* the estimate: within 1% of the exact time without load (at
+		 * the bound, never below it), within 10% under load */
+		assert_true((double)res2.rebuild_ns >= res2.lb_ns);
+		if (rel_diff(res2.rebuild_ns, res.rebuild_ns) > (v[i].load ? 0.10 : 0.01))
+			fail_msg("profile %d load %g: sampled %llu ns, exact %llu ns", v[i].p,
+				 v[i].load, (unsigned long long)res2.rebuild_ns,
+				 (unsigned long long)res.rebuild_ns);
+		assert_true(res2.read_bytes < res.read_bytes / 3);
+	}
+}
+
+static void test_overloaded_foreground_is_reported_saturated(void **state)
+{
+	struct sim_rb_cfg c;
+
+	(void)state;
+	/* light: the array takes in every arrival, before and during */
+	small(&c, SIM_RB_RAID1, 4, 0.25);
+	run_ok(&c, &res);
+	assert_false(res.fg_saturated);
+	assert_true(res.fg_admitted_before >= SIM_RB_SATURATED);
+	assert_true(res.fg_admitted_during >= SIM_RB_SATURATED);
+	/* 90% of the throughput asked for while the rebuild takes 90% of the
+	 * device time: the generator falls behind its arrivals, the latency
+	 * grows with the run, and the result says so */
+	small(&c, SIM_RB_RAID1, 4, 0.9);
+	c.prio = SIM_RB_SHARE;
+	c.share = 0.9;
+	run_ok(&c, &res);
+	assert_true(res.fg_saturated);
+	assert_true(res.fg_admitted_during < SIM_RB_SATURATED);
+	assert_true(res.fg_admitted_during > 0);
+	/* no foreground: nothing to saturate */
+	small(&c, SIM_RB_RAID1, 4, 0);
+	run_ok(&c, &res);
+	assert_false(res.fg_saturated);
+	assert_true(res.fg_admitted_before == 1 && res.fg_admitted_during == 1);
+}
+
 static void refused(const struct sim_rb_cfg *c, const char *want)
 {
 	msg[0] = 0;
@@ -209,6 +276,9 @@ static void test_bad_configurations_are_refused_with_the_reason(void **state)
 	small(&c, SIM_RB_RAID1, 4, 0);
 	c.nr_zones = 3;
 	refused(&c, "need at least 4 zones");
+	small(&c, SIM_RB_RAID1, 4, 0);
+	c.sample = 0;
+	refused(&c, "--rebuild-sample 0: 1 (every zone) to 1000");
 }
 
 int main(void)
@@ -220,6 +290,8 @@ int main(void)
 		cmocka_unit_test(test_idle_priority_keeps_foreground_latency_near_healthy),
 		cmocka_unit_test(test_raid6_reads_n_minus_2_drives_worth),
 		cmocka_unit_test(test_rebuild_is_deterministic_from_the_seed),
+		cmocka_unit_test(test_sampled_rebuild_estimates_the_exact_time),
+		cmocka_unit_test(test_overloaded_foreground_is_reported_saturated),
 		cmocka_unit_test(test_bad_configurations_are_refused_with_the_reason),
 	};
 
