@@ -255,6 +255,19 @@ zone_start_bytes() { echo $(( $2 * $(cat /sys/block/${1#/dev/}/queue/chunk_secto
 kmsg_mark() { dmesg | wc -l > "$STATE/kmsg.mark"; }
 kmsg_since() { dmesg | tail -n +$(( $(cat "$STATE/kmsg.mark" 2>/dev/null || echo 0) + 1 )); }
 
+# kernel_at_least MAJOR MINOR - the running kernel is MAJOR.MINOR or newer.
+kernel_at_least() {
+	local v; v=$(uname -r | awk -F'[.-]' '{ printf "%d", $1 * 1000 + $2 }')
+	[ "$v" -ge $(( $1 * 1000 + $2 )) ]
+}
+# bt_v1_blind - the guest's blktrace (Debian 12's 1.3.0, the version-1
+# trace format: BLKTRACESETUP) records no zone management request: since
+# Linux 6.19 (f9ee38bbf70f "blktrace: add block trace commands for zone
+# operations") zone reset/open/close/finish have action bits above
+# BLK_TC_END_V1, which __blk_add_trace() drops for a version-1 trace; only
+# a blktrace using BLKTRACESETUP2 sees them.
+bt_v1_blind() { kernel_at_least 6 19; }
+
 bc_sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
 
 # ksigs < KMSG - one signature per kernel WARNING, BUG or Oops in a dmesg

@@ -71,7 +71,44 @@ bts=$(ls $W/vm-btrfs.blktrace.* | sort -V)
 $ZONELAB trace stat --json $Z > $LOGS/vm-trace-zstat.json || fail "trace stat on the command trace"
 $ZONELAB trace stat --json $bts > $LOGS/vm-trace-bstat.json || fail "trace stat on the blktrace"
 opstat() { grep -oE "\"$1\":\{\"requests\":[0-9]+,\"bytes\":[0-9]+\}" "$2" | head -1; }
-for op in read write flush zone-reset; do
+# Since Linux 6.19 the guest's blktrace 1.3.0 (version-1 format) records no
+# zone reset (bt_v1_blind, lib.sh): there blktrace must show none, and the
+# resets are compared no further (the command trace must still hold them).
+ops=read,write,flush,zone-reset
+# The same shown on the kernel's scsi_debug: a 64 KiB write and a reset of
+# two zones under the same blktrace; it must record the write and no reset
+# (ref: "WRITE-STAT|RESET-STAT").
+bt_ref() {
+	local before s i f=$W/sdref
+	rmmod scsi_debug 2> /dev/null
+	before=$(ls /sys/block | grep '^sd' | sort)
+	modprobe scsi_debug zbc=managed dev_size_mb=128 zone_size_mb=16 zone_nr_conv=0 || fail "modprobe scsi_debug zbc=managed"
+	for i in $(seq 100); do
+		s=$(comm -13 <(echo "$before") <(ls /sys/block | grep '^sd' | sort) | head -1)
+		[ -n "$s" ] && break; sleep 0.1
+	done
+	[ -n "$s" ] && udevless_wait $s || fail "scsi_debug zbc=managed did not attach"
+	blktrace -d /dev/$s -a issue -a complete -D $W -o sdref > $LOGS/blktrace-ref.out 2>&1 &
+	bt_pid=$!
+	for i in $(seq 100); do [ -e $f.blktrace.0 ] && break; sleep 0.1; done
+	sleep 1
+	dd if=/dev/urandom of=/dev/$s bs=64K count=1 oflag=direct status=none || fail "write to scsi_debug"
+	blkzone reset -o 0 -c 2 /dev/$s || fail "blkzone reset on scsi_debug"
+	sleep 1; kill -INT $bt_pid; wait $bt_pid; bt_pid=""
+	rmmod scsi_debug || note "rmmod scsi_debug failed;"
+	$ZONELAB trace stat --json $f.blktrace.* > $LOGS/vm-trace-ref-bstat.json || fail "trace stat on scsi_debug's blktrace"
+	ref="$(opstat write $LOGS/vm-trace-ref-bstat.json)|$(opstat zone-reset $LOGS/vm-trace-ref-bstat.json)"
+}
+if bt_v1_blind; then
+	b=$(opstat zone-reset $LOGS/vm-trace-bstat.json)
+	[ -z "$b" ] || fail "kernel $(uname -r): blktrace's version-1 format recorded zone resets ($b), which 6.19 on drops"
+	bt_ref
+	[ "$ref" = '"write":{"requests":1,"bytes":65536}|' ] ||
+		fail "scsi_debug under blktrace: '$ref', want the 64 KiB write and no zone reset (kernel $(uname -r))"
+	ops=read,write,flush
+	note "kernel $(uname -r): zone resets not compared: blktrace's version-1 format records none since 6.19 (scsi_debug alike: its 64 KiB write, none of its 2 resets);"
+fi
+for op in ${ops//,/ }; do
 	a=$(opstat $op $LOGS/vm-trace-zstat.json); b=$(opstat $op $LOGS/vm-trace-bstat.json)
 	[ "$a" = "$b" ] || fail "$op differs: command trace ${a:-none}, blktrace ${b:-none}"
 done
@@ -79,7 +116,6 @@ nw=$(opstat write $LOGS/vm-trace-zstat.json | grep -oE 'requests":[0-9]+' | grep
 [ "${nw:-0}" -gt 64 ] || fail "only ${nw:-0} writes recorded"
 nr=$(opstat zone-reset $LOGS/vm-trace-zstat.json | grep -oE 'requests":[0-9]+' | grep -oE '[0-9]+')
 [ "${nr:-0}" -ge 2 ] || fail "only ${nr:-0} zone resets recorded"
-ops=read,write,flush,zone-reset
 zl() { awk -v zs=$zs '{ printf "%s %d %s\n", $2, int($3 / zs), $4 }' | sort; }
 $ZONELAB trace cat --op $ops $Z | zl > $W/z.ops
 $ZONELAB trace cat --op $ops $bts | zl > $W/b.ops
