@@ -86,7 +86,7 @@ static inline uint32_t ghost_owner(const struct fsc *fs, uint32_t id)
 
 bool fsc_ext_is_ghost(const struct fsc *fs, uint32_t owner, uint32_t *id)
 {
-	if (!fs->ext.of || owner == FSC_NO_OWNER || owner <= fs->nr_file_blocks + 1)
+	if (!fs->ext.of || owner == FSC_NO_OWNER || owner <= fs->nr_file_blocks)
 		return false;
 	*id = owner - (uint32_t)fs->nr_file_blocks - 1;
 	return *id < fs->ext.nr;

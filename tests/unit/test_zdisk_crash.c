@@ -42,6 +42,7 @@ struct shared {
 	uint32_t full;                 /* the writer found no room left */
 	uint64_t durable_wp[NZ];       /* per zone: LBAs from the zone start promised durable */
 	uint64_t writes;
+	uint32_t started;              /* the writer opened the disk and read its zones */
 };
 
 static void pattern(uint8_t *buf, uint32_t gen, uint64_t lba, uint32_t n)
@@ -96,6 +97,9 @@ static void writer(const char *path, bool wce, uint64_t seed, struct shared *sh)
 			_exit(4);
 		wp[i] = zi.cond == ZL_COND_FULL ? ZS : zi.wp_lba - zi.start_lba;
 	}
+	/* the kill's random delay counts from here: the open and the zone
+	 * scan take longer than the whole delay on a loaded host */
+	__atomic_store_n(&sh->started, 1, __ATOMIC_RELEASE);
 	for (;;) {
 		uint32_t zi = (uint32_t)(zl_test_rand(&st) % NZ), tries = 0;
 		uint64_t lba;
@@ -192,14 +196,31 @@ static void run_kills(bool wce, int kills, uint64_t seed, uint32_t max_delay_us)
 		int status;
 		pid_t pid;
 
+		pid_t done = 0;
+
 		fflush(NULL);
+		__atomic_store_n(&sh->started, 0, __ATOMIC_RELEASE);
 		pid = fork();
 		assert_true(pid >= 0);
 		if (pid == 0)
 			writer(path, wce, zl_test_rand(&st) ^ (uint64_t)k, sh);
-		nanosleep(&ts, NULL);
-		kill(pid, SIGKILL);
-		assert_int_equal(waitpid(pid, &status, 0), pid);
+		/* wait (up to 60 s) until the writer is writing, or gone */
+		for (int w = 0; w < 600000 && !done &&
+				!__atomic_load_n(&sh->started, __ATOMIC_ACQUIRE); w++) {
+			struct timespec poll = { 0, 100000 };
+
+			done = waitpid(pid, &status, WNOHANG);
+			assert_true(done >= 0);
+			if (!done)
+				nanosleep(&poll, NULL);
+		}
+		if (!done) {
+			if (!__atomic_load_n(&sh->started, __ATOMIC_ACQUIRE))
+				fail_msg("kill %d: the writer did not start writing within 60 s", k);
+			nanosleep(&ts, NULL);
+			kill(pid, SIGKILL);
+			assert_int_equal(waitpid(pid, &status, 0), pid);
+		}
 		if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
 			fail_msg("kill %d: writer failed with exit code %d", k, WEXITSTATUS(status));
 		verify(path, sh, k);
