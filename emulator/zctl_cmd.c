@@ -204,8 +204,9 @@ static char *do_stats(struct zdisk *z, struct ztrace *tr)
 	trace_json(&j, tr);
 	if (zdisk_timing_stats(z, &ts))
 		jb_printf(&j, ",\"timing\":{\"timed\":%" PRIu64 ",\"service_ns\":%" PRIu64
-			  ",\"wait_ns\":%" PRIu64 ",\"pending\":%" PRIu64 "}", ts.timed,
-			  ts.service_ns, ts.wait_ns, ts.pending);
+			  ",\"wait_ns\":%" PRIu64 ",\"pending\":%" PRIu64 ",\"max_ns\":%" PRIu64
+			  ",\"max_model_ns\":%" PRIu64 "}", ts.timed, ts.service_ns, ts.wait_ns,
+			  ts.pending, ts.max_ns, ts.max_model_ns);
 	jb_printf(&j, "}");
 	return jb_done(&j);
 }

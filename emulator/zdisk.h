@@ -143,6 +143,8 @@ struct zdisk_timing_stats {
 	uint64_t service_ns;       /* sum of their service times */
 	uint64_t wait_ns;          /* sum of their queueing times */
 	uint64_t pending;          /* submitted, not yet completed */
+	uint64_t max_ns;           /* the longest arrival -> completion, real time */
+	uint64_t max_model_ns;     /* the longest arrival -> the model's completion time */
 };
 typedef void (*zdisk_timing_stats_fn)(void *arg, struct zdisk_timing_stats *out);
 void zdisk_set_timing_stats(struct zdisk *z, zdisk_timing_stats_fn fn, void *arg);

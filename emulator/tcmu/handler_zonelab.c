@@ -341,6 +341,8 @@ static void zl_timing_stats(void *arg, struct zdisk_timing_stats *out)
 	out->service_ns = st.service_ns;
 	out->wait_ns = st.wait_ns;
 	out->pending = st.pending;
+	out->max_ns = st.max_ns;
+	out->max_model_ns = st.max_model_ns;
 }
 
 /*

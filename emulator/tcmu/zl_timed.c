@@ -215,6 +215,10 @@ static struct zl_timed_item *take_due(struct zl_timed *t, uint64_t now_ns)
 	t->st.pending--;
 	t->st.service_ns += it->due > it->start ? it->due - it->start : 0;
 	t->st.wait_ns += it->start > it->arrival ? it->start - it->arrival : 0;
+	if (now_ns > it->arrival && now_ns - it->arrival > t->st.max_ns)
+		t->st.max_ns = now_ns - it->arrival;
+	if (it->due > it->arrival && it->due - it->arrival > t->st.max_model_ns)
+		t->st.max_model_ns = it->due - it->arrival;
 	if (t->sptf && it->in_model) {
 		t->in_service = false;
 		dispatch(t, it->due);

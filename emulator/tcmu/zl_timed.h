@@ -44,6 +44,10 @@ struct zl_timed_stats {
 	uint64_t service_ns;  /* sum of (completion - start of service) */
 	uint64_t wait_ns;     /* sum of (start of service - arrival): queueing */
 	uint64_t pending;     /* submitted, not completed yet */
+	uint64_t max_ns;      /* the longest (completion - arrival): completion when
+				 the timer took the command (its clock, so the timer's
+				 lateness included), before @complete */
+	uint64_t max_model_ns;/* the longest (model's completion time - arrival) */
 };
 
 /* Monotonic clock (CLOCK_MONOTONIC), ns: the handler's "now". */

@@ -199,6 +199,36 @@ static void test_zctl_stats_has_counters_geometry_and_zone_counts(void **state)
 	assert_has(r, "\"trace\":{\"active\":false");
 }
 
+/* A front end's timing counters (zdisk_set_timing_stats), as the handler's timed mode fills them. */
+static void fake_timing(void *arg, struct zdisk_timing_stats *out)
+{
+	(void)arg;
+	out->timed = 7;
+	out->service_ns = 70000000;
+	out->wait_ns = 5000000;
+	out->pending = 2;
+	out->max_ns = 31000000;
+	out->max_model_ns = 29500000;
+}
+
+static void test_zctl_stats_timing_block_only_with_a_model_and_carries_the_max(void **state)
+{
+	struct fx *f = *state;
+	char *r;
+
+	r = req(f, "stats");
+	assert_ok(r);
+	assert_null(strstr(r, "\"timing\""));                 /* no model: no block */
+	zdisk_set_timing_stats(f->z, fake_timing, NULL);
+	r = req(f, "stats");
+	assert_ok(r);
+	assert_has(r, "\"timing\":{\"timed\":7,\"service_ns\":70000000,\"wait_ns\":5000000,"
+		   "\"pending\":2,\"max_ns\":31000000,\"max_model_ns\":29500000}");
+	zdisk_set_timing_stats(f->z, NULL, NULL);
+	r = req(f, "stats");
+	assert_null(strstr(r, "\"timing\""));
+}
+
 static void test_zctl_fault_add_list_rm_clear_act_on_the_disk(void **state)
 {
 	struct fx *f = *state;
@@ -693,6 +723,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_zctl_help_lists_every_command, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zctl_stats_has_counters_geometry_and_zone_counts,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_zctl_stats_timing_block_only_with_a_model_and_carries_the_max,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_zctl_fault_add_list_rm_clear_act_on_the_disk,
 						setup, teardown),

@@ -6,8 +6,10 @@
  * hc620's seek + rotation + overhead); commands submitted together complete
  * in FIFO order under sched=fifo, and under sched=sptf in a different order
  * that finishes sooner; a command that does not reach the media pays the
- * command overhead only; destroy completes what is queued; a geometry the
- * drive cannot hold is refused with a message.  Fixed seeds.
+ * command overhead only; the longest arrival -> completion is kept, real
+ * (as the timer took it) and the model's; destroy completes what is
+ * queued; a geometry the drive cannot hold is refused with a message.
+ * Fixed seeds.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -88,7 +90,7 @@ static void test_qd1_random_reads_complete_at_the_models_times(void **state)
 	struct zl_rng rng;
 	struct log l = { 0 };
 	struct zl_timed *t = make("hc620", &l);
-	uint64_t now = 1000000, sum = 0;
+	uint64_t now = 1000000, sum = 0, longest = 0;
 	char msg[256];
 
 	(void)state;
@@ -106,6 +108,8 @@ static void test_qd1_random_reads_complete_at_the_models_times(void **state)
 		assert_int_equal(l.id[i], i + 1);
 		assert_int_equal(l.due[i], want);
 		sum += want - now;
+		if (want - now > longest)
+			longest = want - now;
 		now = want;
 	}
 	/* hc620: 0.1 ms command + ~7.4 ms seek + ~4.17 ms rotation + transfer */
@@ -118,7 +122,65 @@ static void test_qd1_random_reads_complete_at_the_models_times(void **state)
 		assert_int_equal(st.pending, 0);
 		assert_int_equal(st.service_ns + st.wait_ns, sum);
 		assert_int_equal(st.wait_ns, 0);                /* QD1: nobody waits */
+		/* completed exactly when due: the longest real and model times agree */
+		assert_int_equal(st.max_model_ns, longest);
+		assert_int_equal(st.max_ns, longest);
 	}
+	ztime_destroy(ref);
+	zl_timed_destroy(t);
+}
+
+/*
+ * max_ns is the longest arrival -> completion as the timer completed it
+ * (late wake-ups included), max_model_ns the longest arrival -> the
+ * model's time: a command completed 5 ms late raises the first only; in a
+ * FIFO queue the last command's wait counts in both.
+ */
+static void test_max_latency_is_arrival_to_completion_real_and_model(void **state)
+{
+	struct ztime_params p;
+	struct ztime_geo g = { ZONE, NR_ZONES };
+	struct ztime *ref = NULL;
+	struct log l = { 0 };
+	struct zl_timed *t = make("hc620", &l);
+	struct zl_timed_stats st;
+	struct zl_rng rng;
+	struct ztime_req r = rd4k(0);
+	uint64_t due, at, want[8], late = 5000000;
+	char msg[256];
+
+	(void)state;
+	params_of("hc620", &p);
+	assert_int_equal(ztime_create(&p, &g, &ref, msg, sizeof(msg)), 0);
+	due = ztime_submit(ref, 1000, &r);
+	assert_int_equal(zl_timed_submit(t, 1000, &r, (void *)1), 0);
+	assert_int_equal(zl_timed_run_until(t, due - 1), 0);
+	zl_timed_stats(t, &st);
+	assert_int_equal(st.max_ns, 0);                        /* pending: not counted */
+	assert_int_equal(st.max_model_ns, 0);
+	/* taken 5 ms after it was due */
+	assert_int_equal(zl_timed_run_until(t, due + late), 1);
+	assert_int_equal(l.due[0], due);
+	zl_timed_stats(t, &st);
+	assert_int_equal(st.max_model_ns, due - 1000);
+	assert_int_equal(st.max_ns, due + late - 1000);
+
+	/* 8 reads at once, each taken when due: the last waited for the 7
+	 * before it (FIFO); both maxima are its arrival -> completion */
+	at = due + late;
+	zl_rng_seed(&rng, 5);
+	for (unsigned i = 0; i < 8; i++) {
+		r = rd4k(rand_off(&rng));
+		want[i] = ztime_submit(ref, at, &r);
+		assert_int_equal(zl_timed_submit(t, at, &r, (void *)(uintptr_t)(i + 2)), 0);
+	}
+	for (unsigned i = 0; i < 8; i++)
+		assert_int_equal(zl_timed_run_until(t, want[i]), 1);
+	zl_timed_stats(t, &st);
+	assert_int_equal(st.timed, 9);
+	assert_true(want[7] - at > 7 * 5000000ULL);            /* 8 random reads in series */
+	assert_int_equal(st.max_model_ns, want[7] - at);
+	assert_int_equal(st.max_ns, want[7] - at);
 	ztime_destroy(ref);
 	zl_timed_destroy(t);
 }
@@ -270,6 +332,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_qd1_random_reads_complete_at_the_models_times),
+		cmocka_unit_test(test_max_latency_is_arrival_to_completion_real_and_model),
 		cmocka_unit_test(test_fifo_serves_in_arrival_order_and_sptf_reorders_sooner),
 		cmocka_unit_test(test_sptf_with_qd1_is_fifo),
 		cmocka_unit_test(test_non_media_command_pays_the_overhead_only),
