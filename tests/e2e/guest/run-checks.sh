@@ -47,8 +47,8 @@ full+=(vm_trace:46-vm-trace.sh::600 kernel_wa:47-kernel-wa.sh::${KWA_TMO:-2400})
 # timing (27): the drive timing model measured with fio (issue 32).  Opt-in,
 # E2E_TIMING=1: a software-emulated guest on a loaded 2-core host cannot
 # feed the model's media rate nor wake a timed wait on time (docs/TIMING.md
-# "Validation": it failed all six runs of 2026-12-06), so it would only
-# make the whole run red here; on KVM or a quiet host it is meant to pass.
+# "Validation": it failed all eight runs of 2026-12-06, the last only on
+# one starved round), so it would only make the whole run red here; on KVM or a quiet host it is meant to pass.
 [ -z "${E2E_TIMING:-}" ] || full+=(timing:27-timing.sh::2400)
 # targetcli's round trip tears every LIO device down and restores it: last.
 short+=(targetcli:65-targetcli.sh::300)
