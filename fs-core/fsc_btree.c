@@ -363,8 +363,23 @@ static int sweep(struct fsc *fs, bool cow_leaves, uint64_t now_ns)
 		end = end < fs->nr_file_blocks ? end : fs->nr_file_blocks;
 		if (cow_leaves)
 			ret = fsc_tree_cow_node(fs, t->moved[i], now_ns);
-		for (b = lbn; b < end && !ret; b += step)
-			ret = fsc_bt_data_at(fs, fs->file_map[b], now_ns);
+		for (b = lbn; b < end && !ret; b += step) {
+			uint64_t at = fs->file_map[b];
+			struct fsc_bg *bg;
+
+			/* btrfs_inc_ref() / btrfs_dec_ref() change extent items
+			 * only, not checksums; linux-6.12 mode touches the
+			 * extent leaf alone (issue 30: the kernel leaves the
+			 * checksum leaves where they were last written), the
+			 * 6.1 mode keeps its outputs */
+			if (fs->cfg.reclaim.mode != FSC_RECLAIM_LINUX_6_12) {
+				ret = fsc_bt_data_at(fs, at, now_ns);
+				continue;
+			}
+			if ((at & FSC_TOKEN_BIT) || at == FSC_NO_ADDR || !(bg = fsc_bg_lookup(fs, at)))
+				continue;
+			ret = fsc_bt_data(fs, bg, at, false, now_ns);
+		}
 	}
 	return ret;
 }

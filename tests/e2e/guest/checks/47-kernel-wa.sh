@@ -184,12 +184,21 @@ run_point() {
 		tr=/sys/kernel/tracing; [ -d $tr/events/btrfs ] || tr=/sys/kernel/debug/tracing
 		[ -d $tr/events/btrfs ] || fail "$id: KWA_TRACE: no btrfs trace events"
 		echo 0 > $tr/tracing_on; echo > $tr/trace; echo 65536 > $tr/buffer_size_kb
-		for e in btrfs_flush_space btrfs_trigger_flush btrfs_transaction_commit btrfs_chunk_alloc \
-			btrfs_chunk_free btrfs_add_unused_block_group btrfs_add_reclaim_block_group \
-			btrfs_reclaim_block_group btrfs_reserve_ticket btrfs_fail_all_tickets btrfs_space_reservation; do
+		# KWA_TRACE=lean: the block groups' lives only (chunk allocations
+		# with their stacks, frees, the unused and reclaim lists, each
+		# removal or skip of an unused one, the space flusher's states):
+		# a few MiB a point where the full set overflows the serial console
+		local evs="btrfs_flush_space btrfs_trigger_flush btrfs_transaction_commit btrfs_chunk_alloc
+			btrfs_chunk_free btrfs_add_unused_block_group btrfs_add_reclaim_block_group
+			btrfs_reclaim_block_group btrfs_reserve_ticket btrfs_fail_all_tickets btrfs_space_reservation"
+		[ "$KWA_TRACE" = lean ] && evs="btrfs_flush_space btrfs_chunk_alloc btrfs_chunk_free
+			btrfs_add_unused_block_group btrfs_skip_unused_block_group btrfs_remove_block_group
+			btrfs_add_reclaim_block_group btrfs_reclaim_block_group btrfs_fail_all_tickets"
+		for e in $evs; do
 			echo 1 > $tr/events/btrfs/$e/enable || fail "$id: KWA_TRACE: cannot enable $e"
 		done
 		for e in btrfs_transaction_commit btrfs_chunk_alloc; do
+			[ "$KWA_TRACE" = lean ] && [ $e = btrfs_transaction_commit ] && continue
 			echo stacktrace > $tr/events/btrfs/$e/trigger || note "$id: no stack trigger on $e;"
 		done
 		echo 1 > $tr/tracing_on
@@ -284,6 +293,26 @@ run_point() {
 		# 3.33 does not give the same offsets again from the same seed)
 		if [ -n "${KWA_TRACE:-}" ]; then
 			{ echo "# phase $p"; cat $tr/trace; } >> $LOGS/kwa-trace-$id.log; echo > $tr/trace
+			# lean: each block group's item (start, length, used, flags)
+			# and each tree block's (address, level, generation, owning
+			# tree, or pPARENT when shared) as the commit left them, and
+			# each zone's condition and write
+			# pointer (an active zone's unwritten rest; used against wp:
+			# what became zone_unusable)
+			if [ "$KWA_TRACE" = lean ]; then
+				# the block device's page cache may hold blocks btrfs
+				# rewrote since (its bios bypass it): drop it first
+				blockdev --flushbufs $dev 2>/dev/null; echo 3 > /proc/sys/vm/drop_caches
+				{ echo "# bgs $p"
+				  btrfs inspect-internal dump-tree -t extent $dev 2>&1 |
+					awk '/BLOCK_GROUP_ITEM/ { st = $4; len = $6; gsub(/[()]/, "", st); gsub(/[()]/, "", len); getline
+						print "bg", st, len, $4, $8 }
+					/METADATA_ITEM/ { mb = $4; lv = $6; gsub(/[()]/, "", mb); gsub(/[()]/, "", lv); getline; gen = $4; m = 1; next }
+					m && /block backref/ { print "tb", mb, lv, gen, ($3 == "shared" ? "p" $NF : $NF); m = 0 }'
+				  echo "# zones $p"
+				  blkzone report $dev 2>&1 | sed -E 's/ +/ /g'
+				} >> $LOGS/kwa-trace-$id.log
+			fi
 		fi
 		if [ $wl != fio ]; then tail -1 $W/ops >> $LOGS/kwa-$id.idx
 		elif [ $p != fill ]; then awk -v p=$p -v bs=$bs '$3 == "write" { printf " %d", $4 / bs; n++ }
