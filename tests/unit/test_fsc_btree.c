@@ -6,7 +6,8 @@
  * victim takes the kernel's commits (9 data, 6 tree blocks, 3 nothing),
  * a tree of more leaves than a node holds gets nodes between them and
  * the root,
- * UPDATE_DATA_PTRS CoWs the file leaves that pointed at the moved data; a
+ * UPDATE_DATA_PTRS CoWs the file leaves that pointed at the moved data
+ * (and, in linux-6.1 mode only, the checksum leaves of their extents); a
  * tree block allocation that fails aborts (the file system is read-only
  * from then on); with Linux 6.1 reclaim an emptied block group waits for
  * the cleaner (fsc_delete_unused()); bad sizes are refused.
@@ -176,6 +177,63 @@ static void test_relocation_stages(void **state)
 	tdevs_fini(&t);
 }
 
+/* The backref sweep of UPDATE_DATA_PTRS (stage 3) and of the relocation
+ * tree's drop (stage 5): btrfs_inc_ref()/btrfs_dec_ref() change extent
+ * items only; linux-6.12 mode leaves the checksum leaves alone (issue 30:
+ * the kernel's checksum leaves stay where they were last written), the
+ * linux-6.1 mode keeps its outputs and CoWs them as before. */
+static uint64_t sweep_csum_cows(int mode)
+{
+	struct tdevs t;
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+	const struct fsc_stats *st;
+	struct fsc_bio *list, *b, *next;
+	struct fsc_bg *victim;
+	uint64_t csum_cow, ext_cow, sum = 0;
+	uint32_t i;
+
+	tdevs_init(&t, 1, 32, 0);
+	tcfg(&cfg, &t, FSC_SINGLE);
+	cfg.file_bytes = 8u << 20;
+	cfg.meta_model = FSC_META_BTRFS;
+	cfg.extent_bytes = EXT;
+	cfg.reclaim.mode = mode;
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	st = fsc_stats(fs);
+	assert_int_equal(write_ext(fs, 0, 16), 0);
+	victim = fsc_bg_lookup(fs, fs->file_map[0]);
+	assert_non_null(victim);
+	assert_int_equal(write_ext(fs, 0, 8), 0);
+	assert_true(tcommit(fs) > 0);
+	assert_true(fsc_relocate(fs, victim, 0, &list) > 0);
+	for (b = list; b; b = next) {
+		next = b->next;
+		assert_int_equal(fsc_submit(fs, b, 0), 0);
+	}
+	assert_int_equal(fsc_reloc_commits(fs), 9);
+	for (i = 0; i < 9; i++) {
+		csum_cow = st->nr_cow[FSC_BT_CSUM];
+		ext_cow = st->nr_cow[FSC_BT_EXT];
+		assert_int_equal(fsc_reloc_stage(fs, 0), 0);
+		if (i == 3 || i == 5) {
+			assert_true(st->nr_cow[FSC_BT_EXT] > ext_cow);  /* backrefs in both */
+			sum += st->nr_cow[FSC_BT_CSUM] - csum_cow;
+		}
+		assert_true(tcommit(fs) >= 0);
+	}
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+	return sum;
+}
+
+static void test_sweep_csum_by_mode(void **state)
+{
+	(void)state;
+	assert_true(sweep_csum_cows(FSC_RECLAIM_LINUX_6_1) > 0);
+	assert_int_equal(sweep_csum_cows(FSC_RECLAIM_LINUX_6_12), 0);
+}
+
 static void test_metadata_enospc_aborts(void **state)
 {
 	struct tdevs t;
@@ -250,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_write_dirties_trees_once),
 		cmocka_unit_test(test_level_one_nodes),
 		cmocka_unit_test(test_relocation_stages),
+		cmocka_unit_test(test_sweep_csum_by_mode),
 		cmocka_unit_test(test_metadata_enospc_aborts),
 		cmocka_unit_test(test_unused_waits_for_cleaner),
 		cmocka_unit_test(test_bad_sizes),
