@@ -112,7 +112,9 @@ nv_zmr() {
 nv_zones_zmr() {
 	local d=${1#/dev/} f
 	f=$(mktemp)
-	nv_zmr $d 0 $((64 + 64 * $2)) > $f || { rm -f $f; return 1; }
+	# nvme-cli says "... is Success" on stderr: only a failure's message is kept
+	nv_zmr $d 0 $((64 + 64 * $2)) > $f 2> $f.err || { cat $f.err >&2; rm -f $f $f.err; return 1; }
+	rm -f $f.err
 	python3 - $f $2 $(( $(cat /sys/block/$d/queue/logical_block_size) / 512 )) $(cat /sys/block/$d/queue/chunk_sectors) << 'PY'
 import struct, sys
 b = open(sys.argv[1], "rb").read()

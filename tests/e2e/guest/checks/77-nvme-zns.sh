@@ -198,9 +198,9 @@ for v in "report-zones $rz_zl $rz_nb" "count-only-report $cnt_zl $cnt_nb"; do
 	[ "$2" = "$3" ] || bad+="$1: zonelab $2, null_blk $3; "
 	[ "$2" = ok ] || [ $(( $2 )) = $((0x6002)) ] || bad+="$1 on zonelab: $2, want success or 0x6002; "
 done
-nv_zones_zmr $nn 16 > $LOGS/nvme-zones.nb-zmr 2>&1 || bad+="zone management receive on null_blk failed: $(head -2 $LOGS/nvme-zones.nb-zmr | tr '\n' ' '); "
+nv_zones_zmr $nn 16 > $LOGS/nvme-zones.nb-zmr 2> $LOGS/nvme-zones.nb-zmr.err || bad+="zone management receive on null_blk failed: $(head -2 $LOGS/nvme-zones.nb-zmr.err | tr '\n' ' '); "
 bz_zones $nb > $LOGS/nvme-zones.nb-blkzone
-cmp -s $LOGS/nvme-zones.nb-zmr $LOGS/nvme-zones.nb-blkzone || bad+="null_blk: NVMe report differs from blkzone's; "
+cmp -s $LOGS/nvme-zones.nb-zmr $LOGS/nvme-zones.nb-blkzone || bad+="null_blk: NVMe report differs from blkzone's: $(diff $LOGS/nvme-zones.nb-zmr $LOGS/nvme-zones.nb-blkzone | grep '^[<>]' | head -4 | tr '\n' ' '); "
 [ $rz_zl = ok ] && note "nvme zns report-zones: ok on zonelab and null_blk;" ||
 	note "nvme zns report-zones refused ($rz_zl) on zonelab and null_blk alike, its 64-byte count-only first request too ($cnt_zl): this kernel's nvmet refuses a non-partial report that does not fit the buffer; the full-buffer report equals blkzone;"
 
