@@ -181,12 +181,15 @@ static __attribute__((noinline)) int eval_faults(struct zdisk *z, enum zfault_op
 		}
 	}
 	/*
-	 * A torn write, or a medium write error past the command's first LBA,
-	 * goes on: the write stores and commits the LBAs before v->err_lba
-	 * (zdisk_writev()), then fails with v->err.
+	 * A torn write, or a medium write error, goes on: the write is checked
+	 * against the zone rules (which open the zone), stores and commits the
+	 * LBAs before v->err_lba (zdisk_writev()), then fails with v->err.  A
+	 * medium error at the first LBA stores nothing but still leaves the
+	 * zone implicitly open, as null_blk's write into a bad block does
+	 * (null_zone_write() opens the zone before null_process_cmd() checks
+	 * the bad blocks).
 	 */
-	if (v->err == ZL_E_TORN_WRITE ||
-	    (v->err == ZL_E_MEDIUM_WRITE && op == ZFAULT_OP_WRITE && v->err_lba > lba))
+	if (v->err == ZL_E_TORN_WRITE || (v->err == ZL_E_MEDIUM_WRITE && op == ZFAULT_OP_WRITE))
 		return 0;
 	return v->err;
 }
@@ -524,6 +527,9 @@ int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct io
 	ret = apply_faults(z, ZFAULT_OP_WRITE, lba, nr_lba, &v, io);
 	if (!ret)
 		ret = zdev_write_check(z->dev, lba, nr_lba);
+	/* A medium error at the first LBA is reported before a zone rule's error. */
+	if (ret && v.err == ZL_E_MEDIUM_WRITE && v.err_lba == lba)
+		ret = v.err;
 	if (ret) {
 		if (locked_zones)
 			unlock_zones(z, zf, zl);

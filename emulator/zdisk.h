@@ -80,11 +80,13 @@ void zdisk_unlock(struct zdisk *z);
 
 /*
  * I/O.  @io may be NULL.  Errors as zdev_*_check(), zstore, zfault.  A
- * medium error (fault rule) at the command's first LBA fails it before the
- * zone rules are checked; one past it (the rule's range starts inside the
- * command) fails it after: a read transfers the LBAs before the failing
- * one, a write stores and commits them, as a torn write its prefix
- * (io->done_lba).
+ * medium error (fault rule) at the command's first LBA is reported before
+ * the zone rules' errors; one past it (the rule's range starts inside the
+ * command) fails it after them: a read transfers the LBAs before the
+ * failing one, a write stores and commits them, as a torn write its prefix
+ * (io->done_lba).  A write with a medium error anywhere that the zone
+ * rules accept implicitly opens its zone first, at the first LBA too (it
+ * then stores nothing), as null_blk's write into a bad block does.
  */
 int zdisk_read(struct zdisk *z, uint64_t lba, uint64_t nr_lba, void *buf, struct zdisk_io *io);
 int zdisk_write(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const void *buf, bool fua,

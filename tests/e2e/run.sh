@@ -52,6 +52,7 @@ while IFS= read -r l; do
 		"$(awk -v a="$(date +%s.%N)" -v b="$t_boot" 'BEGIN { print a - b }')" | tee "$out/boot.txt" ;;
 	"@@E2E RESULT "*) echo "${l#@@E2E RESULT }" ;;
 	"@@E2E SUMMARY"*|"@@E2E END"*) echo "$l" ;;
+	"@@E2E PROGRESS "*) printf '[%s] %s\n' "$(date +%H:%M:%S)" "${l#@@E2E PROGRESS }" ;;
 	"  | "*) echo "$l" ;;
 	esac
 done

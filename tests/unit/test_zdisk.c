@@ -374,6 +374,7 @@ static void test_zdisk_fault_medium_error_on_write_moves_nothing(void **state)
 				   "medium-error:op=write,lba=768-1023,once"), 0);
 	assert_int_equal(zdisk_write(f->z, 3 * ZS, 8, buf, false, NULL), ZL_E_MEDIUM_WRITE);
 	assert_true(zone(f->z, 3).wp_lba == 3 * ZS);
+	assert_int_equal(zone(f->z, 3).cond, ZL_COND_IMP_OPEN);
 	assert_int_equal(zdisk_write(f->z, 3 * ZS, 8, buf, false, NULL), 0);   /* once */
 	zdisk_stats(f->z, &s);
 	assert_int_equal(s.err_kind[ZL_E_MEDIUM_WRITE - ZL_E_BASE], 1);
@@ -432,6 +433,59 @@ static void test_zdisk_fault_medium_read_transfers_lbas_before_the_failing_one(v
 }
 
 /*
+ * A medium error at a write's first LBA: nothing is stored and the write
+ * pointer stays, but the zone is implicitly opened, as null_blk opens the
+ * zone before it finds the bad block, and takes an open resource: with
+ * max_open 4, three more implicit opens fill them and a fourth closes one.
+ * A write the zone rules refuse (here: not at the write pointer) still
+ * reports the medium error and opens nothing.
+ */
+static void test_zdisk_fault_medium_write_at_first_lba_opens_the_zone(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[8 * LBS] = { 0 };
+	struct zdisk_io io;
+	struct zl_stats s;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true,
+				   "medium-error:op=write,zone=3,repeat;"
+				   "medium-error:op=write,lba=2560-2815,repeat"), 0);
+	assert_int_equal(zone(f->z, 3).cond, ZL_COND_EMPTY);
+	assert_int_equal(zdisk_write(f->z, 3 * ZS, 8, buf, true, &io), ZL_E_MEDIUM_WRITE);
+	assert_int_equal(io.done_lba, 0);
+	assert_int_equal(zone(f->z, 3).cond, ZL_COND_IMP_OPEN);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS);
+	expect_zeros(f->z, 3 * ZS, 8);
+	/* zone 10 (LBA 2560): unaligned, so refused before it could open */
+	assert_int_equal(zdisk_write(f->z, 10 * ZS + 8, 8, buf, false, &io), ZL_E_MEDIUM_WRITE);
+	assert_int_equal(zone(f->z, 10).cond, ZL_COND_EMPTY);
+	zdisk_stats(f->z, &s);
+	assert_int_equal(s.imp_opens, 1);
+	assert_int_equal(s.imp_closes, 0);
+	assert_int_equal(s.writes, 0);
+	assert_int_equal(s.err_kind[ZL_E_MEDIUM_WRITE - ZL_E_BASE], 2);
+	/* zone 3 holds one of the 4 open resources */
+	write_ok(f->z, 4 * ZS, 8, 1);
+	write_ok(f->z, 5 * ZS, 8, 1);
+	write_ok(f->z, 6 * ZS, 8, 1);
+	zdisk_stats(f->z, &s);
+	assert_int_equal(s.imp_closes, 0);
+	write_ok(f->z, 7 * ZS, 8, 1);
+	zdisk_stats(f->z, &s);
+	assert_int_equal(s.imp_opens, 5);
+	assert_int_equal(s.imp_closes, 1);
+	/* the first implicitly open zone was closed: zone 3, back to EMPTY (WP at start) */
+	assert_int_equal(zone(f->z, 3).cond, ZL_COND_EMPTY);
+	/* the next failed write opens it again, closing zone 4 */
+	assert_int_equal(zdisk_write(f->z, 3 * ZS, 8, buf, false, &io), ZL_E_MEDIUM_WRITE);
+	assert_int_equal(zone(f->z, 3).cond, ZL_COND_IMP_OPEN);
+	assert_int_equal(zone(f->z, 4).cond, ZL_COND_CLOSED);
+	/* a power cycle: nothing was stored in zone 3 */
+	assert_int_equal(zdisk_power_cycle(f->z), 0);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS);
+}
+
+/*
  * A medium error inside a write: the LBAs before the failing one are stored
  * and the write pointer moves over them (the durability of a torn write's
  * prefix: FUA or WCE off makes them durable, otherwise the next flush), and
@@ -453,6 +507,7 @@ static void test_zdisk_fault_medium_write_stores_lbas_before_the_failing_one(voi
 	assert_int_equal(zdisk_write(f->z, 3 * ZS, 16, buf, true, &io), ZL_E_MEDIUM_WRITE);
 	assert_int_equal(io.done_lba, 4);
 	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 4);
+	assert_int_equal(zone(f->z, 3).cond, ZL_COND_IMP_OPEN);
 	expect_data(f->z, 3 * ZS, 4, 1);
 	expect_zeros(f->z, 3 * ZS + 4, 12);
 	/* zone 5, write cache on: stored, durable at the next flush */
@@ -495,6 +550,7 @@ static void test_zdisk_fault_medium_error_past_first_lba_after_zone_rules(void *
 	assert_int_equal(zdisk_write(f->z, 3 * ZS + 2, 8, buf, false, &io), ZL_E_UNALIGNED);
 	assert_int_equal(zdisk_write(f->z, 3 * ZS + 4, 8, buf, false, &io), ZL_E_MEDIUM_WRITE);
 	assert_true(zone(f->z, 3).wp_lba == 3 * ZS);
+	assert_int_equal(zone(f->z, 3).cond, ZL_COND_EMPTY);
 	/* a read running into offline zone 4 */
 	assert_int_equal(zdisk_zone_set_cond(f->z, 4, ZL_COND_OFFLINE), 0);
 	assert_int_equal(zdisk_read(f->z, 3 * ZS + 2, 260, buf, &io), ZL_E_OFFLINE);
@@ -1108,6 +1164,7 @@ int main(void)
 		T(test_zdisk_turning_wce_off_flushes),
 		T(test_zdisk_reset_without_wce_punches_every_zone_including_the_runt),
 		T(test_zdisk_fault_medium_error_on_write_moves_nothing),
+		T(test_zdisk_fault_medium_write_at_first_lba_opens_the_zone),
 		T(test_zdisk_fault_medium_error_on_read_range),
 		T(test_zdisk_fault_medium_read_transfers_lbas_before_the_failing_one),
 		T(test_zdisk_fault_medium_write_stores_lbas_before_the_failing_one),

@@ -74,10 +74,14 @@ nv_up() {
 
 # nv_zones DEV - `nvme zns report-zones` as "start len wp cond" lines
 # (sectors of 512 bytes, wp absolute; cond as blkzone abbreviates it: of
-# for offline).
+# for offline).  Fails, with nvme-cli's message on stderr, when nvme-cli
+# does: nvme-cli 2.3 first asks for the zone count alone (a 64-byte,
+# non-partial report), which 7.3.4's nvmet refuses (0x6002, docs/NVME-ZNS.md
+# "Kernel differences"); nv_zones_zmr reads the zones on every kernel.
 nv_zones() {
-	local lbs; lbs=$(cat /sys/block/${1#/dev/}/queue/logical_block_size)
-	nvme zns report-zones /dev/${1#/dev/} | awk -v f=$((lbs / 512)) -v zs=$(cat /sys/block/${1#/dev/}/queue/chunk_sectors) '
+	local lbs out; lbs=$(cat /sys/block/${1#/dev/}/queue/logical_block_size)
+	out=$(nvme zns report-zones /dev/${1#/dev/} 2>&1) || { echo "$out" >&2; return 1; }
+	awk -v f=$((lbs / 512)) -v zs=$(cat /sys/block/${1#/dev/}/queue/chunk_sectors) '
 		/SLBA:/ { s = c = w = ""
 			for (i = 1; i <= NF; i++) { if ($i == "SLBA:") s = $(i + 1); if ($i == "WP:") w = $(i + 1); if ($i == "State:") c = $(i + 1) }
 			m["EMPTY"] = "em"; m["IMP_OPENED"] = "oi"; m["EXP_OPENED"] = "oe"; m["CLOSED"] = "cl"
@@ -85,7 +89,47 @@ nv_zones() {
 			# nvme-cli 2.3 prints the state as a number too (ZS << 4)
 			m["0x10"] = "em"; m["0x20"] = "oi"; m["0x30"] = "oe"; m["0x40"] = "cl"
 			m["0xd0"] = "ro"; m["0xe0"] = "fu"; m["0xf0"] = "of"
-			printf "%d %d %d %s\n", strtonum(s) * f, zs, strtonum(w) * f, (c in m) ? m[c] : c }'
+			printf "%d %d %d %s\n", strtonum(s) * f, zs, strtonum(w) * f, (c in m) ? m[c] : c }' <<< "$out"
+}
+# nv_zmr DEV SLBA BYTES [PARTIAL] - one Zone Management Receive command
+# (opcode 0x7a, Report Zones, all zones from SLBA, ZNS 1.1 3.4.2) with a
+# BYTES buffer through `nvme io-passthru`: the raw report on stdout, the
+# NVMe status on stderr as nvme-cli prints it (nv_status).  PARTIAL=1 sets
+# Partial Report (the zone count is then that of the descriptors returned).
+# nvme-cli 2.3's `zone-mgmt-recv` does the same command but prints nothing
+# of the data, hence io-passthru.
+nv_zmr() {
+	local d=${1#/dev/} slba=$2 len=$3 part=${4:-0} nsid
+	nsid=$(cat /sys/block/$d/nsid 2> /dev/null || echo 1)
+	nvme io-passthru /dev/$d --opcode=0x7a --namespace-id=$nsid --data-len=$len --read -b \
+		--cdw10=$((slba & 0xffffffff)) --cdw11=$((slba >> 32)) --cdw12=$((len / 4 - 1)) \
+		--cdw13=$((part << 16))
+}
+# nv_zones_zmr DEV NR - the report of all NR zones read with one
+# Zone Management Receive whose buffer holds them all (64 + 64 * NR bytes,
+# not partial: what 7.3.4's nvmet accepts), as nv_zones's lines; fails when
+# the command does or the report's zone count is not NR.
+nv_zones_zmr() {
+	local d=${1#/dev/} f
+	f=$(mktemp)
+	# nvme-cli says "... is Success" on stderr: only a failure's message is kept
+	nv_zmr $d 0 $((64 + 64 * $2)) > $f 2> $f.err || { cat $f.err >&2; rm -f $f $f.err; return 1; }
+	rm -f $f.err
+	python3 - $f $2 $(( $(cat /sys/block/$d/queue/logical_block_size) / 512 )) $(cat /sys/block/$d/queue/chunk_sectors) << 'PY'
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+nr, f, zs = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+cond = {1: "em", 2: "oi", 3: "oe", 4: "cl", 0xd: "ro", 0xe: "fu", 0xf: "of"}
+n = struct.unpack_from("<Q", b, 0)[0]
+if n != nr:
+    sys.exit("report's zone count %d, want %d" % (n, nr))
+for i in range(nr):
+    o = 64 + 64 * i
+    st = b[o + 1] >> 4
+    slba, wp = struct.unpack_from("<QQ", b, o + 16)
+    print(slba * f, zs, wp * f, cond.get(st, hex(st)))
+PY
+	local r=$?; rm -f $f; return $r
 }
 # bz_zones DEV - blkzone report as the same "start len wp cond" lines.
 bz_zones() {

@@ -28,19 +28,15 @@ full=(attach:00-attach.sh::120 blkzone_report:10-blkzone-report.sh::60
 	persistence:60-persistence.sh::300
 	iscsi:70-iscsi.sh::120 iscsi_suite:72-iscsi-suite.sh::1800 residuals:73-residuals.sh::120 zonefs:75-zonefs.sh::600 libzbd:76-libzbd.sh::300
 	load_iscsi:95-load.sh::900 load_stats:96-load-stats.sh::60)
-# NVMe ZNS through nvmet (issue 33, docs/NVME-ZNS.md)
-full+=(nvme_zns:77-nvme-zns.sh::600 nvme_zonefs:79-nvme-zonefs.sh::600)
+# NVMe ZNS through nvmet (issue 33, docs/NVME-ZNS.md).  nvme_btrfs reloads
+# the host's NVMe modules with nvme_core multipath=N for its run (btrfs on
+# the multipath head fails on 6.1 and 6.12, null_blk too: docs/NVME-ZNS.md
+# "btrfs on the ZNS namespace").
+full+=(nvme_zns:77-nvme-zns.sh::600 nvme_zonefs:79-nvme-zonefs.sh::600
+	nvme_btrfs:78-nvme-btrfs.sh::900 nvme_zonefs_faults:59-nvme-zonefs-faults.sh::600)
 # nvme_fio_suite (58): fio's t/zbd on ZNS beside null_blk; opt-in until its
 # run time is measured (E2E_NVME_FIO=1; docs/NVME-ZNS.md)
 [ -z "${E2E_NVME_FIO:-}" ] || full+=(nvme_fio_suite:58-nvme-fio-suite.sh::7200)
-# nvme_btrfs (78-nvme-btrfs.sh) is opt-in (E2E_NVME_BTRFS=1): btrfs on ZNS
-# through nvmet needs nvme_core multipath=N on 6.1 and 6.12 (the check
-# reloads the host's NVMe modules; docs/NVME-ZNS.md "btrfs on the ZNS
-# namespace") and has not passed on both kernels yet.
-[ -z "${E2E_NVME_BTRFS:-}" ] || full+=(nvme_btrfs:78-nvme-btrfs.sh::900)
-# nvme_zonefs_faults (59): differs from null_blk on 6.12 (a rewrite after a
-# cleared write error fails on zonelab; docs/NVME-ZNS.md): E2E_NVME_FAULTS=1
-[ -z "${E2E_NVME_FAULTS:-}" ] || full+=(nvme_zonefs_faults:59-nvme-zonefs-faults.sh::600)
 full+=(vm_trace:46-vm-trace.sh::600 kernel_wa:47-kernel-wa.sh::${KWA_TMO:-2400})
 # nvme_speed (97): the speed table of docs/NVME-ZNS.md, a measurement: E2E_NVME_SPEED=1
 [ -z "${E2E_NVME_SPEED:-}" ] || full+=(nvme_speed:97-nvme-speed.sh::900)
