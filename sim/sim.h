@@ -189,7 +189,13 @@ struct sim_fail_result {
 	uint64_t fail_ns;           /* virtual time of the failure (the rebuild starts) */
 	uint64_t start_ns, end_ns;  /* the rebuild: start, the last step's last write */
 	uint64_t fail2_ns;
-	uint64_t alloc_bytes;       /* fs-core's allocated bytes of the failed device (to copy) */
+	uint64_t alloc_bytes;       /* fs-core's allocated bytes of the failed device at the
+				     * start (the walk also copies what degraded writes add
+				     * to block groups not walked yet: walked >= this) */
+	uint64_t alloc_end_bytes;   /* at the end: the failed device's allocated space, as
+				     * its mirrors' write pointers show it */
+	uint64_t tgt_used_bytes;    /* at the end: the new device's zones, written bytes
+				     * (below the write pointers) */
 	uint64_t walked_bytes, copied_bytes, zero_bytes, dup_bytes, read_bytes;
 	uint64_t tgt_write_bytes;   /* everything the new device got (copy, zeroes, dup) */
 	uint64_t nr_steps;

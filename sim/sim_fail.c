@@ -170,6 +170,44 @@ static void step_writes(struct sim *s)
 	sim_push(s, done, EV_RB_DONE, NULL);
 }
 
+/* Bytes of the zone at @phys of @b below its write pointer (0: conventional). */
+static uint64_t zone_used(struct zblk *b, uint64_t phys)
+{
+	struct zblk_zone z;
+
+	if (!b || zblk_zone_get(b, phys, &z) || z.type == ZL_ZONE_TYPE_CONV)
+		return 0;
+	if (z.cond == ZL_COND_EMPTY)
+		return 0;
+	if (z.cond == ZL_COND_FULL)
+		return z.cap_bytes;
+	return z.wp_bytes - z.start_bytes;
+}
+
+/* At the end of the copy: the failed device's allocated space as its
+ * mirrors show it, and what the new device holds, over all its zones. */
+static void rebuild_sizes(struct sim *s, struct sim_fail_result *r)
+{
+	const struct fsc *fs = s->fs;
+	struct zblk *tgt = s->devs.blk[s->fl.spare];
+	uint32_t d = s->cfg->fail_dev, i, k, m;
+	uint64_t z;
+
+	r->alloc_end_bytes = r->tgt_used_bytes = 0;
+	for (i = 0; i < fs->nr_slots; i++) {
+		const struct fsc_bg *bg = fs->bgs[i];
+
+		for (k = 0; bg && k < bg->nr_stripes; k++) {
+			if (bg->stripes[k].dev != d || (m = sim_read_stripe(s, bg, k)) == SIM_NO_DEV)
+				continue;
+			r->alloc_end_bytes += zone_used(fs->devs[bg->stripes[m].dev].blk,
+							bg->stripes[m].phys);
+		}
+	}
+	for (z = 0; z < tgt->capacity_bytes; z += s->cfg->zone_bytes)
+		r->tgt_used_bytes += zone_used(tgt, z);
+}
+
 /* The copy is over: the new device takes the slot, the data check. */
 static void rebuild_finish(struct sim *s)
 {
@@ -186,6 +224,7 @@ static void rebuild_finish(struct sim *s)
 	r->read_bytes = 0;
 	for (uint32_t i = 0; i < FSC_MAX_DEVS; i++)
 		r->read_bytes += pr->read_bytes[i];
+	rebuild_sizes(s, r);
 	ret = fsc_replace_finish(s->fs, s->now);
 	s->fl.running = false;
 	/* the counters of the whole replace, the duplicated writes included */

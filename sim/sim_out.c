@@ -197,9 +197,11 @@ static void fail_json(FILE *f, const struct sim_cfg *c, const struct sim_result 
 		U(x->finished ? x->end_ns - x->start_ns : 0));
 	fprintf(f, "    \"alloc_bytes\": %llu, \"walked_bytes\": %llu, \"copied_bytes\": %llu, "
 		"\"zero_bytes\": %llu, \"dup_bytes\": %llu, \"read_bytes\": %llu, "
-		"\"target_write_bytes\": %llu, \"steps\": %llu,\n", U(x->alloc_bytes),
+		"\"target_write_bytes\": %llu, \"steps\": %llu,\n    \"alloc_end_bytes\": %llu, "
+		"\"target_used_bytes\": %llu,\n", U(x->alloc_bytes),
 		U(x->walked_bytes), U(x->copied_bytes), U(x->zero_bytes), U(x->dup_bytes),
-		U(x->read_bytes), U(x->tgt_write_bytes), U(x->nr_steps));
+		U(x->read_bytes), U(x->tgt_write_bytes), U(x->nr_steps), U(x->alloc_end_bytes),
+		U(x->tgt_used_bytes));
 	fprintf(f, "    \"second_failure\": { \"dev\": ");
 	if (c->fail2_dev == SIM_NO_DEV)
 		fprintf(f, "null");
