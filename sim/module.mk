@@ -9,4 +9,4 @@ LIB_SRCS += sim/sim_engine.c sim/sim_dev.c sim/sim_out.c sim/sim_cfg.c \
 UNIT_TESTS += tests/unit/test_sim.c tests/unit/test_sim_replay.c tests/unit/test_sim_time.c \
 	tests/unit/test_sim_rebuild.c tests/unit/test_sim_kreplace.c tests/unit/test_sim_fail.c
 BENCH_SRCS += tests/bench/bench_sim.c
-CHECK_SCRIPTS += tests/scripts/027-kernel-reclaim.sh tests/scripts/022-timing.sh
+CHECK_SCRIPTS += tests/scripts/027-kernel-reclaim.sh tests/scripts/022-timing.sh tests/scripts/024-sim-fail.sh
