@@ -72,6 +72,13 @@ static const char sim_help[] =
 "             pointers; format in sim/sim_kreplace.c) in fs-core and replace device\n"
 "             DEVID (default: the first) as zoned btrfs does; prints the bytes it\n"
 "             copies (docs/REBUILD.md); no other option goes with it\n"
+"  failure:   --fail-dev N --fail-at-write BYTES (device N fails when fs-core's user\n"
+"             bytes reach BYTES; fs-core's zoned replace rebuilds it onto a new device\n"
+"             while the workload goes on; --profile raid1|raid10, metadata too)\n"
+"             --rebuild-prio idle|share:X (idle: steps only when no foreground I/O is\n"
+"             in flight; share: the rebuild at most X of the time; default idle)\n"
+"             --fail2-dev M --fail2-at BYTES (M fails when the rebuild has walked\n"
+"             BYTES: RAID1 loses data, exit 3); JSON \"rebuild\" object (docs/SIM.md)\n"
 "  --check-config   check the options (exit 0 or 2 with the message), run nothing\n";
 
 /* The value @names spells @s, in *@out; -1 after a message naming the choices. */
@@ -112,6 +119,7 @@ enum {
 	O_HELP, O_RECLAIM, O_META_MODEL, O_EXTENT, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG, O_MAP, O_FILE_SIZE, O_LOOPS, O_TIMING, O_SPEED,
 	O_MAX_OPEN, O_MAX_ACTIVE, O_TRACE, O_TRACE_FMT, O_DEVICE, O_SPACE_RESV, O_TIMING_MODEL,
 	O_REBUILD, O_RB_LOAD, O_RB_PRIO, O_RB_IO, O_RB_DAYS, O_RB_SAMPLE, O_BUFFERED, O_KR_LAYOUT, O_KR_DEV,
+	O_FAIL_DEV, O_FAIL_AT, O_FAIL2_DEV, O_FAIL2_AT,
 };
 
 static const struct option opts[] = {
@@ -144,7 +152,9 @@ static const struct option opts[] = {
 	{ "rebuild", 1, 0, O_REBUILD }, { "rebuild-fg-load", 1, 0, O_RB_LOAD },
 	{ "rebuild-prio", 1, 0, O_RB_PRIO }, { "rebuild-io", 1, 0, O_RB_IO },
 	{ "rebuild-max-days", 1, 0, O_RB_DAYS }, { "rebuild-sample", 1, 0, O_RB_SAMPLE },
-	{ "replace-layout", 1, 0, O_KR_LAYOUT }, { "replace-dev", 1, 0, O_KR_DEV }, { 0, 0, 0, 0 },
+	{ "replace-layout", 1, 0, O_KR_LAYOUT }, { "replace-dev", 1, 0, O_KR_DEV },
+	{ "fail-dev", 1, 0, O_FAIL_DEV }, { "fail-at-write", 1, 0, O_FAIL_AT },
+	{ "fail2-dev", 1, 0, O_FAIL2_DEV }, { "fail2-at", 1, 0, O_FAIL2_AT }, { 0, 0, 0, 0 },
 };
 
 /* The option table, for `zonelab run` (scenario keys are these names). */
@@ -225,7 +235,7 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 
 	switch (o) {
 	case O_ZONE_SIZE: case O_BW: case O_COMMIT_BYTES: case O_FILE_SIZE: case O_EXTENT:
-	case O_BUFFERED:
+	case O_BUFFERED: case O_FAIL_AT: case O_FAIL2_AT:
 		r = cli_parse_bytes(opt_name(o), a, &v);
 		break;
 	case O_SEED: case O_WARMUP: case O_WRITES:
@@ -235,6 +245,9 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_BIO: case O_QD: case O_RESERVE: case O_LOOPS:  /* 32-bit fields: no silent wrap */
 	case O_MAX_OPEN: case O_MAX_ACTIVE:
 		r = cli_parse_u64_max(opt_name(o), a, UINT32_MAX, &v);
+		break;
+	case O_FAIL_DEV: case O_FAIL2_DEV:  /* a device index (SIM_NO_DEV is none) */
+		r = cli_parse_u64_max(opt_name(o), a, SIM_NO_DEV - 1, &v);
 		break;
 	case O_CMD: case O_SWITCH: case O_WMEAN:         /* microseconds, kept in ns */
 		r = cli_parse_u64_max(opt_name(o), a, UINT64_MAX / 1000, &v);
@@ -311,6 +324,10 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_SPEED: r = parse_double("speed", a, &c->speed); break;
 	case O_MAX_OPEN: c->max_open = (uint32_t)v; break;
 	case O_MAX_ACTIVE: c->max_active = (uint32_t)v; break;
+	case O_FAIL_DEV: c->fail_dev = (uint32_t)v; break;
+	case O_FAIL_AT: c->fail_at_bytes = v; break;
+	case O_FAIL2_DEV: c->fail2_dev = (uint32_t)v; break;
+	case O_FAIL2_AT: c->fail2_at_bytes = v; break;
 	}
 	return r ? -1 : 0;
 }
@@ -418,7 +435,9 @@ static int run_kreplace(const char *path, uint32_t devid, bool check_only)
  * which: a device error with --on-dev-error abort, -ENOSPC, -EDEADLK...) or
  * the block device could not be used (message on stderr), 2 on a usage
  * error (a parameter out of range, a geometry without room for data, a
- * fault rule that does not parse: message on stderr).
+ * fault rule that does not parse: message on stderr), 3 when the run
+ * completed but lost data or its data check failed (--fail-dev, --fail2-dev:
+ * the JSON's "rebuild" object says how much).
  */
 int cmd_sim(int argc, char **argv)
 {
@@ -433,6 +452,7 @@ int cmd_sim(int argc, char **argv)
 	const char *csv_path = NULL, *zone_csv_path = NULL;
 	bool check_only = false, zones_given = false, qd_given = false, rebuild = false;
 	bool zsize_given = false, devs_given = false, others_given = false;
+	bool prio_given = false, fail_at_given = false, fail2_at_given = false;
 	const char *kr_layout = NULL;
 	uint64_t kr_dev = 0;
 	int o, ret;
@@ -494,6 +514,7 @@ int cmd_sim(int argc, char **argv)
 				return 2;
 			}
 			rebuild |= o == O_REBUILD;
+			prio_given |= o == O_RB_PRIO;
 			continue;
 		}
 		if (sim_opt(&cfg, o, optarg, &csv_path)) {
@@ -504,6 +525,8 @@ int cmd_sim(int argc, char **argv)
 		zsize_given |= o == O_ZONE_SIZE;
 		devs_given |= o == O_DEVICES;
 		qd_given |= o == O_QD;
+		fail_at_given |= o == O_FAIL_AT;
+		fail2_at_given |= o == O_FAIL2_AT;
 	}
 	if (kr_dev && !kr_layout) {
 		fprintf(stderr, "zonelab: sim: --replace-dev: needs --replace-layout\n");
@@ -536,6 +559,22 @@ int cmd_sim(int argc, char **argv)
 		rbc.seed = cfg.seed;
 		return run_rebuild(&rbc, check_only);
 	}
+	/* --fail-dev: --rebuild-prio (the rebuild model's parser) paces fs-core's rebuild */
+	if (prio_given && cfg.fail_dev == SIM_NO_DEV) {
+		fprintf(stderr, "zonelab: sim: --rebuild-prio: needs --fail-dev (fs-core's rebuild "
+			"in a run) or --rebuild (the extent model)\n");
+		return 2;
+	}
+	if (fail_at_given && cfg.fail_dev == SIM_NO_DEV) {
+		fprintf(stderr, "zonelab: sim: --fail-at-write: needs --fail-dev\n");
+		return 2;
+	}
+	if (fail2_at_given && cfg.fail2_dev == SIM_NO_DEV) {
+		fprintf(stderr, "zonelab: sim: --fail2-at: needs --fail2-dev\n");
+		return 2;
+	}
+	cfg.rb_prio = rbc.prio;
+	cfg.rb_share = rbc.share;
 	if (!trace_path && (rc.format || rc.dev_filter)) {
 		fprintf(stderr, "zonelab: sim: --%s: needs --trace\n",
 			rc.format ? "trace-format" : "device");
@@ -589,5 +628,7 @@ int cmd_sim(int argc, char **argv)
 		return ret == ZL_E_FAULT_SYNTAX || (ret == -EINVAL && !cfg.blkdev) ? 2 : 1;
 	}
 	sim_json(stdout, &cfg, &res);
+	if (ret == FSC_E_DATA_LOST || ret == FSC_E_VERIFY)
+		return 3;  /* the run completed; data was lost, or the check found it bad */
 	return ret ? 1 : 0;
 }

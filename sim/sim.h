@@ -77,6 +77,13 @@ int sim_name_parse(const char *const *names, const char *s);
 /* sim_name_of() - how @names spells value @v, or NULL when @v is not one. */
 const char *sim_name_of(const char *const *names, int v);
 
+/* Rebuild priority (--rebuild-prio): who goes first when a drive has both
+ * kinds of command waiting (the extent model, sim_rebuild.c), or how the
+ * fs-core rebuild of a run is paced (sim_fail.c, docs/SIM.md). */
+enum sim_rb_prio { SIM_RB_IDLE = 0, SIM_RB_SHARE };
+
+#define SIM_NO_DEV UINT32_MAX
+
 struct sim_cfg {
 	uint64_t seed;
 	/* devices */
@@ -147,6 +154,15 @@ struct sim_cfg {
 				     * 0 = direct writes */
 	bool resv_linux61;          /* --space-resv linux-6.1 (fs-core's fsc_resv.c) */
 	bool resv_612;              /* --space-resv linux-6.12: with 6.12's overcommit */
+	/* a device failure and fs-core's rebuild during the run (sim_fail.c,
+	 * docs/SIM.md "Device failure and rebuild") */
+	uint32_t fail_dev;          /* --fail-dev: this device fails; SIM_NO_DEV = none */
+	uint64_t fail_at_bytes;     /* --fail-at-write: when fs-core's user bytes reach this */
+	enum sim_rb_prio rb_prio;   /* --rebuild-prio idle|share:X */
+	double rb_share;            /* share: (0, 1] of the elapsed time */
+	uint64_t rb_step_bytes;     /* source space walked per rebuild step (4 MiB) */
+	uint32_t fail2_dev;         /* --fail2-dev: fails during the rebuild; SIM_NO_DEV = none */
+	uint64_t fail2_at_bytes;    /* --fail2-at: when the rebuild has walked this much */
 	/* output */
 	uint64_t sample_ns;         /* CSV time-series period */
 	FILE *csv;                  /* borrowed, may be NULL */
@@ -163,6 +179,33 @@ void sim_cfg_init(struct sim_cfg *cfg);
  * in @msg (the command-line option named).
  */
 int sim_cfg_check(const struct sim_cfg *cfg, char *msg, size_t msg_len);
+
+/* The failure and rebuild of a run (--fail-dev; sim_fail.c). */
+struct sim_fail_result {
+	bool failed;                /* the device failed */
+	bool started, finished;     /* the rebuild started / the new device took the slot */
+	bool fail2;                 /* the second device failed (during the rebuild) */
+	uint32_t dev, dev2;
+	uint64_t fail_ns;           /* virtual time of the failure (the rebuild starts) */
+	uint64_t start_ns, end_ns;  /* the rebuild: start, the last step's last write */
+	uint64_t fail2_ns;
+	uint64_t alloc_bytes;       /* fs-core's allocated bytes of the failed device at the
+				     * start (the walk also copies what degraded writes add
+				     * to block groups not walked yet: walked >= this) */
+	uint64_t alloc_end_bytes;   /* at the end: the failed device's allocated space, as
+				     * its mirrors' write pointers show it */
+	uint64_t tgt_used_bytes;    /* at the end: the new device's zones, written bytes
+				     * (below the write pointers) */
+	uint64_t walked_bytes, copied_bytes, zero_bytes, dup_bytes, read_bytes;
+	uint64_t tgt_write_bytes;   /* everything the new device got (copy, zeroes, dup) */
+	uint64_t nr_steps;
+	uint64_t lost_bytes, lost_blocks;  /* live data with no surviving copy */
+	bool verified;              /* the data check ran (on the new device) */
+	struct fsc_verify verify;
+	int verify_ret;
+	struct ana_hist lat_before, lat_during;  /* user write requests arriving before the
+						  * failure / during the rebuild, ns */
+};
 
 /* Ops with a latency histogram in sim_result.req_lat: enum trc_op 0..3. */
 #define SIM_NR_LAT_OPS (TRC_OP_DISCARD + 1)
@@ -232,6 +275,7 @@ struct sim_result {
 	uint64_t discarded_blocks;      /* blocks a discard freed (they held data) */
 	uint64_t nr_flush_commits;      /* flushes that waited for a commit */
 	uint64_t nr_ignored;            /* zone ops and others: counted, not executed */
+	struct sim_fail_result fail;    /* --fail-dev */
 };
 
 /**
@@ -293,8 +337,6 @@ int sim_tbench_geo(const struct ztime_params *p, const struct ztime_geo *geo, ui
  */
 enum sim_rb_profile { SIM_RB_RAID1 = 0, SIM_RB_RAID10, SIM_RB_RAID6 };
 extern const char *const sim_rb_profile_names[];   /* raid1 raid10 raid6 */
-/* Who goes first when a drive has both kinds of command waiting. */
-enum sim_rb_prio { SIM_RB_IDLE = 0, SIM_RB_SHARE };
 /* The foreground is declared saturated when the array took in less than
  * this fraction of its arrivals in a phase (docs/REBUILD.md). */
 #define SIM_RB_SATURATED 0.999

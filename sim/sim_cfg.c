@@ -50,6 +50,10 @@ void sim_cfg_init(struct sim_cfg *c)
 	c->timing = SIM_TIMING_CLOSED;
 	c->speed = 1.0;
 	c->loops = 1;
+	c->fail_dev = c->fail2_dev = SIM_NO_DEV;
+	c->rb_prio = SIM_RB_IDLE;
+	c->rb_share = 0.5;
+	c->rb_step_bytes = 4ULL << 20;
 	c->clean = FSC_CLEAN_GREEDY;
 	fsc_clean_params_init(&c->clean_params);
 	fsc_place_params_init(&c->place_params);
@@ -383,6 +387,90 @@ static int check_replay(const struct sim_cfg *c, char *msg, size_t msg_len)
 	return -EINVAL;
 }
 
+/* Whether profile @p keeps a second copy on another device (a rebuild source). */
+static bool fail_profile_ok(enum fsc_profile p)
+{
+	return p == FSC_RAID1 || p == FSC_RAID10;
+}
+
+/* Data zones of the array with one device missing, less a tenth for cleaning. */
+static double fail_room(const struct sim_cfg *c)
+{
+	struct sim_cfg t = *c;
+
+	t.nr_devs = c->nr_devs - 1;
+	return 0.9 * sim_usable_data_zones(&t);
+}
+
+/*
+ * --fail-dev, --fail2-dev, --rebuild-prio (sim_fail.c): a device of the
+ * array, a profile with a copy elsewhere, room to allocate while it is
+ * missing, a spare slot for the new device.
+ */
+static int check_fail(const struct sim_cfg *c, char *msg, size_t msg_len)
+{
+	const char *dp = sim_profile_names[c->data_profile], *mp = sim_profile_names[c->meta_profile];
+
+	if (c->fail_dev == SIM_NO_DEV) {
+		if (c->fail2_dev != SIM_NO_DEV)
+			zl_msgf(msg, msg_len, "--fail2-dev %u: needs --fail-dev (the second failure "
+				"comes during the rebuild of the first)", c->fail2_dev);
+		else
+			return 0;
+		return -EINVAL;
+	}
+	if (c->blkdev)
+		zl_msgf(msg, msg_len, "--fail-dev %u --blkdev %s: a failure needs the simulated "
+			"devices (and a spare for the rebuild)", c->fail_dev, c->blkdev);
+	else if (c->fail_dev >= c->nr_devs)
+		zl_msgf(msg, msg_len, "--fail-dev %u: not a device of the array (0 to %u, "
+			"--devices %u)", c->fail_dev, c->nr_devs - 1, c->nr_devs);
+	else if (c->nr_devs + 1 > FSC_MAX_DEVS)
+		zl_msgf(msg, msg_len, "--fail-dev --devices %u: the new device needs a slot: at "
+			"most %u devices", c->nr_devs, FSC_MAX_DEVS - 1);
+	else if (!fail_profile_ok(c->data_profile))
+		zl_msgf(msg, msg_len, "--fail-dev --profile %s: no copy on another device to "
+			"rebuild from (raid1 or raid10)", dp);
+	else if (c->metadata && !fail_profile_ok(c->meta_profile))
+		zl_msgf(msg, msg_len, "--fail-dev --meta-profile %s: metadata with no copy on "
+			"another device would be lost (raid1 or raid10, or --no-metadata)", mp);
+	else if (c->nr_devs - 1 < fsc_profile_min_devs(c->data_profile) ||
+		 (c->metadata && c->nr_devs - 1 < fsc_profile_min_devs(c->meta_profile)))
+		zl_msgf(msg, msg_len, "--fail-dev --devices %u: with one device missing fs-core "
+			"cannot allocate a %s block group (it needs %u present devices): give "
+			"--devices %u or more", c->nr_devs,
+			c->nr_devs - 1 < fsc_profile_min_devs(c->data_profile) ? dp : mp,
+			fsc_profile_min_devs(c->nr_devs - 1 < fsc_profile_min_devs(c->data_profile) ?
+					     c->data_profile : c->meta_profile),
+			(fsc_profile_min_devs(c->data_profile) > fsc_profile_min_devs(c->meta_profile) ||
+			 !c->metadata ? fsc_profile_min_devs(c->data_profile) :
+			 fsc_profile_min_devs(c->meta_profile)) + 1);
+	else if (c->order == FSC_ORDER_APPEND)
+		zl_msgf(msg, msg_len, "--fail-dev --order append: zone appends need --profile "
+			"single, which has nothing to rebuild from");
+	else if (c->rb_prio == SIM_RB_SHARE && !(c->rb_share > 0 && c->rb_share <= 1))
+		zl_msgf(msg, msg_len, "--rebuild-prio share:%g: the rebuild's share of the time, "
+			"above 0 and at most 1", c->rb_share);
+	else if (c->rb_step_bytes < SIM_BLOCK || c->rb_step_bytes % SIM_BLOCK)
+		zl_msgf(msg, msg_len, "rebuild step %llu bytes: a positive multiple of 4 KiB",
+			(unsigned long long)c->rb_step_bytes);
+	else if (c->nr_zones && c->util * sim_usable_data_zones(c) > fail_room(c))
+		zl_msgf(msg, msg_len, "--fail-dev --util %g: the file (%.1f data zones) does not fit "
+			"the array with one device missing (%.1f): fs-core allocates on the present "
+			"devices only, and cleaning would go round without end; give --util at most "
+			"%.2f or more --devices", c->util, c->util * sim_usable_data_zones(c),
+			fail_room(c), fail_room(c) / sim_usable_data_zones(c));
+	else if (c->fail2_dev != SIM_NO_DEV && c->fail2_dev >= c->nr_devs)
+		zl_msgf(msg, msg_len, "--fail2-dev %u: not a device of the array (0 to %u)",
+			c->fail2_dev, c->nr_devs - 1);
+	else if (c->fail2_dev == c->fail_dev)
+		zl_msgf(msg, msg_len, "--fail2-dev %u: the device of --fail-dev already failed; "
+			"the second failure is another device", c->fail2_dev);
+	else
+		return 0;
+	return -EINVAL;
+}
+
 int sim_cfg_check(const struct sim_cfg *c, char *msg, size_t msg_len)
 {
 	/* a replay derives --zones from its trace (sim_replay.c): until
@@ -402,6 +490,8 @@ int sim_cfg_check(const struct sim_cfg *c, char *msg, size_t msg_len)
 		ret = sim_devs_geometry_check(c, msg, msg_len);
 	if (!ret)
 		ret = check_profiles(c, msg, msg_len);
+	if (!ret)
+		ret = check_fail(c, msg, msg_len);
 	if (!ret)
 		ret = check_layout(&t, msg, msg_len);
 	if (!ret)

@@ -22,9 +22,15 @@ static void reloc_read(struct sim *s, struct fsc_bio *b)
 	int ret;
 
 	fsc_map_stripe(src, b->src_logical - src->start, b->len_bytes, &idx, &phys, &run);
-	/* the first copy (every device of a run is present) */
+	/* the first copy, or its mirror when its device is missing (--fail-dev) */
 	st = src->profile == FSC_RAID0 || src->profile == FSC_RAID10 ? idx * src->sub_stripes : 0;
-	blk = s->devs.blk[src->stripes[st].dev];
+	st = sim_read_stripe(s, src, st);
+	if (st == SIM_NO_DEV) {  /* no copy left: the copy goes on, the read failed */
+		s->res->nr_read_errors++;
+		sim_push(s, s->now, EV_READ_DONE, b);
+		return;
+	}
+	blk = s->fs->devs[src->stripes[st].dev].blk;
 	blk->last_delay_ns = 0;
 	ret = zblk_read(blk, src->stripes[st].phys + phys, NULL, b->len_bytes);
 	if (ret) {
@@ -32,7 +38,7 @@ static void reloc_read(struct sim *s, struct fsc_bio *b)
 		if (s->cfg->dev_error_abort && !s->err)
 			s->err = ret;
 	}
-	sim_push(s, sim_dev_time(s, src->stripes[st].dev, ZTIME_READ, src->stripes[st].phys,
+	sim_push(s, sim_dev_time(s, s->fl.tdev[src->stripes[st].dev], ZTIME_READ, src->stripes[st].phys,
 				 src->stripes[st].phys + phys, b->len_bytes, blk->last_delay_ns),
 		 EV_READ_DONE, b);
 }

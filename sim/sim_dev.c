@@ -76,7 +76,7 @@ static int open_zdisk(const struct sim_cfg *c, uint32_t i, struct sim_devs *d, c
 	geo_of(c, &zc.geo);
 	zc.store.kind = kinds[c->store];
 	if (c->store == SIM_STORE_FILE) {  /* a path: sim_cfg_check() */
-		if (c->nr_devs > 1)
+		if (sim_nr_open_devs(c) > 1)
 			snprintf(path, sizeof(path), "%s.%u", c->store_path, i);
 		else
 			snprintf(path, sizeof(path), "%s", c->store_path);
@@ -160,7 +160,7 @@ int sim_devs_open(struct sim_cfg *c, struct sim_devs *d, char *msg, size_t msg_l
 	d->backend = sim_backend_of(c);
 	if (d->backend == SIM_BACKEND_BLKDEV)
 		return open_blkdev(c, d, msg, msg_len);
-	for (i = 0; i < c->nr_devs; i++) {
+	for (i = 0; i < sim_nr_open_devs(c); i++) {
 		if (d->backend == SIM_BACKEND_ZDISK) {
 			ret = open_zdisk(c, i, d, msg, msg_len);
 			if (ret)

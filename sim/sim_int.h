@@ -30,6 +30,13 @@ double sim_usable_data_zones(const struct sim_cfg *c);
 
 /* ---- the devices (sim_dev.c) ---- */
 
+/* Devices a run opens: the array, and with --fail-dev the new device
+ * (the spare, index nr_devs) the rebuild writes. */
+static inline uint32_t sim_nr_open_devs(const struct sim_cfg *c)
+{
+	return c->nr_devs + (c->fail_dev != SIM_NO_DEV);
+}
+
 enum sim_backend { SIM_BACKEND_ZDEV = 0, SIM_BACKEND_ZDISK, SIM_BACKEND_BLKDEV };
 
 struct sim_devs {

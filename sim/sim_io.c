@@ -111,8 +111,10 @@ static void sim_dispatch(void *arg, struct fsc_bio *bio)
 	uint64_t done = s->now, t, per, off = 0, phys, run;
 
 	ana_hist_add(&s->res->reorder, bio->t_dispatch_ns - bio->t_ready_ns);
-	for (i = 0; i < bg->nr_stripes; i++)  /* every device of a run is present */
-		s->devs.blk[bg->stripes[i].dev]->last_delay_ns = 0;
+	for (i = 0; i < bg->nr_stripes; i++)  /* a missing device (--fail-dev) has none */
+		if (s->fs->devs[bg->stripes[i].dev].blk)
+			s->fs->devs[bg->stripes[i].dev].blk->last_delay_ns = 0;
+	s->fl.dev_inflight++;
 	/* in dispatch order: what the device sees; the first refusal is the
 	 * run's error (later ones in the same event are its consequences) */
 	if (fsc_bio_execute(s->fs, bio) && s->cfg->dev_error_abort && !s->err)
@@ -124,10 +126,13 @@ static void sim_dispatch(void *arg, struct fsc_bio *bio)
 		off = phys;
 	}
 	for (i = 0; i < bg->nr_stripes; i++) {
-		uint32_t d = bg->stripes[i].dev;
+		struct zblk *b = s->fs->devs[bg->stripes[i].dev].blk;
+		uint32_t d = sim_write_dev(s, bg, i);  /* the new device, or none: degraded */
 
+		if (d == SIM_NO_DEV)
+			continue;
 		t = sim_dev_time(s, d, ZTIME_WRITE, bg->stripes[i].phys, bg->stripes[i].phys + off,
-				 per, s->devs.blk[d]->last_delay_ns);
+				 per, b ? b->last_delay_ns : 0);
 		if (t > done)
 			done = t;
 	}
@@ -167,7 +172,12 @@ static void commit_writes_done(struct sim *s)
 
 	if (s->zt[0]) {
 		for (d = 0; d < s->cfg->nr_devs; d++) {
-			done = sim_time_cmd(s, d, ZTIME_FLUSH, 0, 0, 0);
+			uint32_t td = s->fs->devs[d].blk ? s->fl.tdev[d] :
+				      s->fl.running && d == s->fs->rp.src ? s->fl.spare : SIM_NO_DEV;
+
+			if (td == SIM_NO_DEV)
+				continue;  /* a missing device */
+			done = sim_time_cmd(s, td, ZTIME_FLUSH, 0, 0, 0);
 			if (done > t)
 				t = done;
 			s->res->nr_commit_flushes++;
@@ -291,6 +301,7 @@ void sim_dev_done(struct sim *s, struct fsc_bio *bio)
 {
 	uint32_t kind = bio->kind, req = bio->worker, owner = bio->owner;
 
+	s->fl.dev_inflight--;
 	fsc_bio_complete(s->fs, bio, s->now);  /* may reset a victim */
 	bio_over(s, kind, req, owner);
 }

@@ -216,7 +216,14 @@ static int issue_read(struct sim *s, uint32_t req, uint64_t lbn, uint32_t nr)
 				fsc_map_stripe(bg, off, left, &idx, &phys, &run);
 				st = bg->profile == FSC_RAID0 || bg->profile == FSC_RAID10 ?
 				     idx * bg->sub_stripes : 0;
-				blk = s->devs.blk[bg->stripes[st].dev];
+				st = sim_read_stripe(s, bg, st);  /* a missing device: its mirror */
+				if (st == SIM_NO_DEV) {  /* no copy left (--fail2-dev) */
+					s->res->nr_user_read_errors++;
+					off += run;
+					left -= run;
+					continue;
+				}
+				blk = s->fs->devs[bg->stripes[st].dev].blk;
 				blk->last_delay_ns = 0;
 				ret = zblk_read(blk, bg->stripes[st].phys + phys, NULL, run);
 				if (ret) {
@@ -229,7 +236,7 @@ static int issue_read(struct sim *s, uint32_t req, uint64_t lbn, uint32_t nr)
 				}
 				s->reqs[req].pieces++;
 				s->reads_inflight++;
-				sim_push_arg(s, sim_dev_time(s, bg->stripes[st].dev, ZTIME_READ,
+				sim_push_arg(s, sim_dev_time(s, s->fl.tdev[bg->stripes[st].dev], ZTIME_READ,
 							     bg->stripes[st].phys,
 							     bg->stripes[st].phys + phys, run,
 							     blk->last_delay_ns),

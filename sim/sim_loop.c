@@ -52,11 +52,17 @@ static void handle(struct sim *s, const struct sim_event *ev, bool draining)
 	case EV_EXPIRE:
 		sim_expire(s);
 		break;
+	case EV_RB_STEP:
+	case EV_RB_WRITES:
+	case EV_RB_DONE:
+		sim_fail_event(s, ev);
+		break;
 	case EV_COMMIT_TIMER:
 		if (draining || sim_workload_is_over(s))
 			break;  /* stop ticking when the workload is over */
 		if (s->done_reqs == s->last_tick_done && !s->inflight_user && !s->reads_inflight &&
-		    !s->fw_nr && !s->arrival_armed) {
+		    !s->fw_nr && !s->arrival_armed && !s->fl.running) {
+			/* (a running rebuild moves: it brings the new device's space) */
 			s->err = -EDEADLK;  /* nothing moves: a stalled pipeline */
 			break;
 		}
@@ -74,6 +80,7 @@ static void handle(struct sim *s, const struct sim_event *ev, bool draining)
 			sim_push(s, s->now + c->sample_ns, EV_SAMPLE, NULL);
 		break;
 	}
+	sim_fail_poll(s);  /* --fail-dev: a failure due, an idle moment for the rebuild */
 	/* a refused write or zone op ends the run, as a read-only fs would */
 	if (c->dev_error_abort && st->nr_dev_errors && !s->err)
 		s->err = st->last_dev_error;

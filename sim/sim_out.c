@@ -168,6 +168,63 @@ static void replay_json(FILE *f, const struct sim_cfg *c, const struct sim_resul
 		U(r->discarded_blocks), U(r->nr_flush_commits), U(r->nr_ignored));
 }
 
+/* One latency phase of the rebuild object: count, p50, p99, max (ns). */
+static void fail_lat_json(FILE *f, const char *what, const struct ana_hist *h)
+{
+	fprintf(f, "\"%s\": { \"count\": %llu, \"p50_ns\": %llu, \"p99_ns\": %llu, "
+		"\"max_ns\": %llu }", what, U(h->n), U(ana_hist_quantile(h, 0.5)),
+		U(ana_hist_quantile(h, 0.99)), U(h->max));
+}
+
+/* --fail-dev: the failure, fs-core's rebuild, the data check (docs/SIM.md). */
+static void fail_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
+{
+	const struct sim_fail_result *x = &r->fail;
+	const struct fsc_verify *v = &x->verify;
+	/* a data-less device reads what is below its write pointer: lost blocks
+	 * (fs-core counted them) make the check bad there too, never "ok" */
+	const char *check = !x->verified ? "not run" : x->verify_ret || x->lost_blocks ? "bad" :
+			    "ok";
+
+	fprintf(f, ",\n  \"rebuild\": { \"model\": \"fs-core\", \"dev\": %u, "
+		"\"fail_at_write\": %llu, \"prio\": \"%s\", \"share\": %.4f,\n",
+		c->fail_dev, U(c->fail_at_bytes), c->rb_prio == SIM_RB_SHARE ? "share" : "idle",
+		c->rb_prio == SIM_RB_SHARE ? c->rb_share : 0.0);
+	fprintf(f, "    \"failed\": %s, \"started\": %s, \"finished\": %s, "
+		"\"fail_ns\": %llu, \"start_ns\": %llu, \"end_ns\": %llu, \"rebuild_ns\": %llu,\n",
+		x->failed ? "true" : "false", x->started ? "true" : "false",
+		x->finished ? "true" : "false", U(x->fail_ns), U(x->start_ns), U(x->end_ns),
+		U(x->finished ? x->end_ns - x->start_ns : 0));
+	fprintf(f, "    \"alloc_bytes\": %llu, \"walked_bytes\": %llu, \"copied_bytes\": %llu, "
+		"\"zero_bytes\": %llu, \"dup_bytes\": %llu, \"read_bytes\": %llu, "
+		"\"target_write_bytes\": %llu, \"steps\": %llu,\n    \"alloc_end_bytes\": %llu, "
+		"\"target_used_bytes\": %llu,\n", U(x->alloc_bytes),
+		U(x->walked_bytes), U(x->copied_bytes), U(x->zero_bytes), U(x->dup_bytes),
+		U(x->read_bytes), U(x->tgt_write_bytes), U(x->nr_steps), U(x->alloc_end_bytes),
+		U(x->tgt_used_bytes));
+	fprintf(f, "    \"second_failure\": { \"dev\": ");
+	if (c->fail2_dev == SIM_NO_DEV)
+		fprintf(f, "null");
+	else
+		fprintf(f, "%u", c->fail2_dev);
+	fprintf(f, ", \"at_walked_bytes\": %llu, \"failed\": %s, \"fail_ns\": %llu },\n",
+		U(c->fail2_at_bytes), x->fail2 ? "true" : "false", U(x->fail2_ns));
+	fprintf(f, "    \"data_lost\": %s, \"lost_blocks\": %llu, \"lost_bytes\": %llu,\n",
+		x->lost_blocks ? "true" : "false", U(x->lost_blocks), U(x->lost_bytes));
+	fprintf(f, "    \"data_check\": { \"result\": \"%s\", \"stamps\": %s, \"blocks\": %llu, "
+		"\"bad_blocks\": %llu, \"bad_write_pointers\": %llu, \"first_bad\": ", check,
+		v->stamps ? "true" : "false", U(v->nr_blocks), U(v->nr_bad), U(v->nr_wp_bad));
+	if (v->nr_bad)
+		fprintf(f, "%llu", U(v->first_bad));
+	else
+		fprintf(f, "null");
+	fprintf(f, " },\n    \"fg_latency\": { ");
+	fail_lat_json(f, "before", &x->lat_before);
+	fprintf(f, ", ");
+	fail_lat_json(f, "during", &x->lat_during);
+	fprintf(f, " } }");
+}
+
 void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 {
 	char spec[128], pspec[128];
@@ -324,5 +381,7 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 			U(r->rs_commits), U(r->rs_enospc), U(r->rs_may_use_max));
 	if (r->replay)
 		replay_json(f, c, r);
+	if (c->fail_dev != SIM_NO_DEV)
+		fail_json(f, c, r);
 	fprintf(f, "\n}\n");
 }

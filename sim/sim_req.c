@@ -49,6 +49,8 @@ static void req_finish(struct sim *s, uint32_t i)
 
 	if (r->measured && r->op < SIM_NR_LAT_OPS)
 		ana_hist_add(&s->res->req_lat[r->op], s->now - r->t_arrive_ns);
+	if (r->op == TRC_OP_READ || r->op == TRC_OP_WRITE)
+		sim_fail_req_done(s, r->t_arrive_ns);
 	s->inflight_reqs--;
 	s->done_reqs++;
 	r->next_free = s->req_free;

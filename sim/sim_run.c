@@ -43,6 +43,7 @@ static struct sim *run_create(const struct sim_cfg *cfg, struct sim_result *res)
 	zl_rng_seed(&s->rng, s->cfg->seed);
 	for (i = 0; i < FSC_MAX_DEVS; i++)
 		s->last_zone[i] = UINT64_MAX;
+	sim_fail_init(s);
 	return s;
 }
 
@@ -125,6 +126,8 @@ static int create_fs(struct sim *s)
 	fc.resv_612 = c->resv_612;
 	fc.place_params = c->place_params;
 	fc.max_active_zones = c->max_active;
+	if (s->fl.on)  /* the rebuild is zoned btrfs's replace (fsc_replace.c) */
+		fc.replace = FSC_REPLACE_ZONED;
 	ret = fsc_create(&fc, &s->fs);
 	if (ret)
 		return ret;
@@ -216,7 +219,9 @@ int sim_run(const struct sim_cfg *cfg, struct sim_result *res)
 		if (!s->measuring)
 			sim_acct_snapshot(s);
 		sim_acct_results(s);
-		ret = s->err;
+		ret = sim_fail_end(s);  /* data lost or the data check failed */
+		if (s->err)
+			ret = s->err;
 	}
 	if (ret && !res->error)
 		res->error = ret;

@@ -12,6 +12,8 @@
  *   sim_req.c    requests: arrival to completion of all their pieces
  *   sim_issue.c  the workload path: records from the source into requests,
  *                write bios, reads, discards and flushes
+ *   sim_fail.c   a device failure and fs-core's rebuild onto a new device
+ *                (--fail-dev): its steps timed, paced by --rebuild-prio
  *   sim_loop.c   the event loop: each event to the part that owns it
  *   sim_run.c    sim_run(): setup, the loop, results, teardown
  *
@@ -32,7 +34,26 @@
 /* Events on the heap (struct sim_event.type). */
 enum {
 	EV_WORKER_DONE = 1, EV_DEV_DONE, EV_COMMIT_TIMER, EV_EXPIRE, EV_SAMPLE, EV_READ_DONE,
-	EV_USER_READ_DONE, EV_ARRIVAL, EV_COMMIT_FLUSHED,
+	EV_USER_READ_DONE, EV_ARRIVAL, EV_COMMIT_FLUSHED, EV_RB_STEP, EV_RB_WRITES, EV_RB_DONE,
+};
+
+/* I/Os one rebuild step may report (fsc_replace_step(): at least
+ * FSC_MAX_STRIPES + 4). */
+#define SIM_RB_IOS 64u
+
+/* The failure and rebuild of a run (sim_fail.c). */
+struct sim_fail {
+	bool on;                           /* --fail-dev given */
+	bool running;                      /* fs-core's replace is running */
+	bool step_busy;                    /* a step's I/O is in flight */
+	bool wait_idle;                    /* idle priority: the next step waits */
+	bool last;                         /* the step in flight copied the rest */
+	uint32_t spare;                    /* the new device: s->devs.blk[spare] */
+	uint32_t tdev[FSC_MAX_DEVS];       /* fs-core's slot -> the device timed */
+	uint64_t step_start_ns;
+	uint64_t dev_inflight;             /* bios dispatched, not completed */
+	struct fsc_rio ios[SIM_RB_IOS];    /* the step in flight */
+	uint32_t nr_ios;
 };
 
 #define NO_REQ UINT32_MAX
@@ -69,6 +90,7 @@ struct sim {
 	uint64_t now;
 	struct sim_devs devs;
 	struct fsc *fs;
+	struct sim_fail fl;                /* --fail-dev (sim_fail.c) */
 	uint64_t busy_until[FSC_MAX_DEVS];
 	uint64_t last_zone[FSC_MAX_DEVS];
 	/* --timing-model (sim_time.c): one drive per device, or NULL */
@@ -238,6 +260,68 @@ void sim_issue(struct sim *s);
 static inline bool sim_workload_is_over(const struct sim *s)
 {
 	return s->src_done && !s->inflight_reqs;
+}
+
+/* ---- a device failure and fs-core's rebuild (sim_fail.c) ---- */
+
+/* sim_fail_init() - before the devices open: the spare's slot, the timing map. */
+void sim_fail_init(struct sim *s);
+/* sim_fail_poll() - after every event: the failures when due, an idle step. */
+void sim_fail_poll(struct sim *s);
+/* sim_fail_event() - EV_RB_STEP, EV_RB_WRITES, EV_RB_DONE. */
+void sim_fail_event(struct sim *s, const struct sim_event *ev);
+/* sim_fail_req_done() - a request that arrived at @t_arrive_ns is over:
+ * its latency into the before / during histograms. */
+void sim_fail_req_done(struct sim *s, uint64_t t_arrive_ns);
+/* sim_fail_end() - after the loop: the result's error when data was lost
+ * or the data check failed (FSC_E_DATA_LOST, FSC_E_VERIFY), else 0. */
+int sim_fail_end(struct sim *s);
+/*
+ * sim_read_stripe() - the stripe a read of stripe @st of @bg goes to: @st
+ * when its device is present, else a present mirror (RAID1, DUP: any other
+ * stripe; RAID10: its pair), else SIM_NO_DEV (no copy left).  Inline: the
+ * way down (sim_io.c, sim_clean.c, sim_issue.c) uses it below sim_fail.c.
+ */
+static inline uint32_t sim_read_stripe(const struct sim *s, const struct fsc_bg *bg, uint32_t st)
+{
+	uint32_t sub = bg->sub_stripes ? bg->sub_stripes : 1, lo = 0, hi = 0, i;
+
+	if (s->fs->devs[bg->stripes[st].dev].blk)
+		return st;
+	switch (bg->profile) {
+	case FSC_DUP:
+	case FSC_RAID1:
+		hi = bg->nr_stripes;
+		break;
+	case FSC_RAID10:
+		lo = st / sub * sub;
+		hi = lo + sub;
+		break;
+	default:
+		return SIM_NO_DEV;
+	}
+	for (i = lo; i < hi; i++)
+		if (i != st && s->fs->devs[bg->stripes[i].dev].blk)
+			return i;
+	return SIM_NO_DEV;
+}
+
+/*
+ * sim_write_dev() - the device that times a write to stripe @st of @bg:
+ * fs-core's slot mapped to the device that holds it now; the new device
+ * for a write fs-core duplicates to it (fsc_rp_dup_write(): the replace
+ * running, its source, a block group not "to copy"); SIM_NO_DEV for a
+ * missing device (a degraded write).
+ */
+static inline uint32_t sim_write_dev(const struct sim *s, const struct fsc_bg *bg, uint32_t st)
+{
+	uint32_t d = bg->stripes[st].dev;
+
+	if (s->fs->devs[d].blk)
+		return s->fl.tdev[d];
+	if (s->fl.running && d == s->fs->rp.src && !bg->rp_to_copy)
+		return s->fl.spare;
+	return SIM_NO_DEV;
 }
 
 /* ---- the event loop (sim_loop.c) ---- */

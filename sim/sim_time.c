@@ -75,10 +75,10 @@ int sim_time_open(struct sim *s)
 		zl_msgf(res->msg, sizeof(res->msg), "--timing-model: %s", why);
 		return ret;
 	}
-	s->tops = calloc(c->nr_devs, sizeof(*s->tops));
+	s->tops = calloc(sim_nr_open_devs(c), sizeof(*s->tops));
 	if (!s->tops)
 		return -ENOMEM;
-	for (i = 0; i < c->nr_devs; i++) {
+	for (i = 0; i < sim_nr_open_devs(c); i++) {  /* the spare too (--fail-dev) */
 		ret = ztime_create(&p, &g, &s->zt[i], why, sizeof(why));
 		if (ret) {
 			zl_msgf(res->msg, sizeof(res->msg), "--timing-model %s: device %u (%u zones "
@@ -101,7 +101,7 @@ void sim_time_close(struct sim *s)
 	uint32_t i;
 
 	for (i = 0; i < FSC_MAX_DEVS; i++) {
-		if (s->tops && i < s->cfg->nr_devs && s->devs.blk[i] &&
+		if (s->tops && i < sim_nr_open_devs(s->cfg) && s->devs.blk[i] &&
 		    s->devs.blk[i]->ops == &s->tops[i].ops)
 			s->devs.blk[i]->ops = s->tops[i].inner;
 		ztime_destroy(s->zt[i]);

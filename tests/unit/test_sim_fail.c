@@ -1,0 +1,206 @@
+/*
+ * test_sim_fail.c — a device failure and fs-core's rebuild inside a
+ * simulator run (sim/sim_fail.c, --fail-dev): the rebuild walks exactly the
+ * failed device's allocated space (copies plus zero-filled gaps), the new
+ * device's write pointers end in step with the mirrors', writes during the
+ * copy reach the new device (read back with their stamps), a second failure
+ * during a RAID1 rebuild loses data and the run says so (error, counts,
+ * JSON, the data check), the same seed gives the same JSON, and bad option
+ * values are refused with the option and the reason.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sim_test_util.h"
+
+/* RAID1 on 3 devices of 64 zones of 4 MiB, device 1 failing after 40 MiB
+ * of user writes, the drive model timing every command. */
+static void fail_cfg(struct sim_cfg *c)
+{
+	sim_cfg_init(c);
+	c->nr_devs = 3;
+	c->zone_bytes = 4 << 20;
+	c->nr_zones = 64;
+	c->data_profile = c->meta_profile = FSC_RAID1;
+	c->util = 0.5;
+	c->writes = 20000;
+	c->timing_model = "hc620";
+	c->fail_dev = 1;
+	c->fail_at_bytes = 40 << 20;
+}
+
+static void test_sim_fail_rebuild_walks_exactly_the_allocated_space(void **state)
+{
+	static struct sim_result r;
+	const struct sim_fail_result *x = &r.fail;
+	struct sim_cfg c;
+
+	(void)state;
+	fail_cfg(&c);
+	assert_int_equal(sim_run(&c, &r), 0);
+	assert_true(x->failed && x->started && x->finished);
+	assert_true(x->end_ns > x->start_ns);
+	assert_true(x->alloc_bytes > 8u << 20);
+	/* the new device holds exactly the failed device's allocated space
+	 * (as the mirrors' write pointers show it at the end): no byte more */
+	assert_int_equal(x->tgt_used_bytes, x->alloc_end_bytes);
+	/* every allocated byte walked once: live ones copied, dead ones
+	 * zero-filled; writes to copied block groups duplicated; a block group
+	 * cleaning removed since resets its zone on the new device too */
+	assert_true(x->walked_bytes >= x->alloc_bytes);
+	assert_true(x->walked_bytes + x->dup_bytes >= x->tgt_used_bytes);
+	assert_int_equal(x->copied_bytes + x->zero_bytes, x->walked_bytes);
+	assert_int_equal(x->read_bytes, x->copied_bytes);  /* RAID1: one mirror read */
+	assert_int_equal(x->tgt_write_bytes, x->copied_bytes + x->zero_bytes + x->dup_bytes);
+	assert_int_equal(x->lost_blocks, 0);
+	assert_true(x->verified);
+	assert_int_equal(x->verify_ret, 0);
+	assert_true(x->verify.nr_blocks > 0);
+	assert_int_equal(x->verify.nr_bad, 0);
+	/* the foreground went on: requests before and during the rebuild */
+	assert_true(x->lat_before.n > 0 && x->lat_during.n > 0);
+}
+
+static void test_sim_fail_write_pointers_end_in_step_with_the_mirrors(void **state)
+{
+	static struct sim_result r;
+	struct sim_cfg c;
+
+	(void)state;
+	fail_cfg(&c);
+	c.data_profile = c.meta_profile = FSC_RAID10;
+	c.nr_devs = 5;
+	c.fail_dev = 2;
+	assert_int_equal(sim_run(&c, &r), 0);
+	assert_true(r.fail.finished);
+	assert_int_equal(r.fail.tgt_used_bytes, r.fail.alloc_end_bytes);
+	assert_true(r.fail.walked_bytes > r.fail.alloc_bytes);  /* degraded writes walked too */
+	/* fsc_dev_verify(): every zone of the new device against its mirror's */
+	assert_true(r.fail.verify.nr_blocks > 0);
+	assert_int_equal(r.fail.verify.nr_wp_bad, 0);
+	assert_int_equal(r.fail.verify.nr_bad, 0);
+}
+
+static void test_sim_fail_writes_during_the_copy_reach_the_new_device(void **state)
+{
+	static struct sim_result r;
+	struct sim_cfg c;
+
+	(void)state;
+	fail_cfg(&c);
+	c.store = SIM_STORE_MEM;  /* stamp blocks: the check compares contents */
+	c.rb_prio = SIM_RB_SHARE;
+	c.rb_share = 0.25;
+	assert_int_equal(sim_run(&c, &r), 0);
+	assert_true(r.fail.finished);
+	/* writes to block groups already copied went to the new device too ... */
+	assert_true(r.fail.dup_bytes > 0);
+	/* ... and read back from it with their stamps, with everything copied */
+	assert_true(r.fail.verify.stamps);
+	assert_true(r.fail.verify.nr_blocks > 0);
+	assert_int_equal(r.fail.verify.nr_bad, 0);
+	assert_int_equal(r.fail.verify.nr_wp_bad, 0);
+}
+
+static void test_sim_fail_second_failure_on_raid1_loses_data_and_says_so(void **state)
+{
+	static struct sim_result r;
+	struct sim_cfg c;
+	char *json;
+
+	(void)state;
+	fail_cfg(&c);
+	c.store = SIM_STORE_MEM;
+	c.fail2_dev = 2;
+	c.fail2_at_bytes = 8 << 20;
+	json = run_json(&c, &r);
+	assert_int_equal(r.error, FSC_E_DATA_LOST);
+	assert_true(r.fail.fail2 && r.fail.fail2_ns > r.fail.start_ns);
+	assert_true(r.fail.finished);
+	assert_true(r.fail.lost_blocks > 0);
+	assert_int_equal(r.fail.lost_bytes, r.fail.lost_blocks * 4096);
+	/* the data check reads every lost block back as bad: nothing made up */
+	assert_int_equal(r.fail.verify_ret, FSC_E_VERIFY);
+	assert_int_equal(r.fail.verify.nr_bad, r.fail.lost_blocks);
+	assert_non_null(strstr(json, "\"error\": \"data_lost\""));
+	assert_non_null(strstr(json, "\"data_lost\": true"));
+	assert_non_null(strstr(json, "\"result\": \"bad\""));
+	free(json);
+}
+
+static void test_sim_fail_same_seed_gives_identical_json(void **state)
+{
+	static struct sim_result r;
+	struct sim_cfg c;
+	char *a, *b;
+
+	(void)state;
+	fail_cfg(&c);
+	c.writes = 8000;
+	a = run_json(&c, &r);
+	b = run_json(&c, &r);
+	assert_string_equal(a, b);
+	assert_non_null(strstr(a, "\"rebuild\": { \"model\": \"fs-core\""));
+	free(a);
+	free(b);
+}
+
+/* One bad value: refused, the message names @want. */
+static void refused(void (*set)(struct sim_cfg *), const char *want)
+{
+	struct sim_cfg c;
+	char msg[512] = "";
+
+	fail_cfg(&c);
+	set(&c);
+	assert_int_equal(sim_cfg_check(&c, msg, sizeof(msg)), -EINVAL);
+	if (!strstr(msg, want))
+		fail_msg("message '%s' lacks '%s'", msg, want);
+}
+
+static void s_dev_out(struct sim_cfg *c) { c->fail_dev = 3; }
+static void s_single(struct sim_cfg *c) { c->data_profile = FSC_SINGLE; }
+static void s_meta(struct sim_cfg *c) { c->meta_profile = FSC_DUP; }
+static void s_two(struct sim_cfg *c) { c->nr_devs = 2; c->util = 0.2; c->fail_dev = 0; }
+static void s_full(struct sim_cfg *c) { c->util = 0.8; }
+static void s_share0(struct sim_cfg *c) { c->rb_prio = SIM_RB_SHARE; c->rb_share = 0; }
+static void s_share2(struct sim_cfg *c) { c->rb_prio = SIM_RB_SHARE; c->rb_share = 1.5; }
+static void s_same2(struct sim_cfg *c) { c->fail2_dev = 1; }
+static void s_out2(struct sim_cfg *c) { c->fail2_dev = 7; }
+static void s_no1(struct sim_cfg *c) { c->fail_dev = SIM_NO_DEV; c->fail2_dev = 2; }
+
+static void test_sim_fail_bad_values_are_refused_with_the_reason(void **state)
+{
+	(void)state;
+	refused(s_dev_out, "--fail-dev 3: not a device of the array (0 to 2");
+	refused(s_single, "--profile single: no copy on another device");
+	refused(s_meta, "--meta-profile dup: metadata with no copy");
+	refused(s_two, "cannot allocate a raid1 block group (it needs 2 present devices): "
+		"give --devices 3");
+	refused(s_full, "does not fit the array with one device missing");
+	refused(s_share0, "--rebuild-prio share:0: ");
+	refused(s_share2, "--rebuild-prio share:1.5: ");
+	refused(s_same2, "--fail2-dev 1: the device of --fail-dev already failed");
+	refused(s_out2, "--fail2-dev 7: not a device of the array");
+	refused(s_no1, "--fail2-dev 2: needs --fail-dev");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sim_fail_rebuild_walks_exactly_the_allocated_space),
+		cmocka_unit_test(test_sim_fail_write_pointers_end_in_step_with_the_mirrors),
+		cmocka_unit_test(test_sim_fail_writes_during_the_copy_reach_the_new_device),
+		cmocka_unit_test(test_sim_fail_second_failure_on_raid1_loses_data_and_says_so),
+		cmocka_unit_test(test_sim_fail_same_seed_gives_identical_json),
+		cmocka_unit_test(test_sim_fail_bad_values_are_refused_with_the_reason),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
