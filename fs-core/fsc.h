@@ -653,7 +653,9 @@ uint32_t fsc_reloc_commits(const struct fsc *fs);
 int fsc_reloc_stage(struct fsc *fs, uint64_t now_ns);
 /* fsc_delete_unused() - the cleaner's btrfs_delete_unused_bgs(): block
  * groups left empty since the last call go (a cfg.reclaim mode keeps them
- * until then, as the kernel does; otherwise they went at once). */
+ * until then, as the kernel does; otherwise they went at once).  With
+ * cfg.resv_612 also the reservation's fresh chunk, unless the metadata
+ * space would be short without it. */
 void fsc_delete_unused(struct fsc *fs, uint64_t now_ns);
 
 /*
@@ -761,6 +763,7 @@ struct fsc_stats {
 	 * ahead (ALLOC_CHUNK), commits asked for, tickets failed (ENOSPC);
 	 * the most bytes_may_use reached */
 	uint64_t nr_resv_tickets, nr_resv_by_refs, nr_resv_chunks, nr_resv_commits;
+	uint64_t nr_resv_spare_deleted; /* 6.12: a fresh chunk deleted by the cleaner */
 	uint64_t nr_resv_enospc, resv_may_use_max;
 	uint64_t nr_zone_finishes;         /* zones finished to stay under max active */
 	uint64_t finish_waste_bytes;       /* capacity those finishes left unwritten (all copies) */

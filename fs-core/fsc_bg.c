@@ -288,20 +288,57 @@ void fsc_bg_put(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 	bg_remove(fs, bg, now_ns);
 }
 
+/*
+ * fsc_bg_mark_unused() - linux-6.12: a block group created for a
+ * reservation, nothing allocated from it yet, goes on the unused list at
+ * once (btrfs_create_pending_block_groups(), block-group.c:2870-2879; 6.1
+ * does not).  The cleaner deletes it unless the space would be short
+ * without it (fsc_delete_unused()).
+ */
+void fsc_bg_mark_unused(struct fsc *fs, struct fsc_bg *bg)
+{
+	struct fsc_bg **a;
+
+	if (bg->unused)
+		return;
+	a = fsc_grow(fs->unused, &fs->unused_cap, fs->nr_unused, sizeof(*a));
+	if (!a)
+		return;  /* out of memory: it stays */
+	fs->unused = a;
+	fs->unused[fs->nr_unused++] = bg;
+	bg->unused = true;
+}
+
 void fsc_delete_unused(struct fsc *fs, uint64_t now_ns)
 {
 	/* btrfs_delete_unused_bgs(): those still empty and idle (the cleaner
 	 * runs between relocations, never inside one) */
+	struct fsc_bg *keep = NULL;
+
 	while (fs->nr_unused) {
 		struct fsc_bg *bg = fs->unused[fs->nr_unused - 1];
 
-		if (bg->used_bytes || bg->nr_inflight || bg->nr_held || bg->pinned_bytes) {
+		if (bg->used_bytes || bg->nr_inflight || bg->nr_held || bg->pinned_bytes ||
+		    (!bg->alloc_done && (bg != fs->resv.spare || bg->alloc_offset))) {
 			fs->nr_unused--;  /* in use again: off the list */
 			bg->unused = false;
 			continue;
 		}
+		if (bg == fs->resv.spare) {
+			/* 6.12's fresh chunk: kept (and tried again at the next
+			 * run) while the space would be short without it */
+			if (fsc_resv_spare_short(fs, bg)) {
+				fs->nr_unused--;
+				keep = bg;
+				continue;
+			}
+			fs->resv.spare = NULL;
+			fs->st.nr_resv_spare_deleted++;
+		}
 		bg_remove(fs, bg, now_ns);  /* takes it off the list */
 	}
+	if (keep)
+		fs->unused[fs->nr_unused++] = keep;  /* its slot is still allocated */
 }
 
 /* fsc_bg_relocating() - relocation of @bg starts (@on) or stops (moved or

@@ -692,6 +692,8 @@ void fsc_resv_commit(struct fsc *fs);
 /* The bytes btrfs_can_overcommit() lets metadata reserve beyond its block
  * groups (6.1's or, with cfg.resv_612, 6.12's calc_available_free_space()). */
 uint64_t fsc_resv_overcommit(const struct fsc *fs);
+bool fsc_resv_spare_short(const struct fsc *fs, const struct fsc_bg *bg);
+void fsc_bg_mark_unused(struct fsc *fs, struct fsc_bg *bg);
 int fsc_resv_init(struct fsc *fs);
 
 /* fsc_trans.c: the transaction and the file tree */

@@ -52,7 +52,11 @@
  *  - ALLOC_CHUNK: a metadata chunk when used + 2 MiB reaches 80% of the
  *    total (should_alloc_chunk()); from the second cycle on
  *    ALLOC_CHUNK_FORCE, regardless.  Kept aside and filled once the open
- *    block group is full, as find_free_extent() fills the older first;
+ *    block group is full, as find_free_extent() fills the older first.
+ *    With cfg.resv_612 it is on the unused list from its creation, and the
+ *    cleaner deletes it unless the space would be short without it
+ *    (btrfs_create_pending_block_groups(), block-group.c:2870 of 6.12;
+ *    fsc_resv_spare_short(), fsc_delete_unused());
  *  - COMMIT_TRANS: the commit runs every ref and may_use falls back to the
  *    global reserve (fsc_resv_commit()).  The caller commits.
  * A ticket that three commit cycles did not meet fails: ENOSPC.
@@ -162,6 +166,21 @@ uint64_t fsc_resv_overcommit(const struct fsc *fs)
 	return disk > alloc ? (disk - alloc) / copies / 8 : 0;
 }
 
+/*
+ * fsc_resv_spare_short() - 6.12's cleaner keeps the spare when the space
+ * would be short without it: total_bytes less its length under used +
+ * may_use (btrfs_delete_unused_bgs(), block-group.c:1618; the check is
+ * 6.1's too, block-group.c:1439, but 6.1 never puts a fresh block group on
+ * the unused list).
+ */
+bool fsc_resv_spare_short(const struct fsc *fs, const struct fsc_bg *bg)
+{
+	uint64_t used, total;
+
+	meta_space(fs, &used, &total);
+	return total - bg->len_bytes < used + fsc_resv_may_use(fs);
+}
+
 static bool fits(const struct fsc *fs, uint64_t bytes)
 {
 	uint64_t used, total;
@@ -221,6 +240,8 @@ int fsc_resv_write(struct fsc *fs, uint64_t bytes, uint64_t now_ns)
 	    !fsc_bg_create(fs, FSC_BG_META, now_ns, &bg)) {
 		r->spare = bg;
 		fs->st.nr_resv_chunks++;
+		if (fs->cfg.resv_612)
+			fsc_bg_mark_unused(fs, bg);  /* 6.12: nothing allocated from it yet */
 		if (fits(fs, need)) {
 			grant(fs, need);
 			return 0;

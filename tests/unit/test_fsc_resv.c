@@ -9,7 +9,8 @@
  * group changed in the transaction), then allocates a metadata chunk at
  * 80% used (opened under max active zones like any), then asks for a
  * commit; after three commits it fails.  A reservation whose write is not
- * allocated yet survives a commit.
+ * allocated yet survives a commit.  6.12: that chunk is on the unused list
+ * from its creation, deleted by the cleaner unless the space is short.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -177,6 +178,101 @@ static void test_chunk_ahead(void **state)
 	bg->nr_inflight--;
 	assert_ptr_equal(bg, spare);
 	assert_null(fs->resv.spare);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+/* Fill the open metadata block group to 90% and dirty 60 data block
+ * groups, then reserve until a chunk comes ahead: the spare. */
+static struct fsc_bg *make_spare(struct fsc *fs)
+{
+	struct fsc_bg *bg, *cur;
+	uint64_t l;
+	int i, ret = 0;
+
+	assert_int_equal(fsc_alloc(fs, FSC_BG_META, 16384, FSC_NO_OWNER, 0, &cur, &l), 0);
+	cur->nr_inflight--;
+	while (cur->alloc_offset + 16384 < cur->len_bytes * 9 / 10) {
+		assert_int_equal(fsc_alloc(fs, FSC_BG_META, 16384, FSC_NO_OWNER, 0, &bg, &l), 0);
+		bg->nr_inflight--;
+	}
+	for (i = 0; i < 60 * (int)(MIB / BLK); i++) {
+		assert_int_equal(fsc_alloc(fs, FSC_BG_DATA, BLK, FSC_NO_OWNER, 0, &bg, &l), 0);
+		bg->nr_inflight--;
+	}
+	for (i = 0; i < 200 && !ret && !fsc_stats(fs)->nr_resv_chunks; i++)
+		ret = fsc_resv_write(fs, EXT, 0);
+	assert_int_equal(ret, 0);
+	assert_non_null(fs->resv.spare);
+	return fs->resv.spare;
+}
+
+/* 6.12 (btrfs_create_pending_block_groups(), block-group.c:2870): the
+ * chunk a reservation made, nothing allocated from it, is on the unused
+ * list at once; the cleaner keeps it while the space would be short
+ * without it and deletes it once not (after the commit gave the
+ * reservations back).  6.1 never lists it: it stays. */
+static void test_612_fresh_chunk_unused(void **state)
+{
+	for (int v612 = 0; v612 < 2; v612++) {
+		struct tdevs t;
+		struct fsc *fs = mk(&t, 256, 8 * MIB);
+		struct fsc_bg *spare;
+		uint64_t start;
+
+		fs->cfg.resv_612 = v612;
+		spare = make_spare(fs);
+		start = spare->start;
+		assert_int_equal(spare->unused, v612);
+		for (int i = 0; i < 200 && !fsc_resv_spare_short(fs, spare); i++)
+			assert_int_equal(fsc_resv_write(fs, EXT, 0), 0);  /* fit, with the chunk */
+		assert_ptr_equal(fs->resv.spare, spare);
+		assert_true(fsc_resv_spare_short(fs, spare));  /* the reservations need it */
+		fsc_delete_unused(fs, 0);
+		assert_ptr_equal(fs->resv.spare, spare);
+		assert_int_equal(spare->unused, v612);  /* tried again at the next run */
+		for (int i = 0; i < 8; i++) {  /* room enough beside it (1 MiB zones) */
+			struct fsc_bg *room;
+
+			assert_int_equal(fsc_bg_create(fs, FSC_BG_META, 0, &room), 0);
+		}
+		assert_true(tcommit(fs) >= 0);
+		assert_false(fsc_resv_spare_short(fs, spare));
+		fsc_delete_unused(fs, 0);
+		if (v612) {
+			assert_null(fs->resv.spare);
+			assert_null(fsc_bg_lookup(fs, start));
+			assert_int_equal(fsc_stats(fs)->nr_resv_spare_deleted, 1);
+		} else {
+			assert_ptr_equal(fs->resv.spare, spare);
+			assert_ptr_equal(fsc_bg_lookup(fs, start), spare);
+			assert_int_equal(fsc_stats(fs)->nr_resv_spare_deleted, 0);
+		}
+		fsc_destroy(fs);
+		tdevs_fini(&t);
+	}
+}
+
+/* 6.12: a spare taken into use leaves the unused list, not deleted. */
+static void test_612_spare_in_use_stays(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 256, 8 * MIB);
+	struct fsc_bg *spare, *bg;
+	uint64_t l;
+
+	fs->cfg.resv_612 = true;
+	spare = make_spare(fs);
+	do {
+		assert_int_equal(fsc_alloc(fs, FSC_BG_META, 16384, FSC_NO_OWNER, 0, &bg, &l), 0);
+		bg->nr_inflight--;
+	} while (bg != spare);
+	assert_null(fs->resv.spare);
+	assert_true(tcommit(fs) >= 0);
+	fsc_delete_unused(fs, 0);
+	assert_ptr_equal(fsc_bg_lookup(fs, spare->start), spare);
+	assert_false(spare->unused);
+	assert_int_equal(fsc_stats(fs)->nr_resv_spare_deleted, 0);
 	fsc_destroy(fs);
 	tdevs_fini(&t);
 }
@@ -394,6 +490,8 @@ int main(void)
 		cmocka_unit_test(test_refs_give_back),
 		cmocka_unit_test(test_fresh_transaction_commits),
 		cmocka_unit_test(test_chunk_ahead),
+		cmocka_unit_test(test_612_fresh_chunk_unused),
+		cmocka_unit_test(test_612_spare_in_use_stays),
 		cmocka_unit_test(test_enospc_after_three_commits),
 		cmocka_unit_test(test_removed_bg_still_counts),
 		cmocka_unit_test(test_spare_under_max_active),
