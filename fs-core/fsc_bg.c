@@ -327,7 +327,7 @@ void fsc_delete_unused(struct fsc *fs, uint64_t now_ns)
 		if (bg == fs->resv.spare) {
 			/* 6.12's fresh chunk: kept (and tried again at the next
 			 * run) while the space would be short without it */
-			if (fsc_resv_spare_short(fs, bg)) {
+			if (fs->resv.spare_short && fs->resv.spare_short(fs, bg)) {
 				fs->nr_unused--;
 				keep = bg;
 				continue;

@@ -414,6 +414,9 @@ struct fsc {
 		uint64_t pending;     /* the last reservation, its write not yet allocated:
 				       * the inode's, which a commit does not give back */
 		struct fsc_bg *spare; /* a metadata block group allocated ahead (ALLOC_CHUNK) */
+		/* fsc_resv_spare_short(), set by fsc_resv_init(): the cleaner
+		 * (fsc_bg.c, below this file) asks it through this hook */
+		bool (*spare_short)(const struct fsc *fs, const struct fsc_bg *bg);
 		uint64_t gone;        /* bytes of metadata block groups removed: still in
 				       * 6.1's active_total_bytes (fsc_resv.c) */
 	} resv;

@@ -100,6 +100,7 @@ int fsc_resv_init(struct fsc *fs)
 	if (!fsc_bt_on(fs))
 		return -EINVAL;  /* the reservations cover the btrfs model's trees */
 	fs->resv.global = global_size(fs);
+	fs->resv.spare_short = fsc_resv_spare_short;
 	return 0;
 }
 

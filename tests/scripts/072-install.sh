@@ -13,6 +13,12 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 ZL=$O/zonelab
 [ -x "$ZL" ] || { echo "SKIP: $ZL not built"; exit 77; }
 case $O in /*) ;; *) O=$REPO/$O ;; esac
+# make is given the build directory as the other builds spell it (relative
+# to the repository when inside it): with an absolute O the objects it
+# remade got dependency files naming absolute targets, which the usual
+# relative builds never match, so a later header change left those objects
+# stale (a mixed build: tests failing on struct layouts)
+MO=${O#"$REPO"/}
 command -v groff >/dev/null || { echo "SKIP: groff not installed (groff-base)"; exit 77; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -20,7 +26,7 @@ dest=$dir/dest
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-mk() { make -s --no-print-directory -C "$REPO" O="$O" "$@"; }
+mk() { make -s --no-print-directory -C "$REPO" O="$MO" "$@"; }
 # The handler directory is tcmu-runner's own default (tcmu-runner --help).
 if command -v tcmu-runner >/dev/null; then
 	rdir=$(tcmu-runner --help 2>&1 | sed -n 's/^[[:space:]]*default is \(\/.*tcmu-runner\)$/\1/p')
