@@ -15,8 +15,9 @@
  * Leaves of the keyed trees belong to block groups: a block group's key
  * range holds ceil(live bytes / span) leaves, span = the items a 16 KiB
  * leaf holds (node size less the 101-byte header, over the 25-byte item
- * header plus the item) times the key bytes an item covers.  Removing the
- * block group deletes its leaves.  Above them one level of nodes when a
+ * header plus the item) times the key bytes an item covers; the leaves
+ * its live bytes no longer fill are deleted (leaves_merge()), and removing
+ * the block group deletes them all.  Above them one level of nodes when a
  * tree outgrows one root (key pointers of 33 bytes), then the root.
  * Relocation (fsc_reloc_stage()): the kernel's stages and their commits,
  * and what UPDATE_DATA_PTRS costs: each file leaf pointing at moved data
@@ -204,6 +205,33 @@ static int touch_path(struct fsc *fs, uint32_t id, uint64_t now_ns)
 	return id == t->root[tree] ? 0 : touch(fs, t->root[tree], now_ns);
 }
 
+/*
+ * The items of @bg in one keyed tree (@csum: the checksum tree's half of
+ * its slots) now fill @live leaves: those beyond were emptied into their
+ * neighbours and go.  btrfs_del_items() pushes a leaf under a third full
+ * into its neighbours and deletes it when empty (ctree.c:4443-4486 of
+ * 6.1, btrfs_del_leaf()), freeing its block; a leaf left behind would
+ * keep its metadata block group from ever emptying.  Deleted as a removed
+ * block group's leaves are, at the next commit (fsc_bt_commit_prep()).
+ */
+static int leaves_merge(struct fsc *fs, struct fsc_bg *bg, bool csum, uint32_t live)
+{
+	uint32_t *slots = &bg->kleaf[csum * bg->kmax], s;
+	int ret;
+
+	for (s = live; s < bg->khigh[csum]; s++) {
+		if (!slots[s])
+			continue;
+		ret = fsc_push_u32(&fs->bt.dead, &fs->bt.nr_dead, &fs->bt.dead_cap, slots[s]);
+		if (ret)
+			return ret;
+		slots[s] = 0;
+	}
+	if (bg->khigh[csum] > live)
+		bg->khigh[csum] = (uint16_t)live;
+	return 0;
+}
+
 /* The leaf of @tree holding the key @logical of @bg, made when missing. */
 static int leaf_of(struct fsc *fs, struct fsc_bg *bg, uint32_t tree, uint64_t logical,
 		   uint32_t *out)
@@ -230,6 +258,9 @@ static int leaf_of(struct fsc *fs, struct fsc_bg *bg, uint32_t tree, uint64_t lo
 	/* a leaf holds so many live items: the block group's range spreads
 	 * over as many leaves as its live bytes fill */
 	live = live < 1 ? 1 : live > bg->kmax ? bg->kmax : live;
+	ret = leaves_merge(fs, bg, tree == FSC_BT_CSUM, (uint32_t)live);
+	if (ret)
+		return ret;
 	j = (logical - bg->start) * live / bg->len_bytes;
 	slot = &bg->kleaf[(tree == FSC_BT_CSUM) * bg->kmax + j];
 	if (!*slot) {
@@ -238,6 +269,8 @@ static int leaf_of(struct fsc *fs, struct fsc_bg *bg, uint32_t tree, uint64_t lo
 			return ret;
 		t->nr_leaves[tree]++;
 	}
+	if (j + 1 > bg->khigh[tree == FSC_BT_CSUM])
+		bg->khigh[tree == FSC_BT_CSUM] = (uint16_t)(j + 1);
 	*out = *slot;
 	return 0;
 }

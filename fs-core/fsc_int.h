@@ -169,6 +169,7 @@ struct fsc_bg {
 				   * not duplicated (BLOCK_GROUP_FLAG_TO_COPY) */
 	uint16_t kmax;            /* btrfs model: leaves per keyed tree it may have */
 	uint32_t *kleaf;          /* btrfs model: their node ids, [tree][kmax] (0 = none) */
+	uint16_t khigh[2];        /* btrfs model: per keyed tree, slots below it may hold a leaf */
 	uint32_t resv_trans;      /* cfg.resv_linux61: transaction that last changed its used bytes */
 	struct fsc_bg *pool_next; /* on fs->slab's free list, once removed */
 	struct fsc_stripe stripes[FSC_MAX_STRIPES];

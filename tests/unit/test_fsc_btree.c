@@ -5,7 +5,7 @@
  * a commit the root tree, each node once per transaction; relocating a
  * victim takes the kernel's commits (9 data, 6 tree blocks, 3 nothing),
  * a tree of more leaves than a node holds gets nodes between them and
- * the root,
+ * the root, the leaves a block group's items no longer fill are deleted,
  * UPDATE_DATA_PTRS CoWs the file leaves that pointed at the moved data
  * (and, in linux-6.1 mode only, the checksum leaves of their extents); a
  * tree block allocation that fails aborts (the file system is read-only
@@ -129,6 +129,60 @@ static void test_level_one_nodes(void **state)
 	}
 	assert_true(nr >= 1);
 	assert_true(tcommit(fs) > 0);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+/* A block group's items fill fewer leaves once most of its data is freed:
+ * the leaves beyond (their items pushed into the neighbours) are deleted at
+ * the next commit, their blocks freed (btrfs_del_items(), ctree.c:4443 of
+ * 6.1), instead of staying behind, never written again, holding their
+ * metadata block groups alive. */
+static void test_emptied_leaves_merge(void **state)
+{
+	struct tdevs t;
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+	struct fsc_bio *b;
+	struct fsc_bg *bg;
+	uint64_t start;
+	uint32_t i, nr_leaves, n;
+
+	tdevs_init(&t, 1, 64, 0);
+	tcfg(&cfg, &t, FSC_SINGLE);
+	cfg.file_bytes = 8u << 20;
+	cfg.meta_model = FSC_META_BTRFS;
+	cfg.node_bytes = 4096;   /* 51 extent items a leaf: 204 KiB of 4 KiB extents */
+	cfg.extent_bytes = BLK;
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	for (i = 0; i < (1u << 20) / BLK; i++) {  /* one data block group, full */
+		assert_int_equal(fsc_write_file(fs, i, 1, 0, &b), 0);
+		assert_int_equal(fsc_submit(fs, b, 0), 0);
+	}
+	bg = fsc_bg_lookup(fs, fs->file_map[0]);
+	start = bg->start;
+	assert_int_equal(bg->khigh[0], 5);  /* 256 items: 5 leaves (1 MiB / 204 KiB) */
+	for (i = 0, n = 0; i < bg->kmax; i++)
+		n += bg->kleaf[i] != 0;
+	assert_int_equal(n, 5);
+	assert_true(tcommit(fs) > 0);
+	nr_leaves = fs->bt.nr_leaves[FSC_BT_EXT];
+	/* 7/8 of it overwritten: its 32 live items fill one leaf */
+	for (i = 0; i < (1u << 20) / BLK * 7 / 8; i++) {
+		assert_int_equal(fsc_write_file(fs, i, 1, 0, &b), 0);
+		assert_int_equal(fsc_submit(fs, b, 0), 0);
+	}
+	bg = fsc_bg_lookup(fs, start);
+	assert_non_null(bg);
+	assert_int_equal(bg->used_bytes, (1u << 20) / 8);
+	assert_int_equal(bg->khigh[0], 1);
+	for (i = 1; i < bg->kmax; i++)
+		assert_int_equal(bg->kleaf[i], 0);
+	assert_true(fs->bt.nr_dead >= 4);    /* deleted at the commit */
+	assert_true(tcommit(fs) > 0);
+	assert_int_equal(fs->bt.nr_dead, 0);
+	/* the new block group's leaves came, the old one's four went */
+	assert_true(fs->bt.nr_leaves[FSC_BT_EXT] < nr_leaves + 5);
 	fsc_destroy(fs);
 	tdevs_fini(&t);
 }
@@ -307,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_write_dirties_trees_once),
 		cmocka_unit_test(test_level_one_nodes),
+		cmocka_unit_test(test_emptied_leaves_merge),
 		cmocka_unit_test(test_relocation_stages),
 		cmocka_unit_test(test_sweep_csum_by_mode),
 		cmocka_unit_test(test_metadata_enospc_aborts),
