@@ -711,6 +711,24 @@ uint32_t fsc_chunk_zones(const struct fsc *fs, uint32_t type);
 int fsc_resv_write(struct fsc *fs, uint64_t bytes, uint64_t now_ns);
 /* bytes_may_use of the metadata space now (0 with the model off). */
 uint64_t fsc_resv_may_use(const struct fsc *fs);
+/*
+ * With cfg.resv_612 (--space-resv linux-6.12), before @bg is relocated,
+ * fsc_resv_reloc() makes the relocation's metadata reservations
+ * (docs/VALIDATION.md, "Relocation's reservations"): the relocation
+ * control's reserve, 256 tree blocks (RELOCATION_RESERVED_NODES,
+ * prepare_to_relocate(), relocation.c:3630 of 6.12), held until
+ * fsc_resv_reloc_done() (the copies are written); then, for a data block
+ * group, per extent (each stays its own, EXTENT_BOUNDARY) what a write of
+ * it reserves (relocate_one_folio(), relocation.c:3034), into the delayed
+ * refs reserve as a write's.  Each goes through the flusher's steps as
+ * fsc_resv_write()'s.  Returns 0 (all made; at once in the 6.1 mode, which
+ * reserves nothing here), FSC_RESV_COMMIT (the caller commits and asks
+ * again for the same @bg: what was made stays) or -ENOSPC (after three
+ * commits: the relocation fails, the kernel's "error relocating chunk",
+ * and gives its control reserve back).
+ */
+int fsc_resv_reloc(struct fsc *fs, const struct fsc_bg *bg, uint64_t now_ns);
+void fsc_resv_reloc_done(struct fsc *fs);
 
 /* Block group inspection. */
 uint64_t fsc_bg_start(const struct fsc_bg *bg);
@@ -765,6 +783,8 @@ struct fsc_stats {
 	uint64_t nr_resv_tickets, nr_resv_by_refs, nr_resv_chunks, nr_resv_commits;
 	uint64_t nr_resv_spare_deleted; /* 6.12: a fresh chunk deleted by the cleaner */
 	uint64_t nr_resv_enospc, resv_may_use_max;
+	/* cfg.resv_612: relocations' reservations made, and failed (ENOSPC) */
+	uint64_t nr_resv_reloc, nr_resv_reloc_enospc;
 	uint64_t nr_zone_finishes;         /* zones finished to stay under max active */
 	uint64_t finish_waste_bytes;       /* capacity those finishes left unwritten (all copies) */
 	uint32_t active_max;               /* most zones fs-core held active on one device */

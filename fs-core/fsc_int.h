@@ -418,6 +418,11 @@ struct fsc {
 		/* fsc_resv_spare_short(), set by fsc_resv_init(): the cleaner
 		 * (fsc_bg.c, below this file) asks it through this hook */
 		bool (*spare_short)(const struct fsc *fs, const struct fsc_bg *bg);
+		uint64_t reloc;       /* cfg.resv_612: held by the running relocation until
+				       * its copies are done (fsc_resv_reloc()) */
+		const struct fsc_bg *reloc_bg; /* ... the victim being reserved for */
+		uint64_t reloc_ext;   /* ... its extents still to reserve */
+		bool reloc_ctl;       /* ... its relocation control's reserve is held */
 		uint64_t gone;        /* bytes of metadata block groups removed: still in
 				       * 6.1's active_total_bytes (fsc_resv.c) */
 	} resv;

@@ -60,6 +60,11 @@
  *  - COMMIT_TRANS: the commit runs every ref and may_use falls back to the
  *    global reserve (fsc_resv_commit()).  The caller commits.
  * A ticket that three commit cycles did not meet fails: ENOSPC.
+ * With cfg.resv_612 a relocation reserves too, before its copies
+ * (fsc_resv_reloc()): the relocation control's 256 tree blocks, held until
+ * the copies are done, and a write's reservation per extent of a data
+ * victim, through the same steps (relocation.c:3630, 3034 of 6.12; the
+ * same code is in 6.1, whose mode leaves it out so its outputs stay).
  */
 #include <errno.h>
 
@@ -71,6 +76,7 @@
 #define LEAF_HDR 101u                /* struct btrfs_header */
 #define ITEM_HDR 25u                 /* struct btrfs_item */
 #define CSUM_BYTES 4u                /* crc32c */
+#define RELOC_NODES 256u             /* RELOCATION_RESERVED_NODES (relocation.c:88) */
 
 static uint64_t insert_size(const struct fsc *fs, uint64_t items)
 {
@@ -106,7 +112,7 @@ int fsc_resv_init(struct fsc *fs)
 
 uint64_t fsc_resv_may_use(const struct fsc *fs)
 {
-	return fs->cfg.resv_linux61 ? fs->resv.global + fs->resv.drsv : 0;
+	return fs->cfg.resv_linux61 ? fs->resv.global + fs->resv.drsv + fs->resv.reloc : 0;
 }
 
 void fsc_resv_commit(struct fsc *fs)
@@ -206,24 +212,20 @@ static void grant(struct fsc *fs, uint64_t bytes)
 		fs->st.resv_may_use_max = fsc_resv_may_use(fs);
 }
 
-int fsc_resv_write(struct fsc *fs, uint64_t bytes, uint64_t now_ns)
+/*
+ * The flusher's steps for a reservation of @need that does not fit (a
+ * ticket, btrfs_async_reclaim_metadata_space()): 0 when it fits (at once
+ * or after a step), FSC_RESV_COMMIT or -ENOSPC.  The caller takes the
+ * bytes on 0.
+ */
+static int ticket(struct fsc *fs, uint64_t need, uint64_t now_ns)
 {
 	struct fsc_resv *r = &fs->resv;
-	uint64_t need, used, total, left, per_leaf;
+	uint64_t used, total, left;
 	struct fsc_bg *bg;
 
-	if (!fs->cfg.resv_linux61)
+	if (fits(fs, need))
 		return 0;
-	/* count_max_extents() extent items (128 MiB each), the checksum
-	 * leaves (btrfs_csum_bytes_to_leaves()), the inode item */
-	per_leaf = (fs->cfg.node_bytes - LEAF_HDR - ITEM_HDR) / CSUM_BYTES;
-	need = insert_size(fs, (bytes + (128ULL << 20) - 1) >> 27) +
-	       insert_size(fs, (bytes / fs->cfg.sector_bytes + per_leaf - 1) / per_leaf) +
-	       (uint64_t)fs->cfg.node_bytes * MAX_LEVEL;
-	if (fits(fs, need)) {
-		grant(fs, need);
-		return 0;
-	}
 	if (!r->cycles)
 		fs->st.nr_resv_tickets++;
 	/* FLUSH_DELAYED_REFS: the heads the run leaves pending keep their bytes */
@@ -232,7 +234,6 @@ int fsc_resv_write(struct fsc *fs, uint64_t bytes, uint64_t now_ns)
 	r->fresh = 0;
 	if (fits(fs, need)) {
 		fs->st.nr_resv_by_refs++;
-		grant(fs, need);
 		return 0;
 	}
 	/* ALLOC_CHUNK (80% used), ALLOC_CHUNK_FORCE after a commit cycle */
@@ -243,10 +244,8 @@ int fsc_resv_write(struct fsc *fs, uint64_t bytes, uint64_t now_ns)
 		fs->st.nr_resv_chunks++;
 		if (fs->cfg.resv_612)
 			fsc_bg_mark_unused(fs, bg);  /* 6.12: nothing allocated from it yet */
-		if (fits(fs, need)) {
-			grant(fs, need);
+		if (fits(fs, need))
 			return 0;
-		}
 	}
 	/* COMMIT_TRANS, at most three cycles */
 	if (r->cycles == 3) {
@@ -258,3 +257,104 @@ int fsc_resv_write(struct fsc *fs, uint64_t bytes, uint64_t now_ns)
 	fs->st.nr_resv_commits++;
 	return FSC_RESV_COMMIT;
 }
+
+/* A write's reservation of @bytes (btrfs_delalloc_reserve_metadata(),
+ * calc_inode_reservations()): count_max_extents() extent items (128 MiB
+ * each), the checksum leaves (btrfs_csum_bytes_to_leaves()), the inode item. */
+static uint64_t write_need(const struct fsc *fs, uint64_t bytes)
+{
+	uint64_t per_leaf = (fs->cfg.node_bytes - LEAF_HDR - ITEM_HDR) / CSUM_BYTES;
+
+	return insert_size(fs, (bytes + (128ULL << 20) - 1) >> 27) +
+	       insert_size(fs, (bytes / fs->cfg.sector_bytes + per_leaf - 1) / per_leaf) +
+	       (uint64_t)fs->cfg.node_bytes * MAX_LEVEL;
+}
+
+int fsc_resv_write(struct fsc *fs, uint64_t bytes, uint64_t now_ns)
+{
+	uint64_t need;
+	int ret;
+
+	if (!fs->cfg.resv_linux61)
+		return 0;
+	need = write_need(fs, bytes);
+	ret = ticket(fs, need, now_ns);
+	if (!ret)
+		grant(fs, need);
+	return ret;
+}
+
+/* A data block group's extents: runs of its live units that continue one
+ * file extent (the next file block of the same extent, or the same dead
+ * extent's next block).  Relocation keeps each extent its own
+ * (EXTENT_BOUNDARY, relocation.c:3058). */
+static uint64_t bg_extents(const struct fsc *fs, const struct fsc_bg *bg)
+{
+	uint64_t u, nr_units = bg->alloc_offset / bg->unit_bytes, n = 0;
+	uint32_t prev = 0, step = fs->bt.ext_blocks ? fs->bt.ext_blocks : 1;
+
+	for (u = 0; u < nr_units; u++) {
+		uint32_t o = bg->owner[u];
+
+		if (o && !(prev && ((o <= fs->nr_file_blocks && o == prev + 1 && (o - 1) % step) ||
+				    (o > fs->nr_file_blocks && o == prev))))
+			n++;
+		prev = o;
+	}
+	return n;
+}
+
+void fsc_resv_reloc_done(struct fsc *fs)
+{
+	fs->resv.reloc = 0;
+	fs->resv.reloc_bg = NULL;
+}
+
+int fsc_resv_reloc(struct fsc *fs, const struct fsc_bg *bg, uint64_t now_ns)
+{
+	struct fsc_resv *r = &fs->resv;
+	uint64_t need;
+	int ret;
+
+	if (!fs->cfg.resv_612)
+		return 0;  /* 6.1 mode: unchanged (the same source, not modelled there) */
+	if (r->reloc_bg != bg) {
+		/* a new victim: the relocation control's reserve, then its extents */
+		r->reloc_bg = bg;
+		r->reloc_ext = bg->type == FSC_BG_DATA ? bg_extents(fs, bg) : 0;
+		r->reloc_ctl = false;
+	}
+	if (!r->reloc_ctl) {
+		need = (uint64_t)fs->cfg.node_bytes * RELOC_NODES;
+		ret = ticket(fs, need, now_ns);
+		if (ret)
+			goto out_fail;
+		r->reloc += need;
+		r->cycles = 0;
+		r->reloc_ctl = true;
+	}
+	/* relocate_one_folio(): each extent's range reserves as a write of it
+	 * does; what the inode does not keep goes to the delayed refs reserve
+	 * (btrfs_inode_rsv_release(), block-rsv.c:279) */
+	need = write_need(fs, fs->cfg.extent_bytes);
+	for (; r->reloc_ext; r->reloc_ext--) {
+		uint64_t write = r->pending;  /* a user write's, made before: it stays */
+
+		ret = ticket(fs, need, now_ns);
+		if (ret)
+			goto out_fail;
+		grant(fs, need);
+		r->pending = write;
+	}
+	fs->st.nr_resv_reloc++;
+	if (fsc_resv_may_use(fs) > fs->st.resv_may_use_max)
+		fs->st.resv_may_use_max = fsc_resv_may_use(fs);
+	return 0;
+out_fail:
+	if (ret < 0) {  /* the relocation gives up: its control reserve goes */
+		fs->st.nr_resv_reloc_enospc++;
+		fsc_resv_reloc_done(fs);
+	}
+	return ret;
+}
+

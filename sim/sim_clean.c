@@ -93,16 +93,38 @@ static void reclaim(struct sim *s)
 		}
 		if (s->in_commit)
 			return;
-		/* between entries the worker deletes unused block groups too */
-		fsc_delete_unused(s->fs, s->now);
-		victim = fsc_reclaim_next(s->fs);
+		victim = s->rc_victim;
+		s->rc_victim = NULL;
 		if (!victim) {
-			fsc_reclaim_pass_end(s->fs);
-			s->rc_active = false;
-			return;
+			/* the last victim's copies are written: its reservation goes */
+			fsc_resv_reloc_done(s->fs);
+			/* between entries the worker deletes unused block groups too */
+			fsc_delete_unused(s->fs, s->now);
+			victim = fsc_reclaim_next(s->fs);
+			if (!victim) {
+				fsc_reclaim_pass_end(s->fs);
+				s->rc_active = false;
+				return;
+			}
+			s->res->rc_victims[victim->used_bytes * 10 / victim->len_bytes] +=
+				victim->used_bytes <= victim->len_bytes;
 		}
-		s->res->rc_victims[victim->used_bytes * 10 / victim->len_bytes] +=
-			victim->used_bytes <= victim->len_bytes;
+		/* linux-6.12: the relocation's reservations first (a ticket) */
+		n = fsc_resv_reloc(s->fs, victim, s->now);
+		if (n == FSC_RESV_COMMIT) {
+			s->rc_victim = victim;  /* asked again after the commit */
+			sim_commit_start(s);
+			if (s->err) {
+				fsc_reclaim_pass_end(s->fs);
+				s->rc_active = false;
+				return;
+			}
+			continue;  /* the commit's end kicks us (or it is over) */
+		}
+		if (n < 0) {
+			fsc_reclaim_retry(s->fs, victim);  /* "error relocating chunk" */
+			continue;
+		}
 		n = fsc_relocate(s->fs, victim, s->now, &list);
 		if (n < 0) {
 			fsc_reclaim_retry(s->fs, victim);  /* ENOSPC: after this pass */

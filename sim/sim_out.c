@@ -374,11 +374,16 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 			"\"csum\": %llu, \"root\": %llu, \"data_reloc\": %llu }, \"enospc\": %llu }",
 			U(r->bt_cow[0]), U(r->bt_cow[1]), U(r->bt_cow[2]), U(r->bt_cow[3]),
 			U(r->bt_cow[4]), U(r->bt_meta_enospc));
-	if (c->resv_linux61)
+	if (c->resv_linux61) {
 		fprintf(f, ",\n  \"space_resv\": { \"tickets\": %llu, \"by_delayed_refs\": %llu, "
 			"\"chunks_ahead\": %llu, \"commits\": %llu, \"enospc\": %llu, "
-			"\"may_use_max\": %llu }", U(r->rs_tickets), U(r->rs_by_refs), U(r->rs_chunks),
+			"\"may_use_max\": %llu", U(r->rs_tickets), U(r->rs_by_refs), U(r->rs_chunks),
 			U(r->rs_commits), U(r->rs_enospc), U(r->rs_may_use_max));
+		if (c->resv_612)  /* the relocations' reservations (fsc_resv_reloc()) */
+			fprintf(f, ", \"reloc\": %llu, \"reloc_enospc\": %llu", U(r->rs_reloc),
+				U(r->rs_reloc_enospc));
+		fprintf(f, " }");
+	}
 	if (r->replay)
 		replay_json(f, c, r);
 	if (c->fail_dev != SIM_NO_DEV)

@@ -139,6 +139,8 @@ struct sim {
 	/* Linux 6.1 reclaim (--reclaim linux-6.1, sim_clean.c): a commit woke
 	 * the cleaner (a flush, or the commit timer); a pass is running */
 	bool cleaner_wake, rc_wanted, rc_active;
+	struct fsc_bg *rc_victim;     /* --space-resv linux-6.12: the reclaim victim whose
+				      * reservation waits for a commit */
 	bool resv_held;             /* --space-resv: the next bio's reservation is made */
 	bool resv_wait;             /* ... it waits for the commit it asked for */
 	uint32_t commit_left;

@@ -481,6 +481,94 @@ static void test_612_overcommit(void **state)
 	tdevs_fini(&t);
 }
 
+/* 6.12 (--space-resv linux-6.12): a relocation reserves before it copies:
+ * the relocation control's 256 tree blocks (prepare_to_relocate(),
+ * relocation.c:3630), held until its copies are done, and per extent what
+ * a write of it reserves (relocate_one_folio(), relocation.c:3034), which
+ * the delayed refs reserve keeps until they run.  6.1's mode reserves
+ * nothing for it (its outputs stay as they were). */
+static void test_612_reloc_reserves(void **state)
+{
+	for (int v612 = 0; v612 < 2; v612++) {
+		struct tdevs t;
+		struct fsc *fs = mk(&t, 256, 8 * MIB);
+		struct fsc_bg *bg;
+		uint64_t e, before;
+
+		fs->cfg.resv_612 = v612;
+		for (e = 0; e < 8 * MIB / EXT; e++)
+			write_ext(fs, e);
+		assert_true(tcommit(fs) > 0);
+		bg = fsc_bg_lookup(fs, fs->file_map[0]);
+		assert_non_null(bg);
+		assert_int_equal(bg->used_bytes, 1 * MIB);  /* 16 extents of 64 KiB */
+		before = fsc_resv_may_use(fs);
+		assert_int_equal(fsc_resv_reloc(fs, bg, 0), 0);
+		if (!v612) {
+			assert_int_equal(fsc_resv_may_use(fs), before);
+			assert_int_equal(fsc_stats(fs)->nr_resv_reloc, 0);
+			fsc_destroy(fs);
+			tdevs_fini(&t);
+			continue;
+		}
+		assert_int_equal(fsc_stats(fs)->nr_resv_reloc, 1);
+		assert_int_equal(fs->resv.reloc, 256 * 16384);
+		assert_int_equal(fsc_resv_may_use(fs), before + 256 * 16384 + 16 * RESV);
+		/* the commit runs the refs: the extents' part goes, the control's stays */
+		assert_true(tcommit(fs) >= 0);
+		assert_int_equal(fsc_resv_may_use(fs), fs->resv.global + 256 * 16384);
+		/* asked again for the same victim (a commit between): nothing more */
+		assert_int_equal(fsc_resv_reloc(fs, bg, 0), 0);
+		assert_int_equal(fs->resv.reloc, 256 * 16384);
+		fsc_resv_reloc_done(fs);  /* its copies are written */
+		assert_int_equal(fsc_resv_may_use(fs), fs->resv.global);
+		fsc_destroy(fs);
+		tdevs_fini(&t);
+	}
+}
+
+/* 6.12: no room for the relocation's reservation after three commits:
+ * ENOSPC (the kernel's "error relocating chunk"), nothing held; the next
+ * try starts over.  6.1: it goes on. */
+static void test_612_reloc_enospc(void **state)
+{
+	for (int v612 = 0; v612 < 2; v612++) {
+		struct tdevs t;
+		struct fsc *fs = mk(&t, 24, 2 * MIB);
+		struct fsc_bg *bg, *victim;
+		uint64_t l;
+		int i, ret = 0, commits = 0;
+
+		fs->cfg.resv_612 = v612;
+		write_ext(fs, 0);
+		assert_true(tcommit(fs) > 0);
+		victim = fsc_bg_lookup(fs, fs->file_map[0]);
+		while (!fsc_alloc(fs, FSC_BG_DATA, BLK, FSC_NO_OWNER, 0, &bg, &l))
+			bg->nr_inflight--;  /* every free zone into data */
+		for (i = 0; i < 10; i++) {
+			ret = fsc_resv_reloc(fs, victim, 0);
+			if (ret != FSC_RESV_COMMIT)
+				break;
+			commits++;
+			assert_true(tcommit(fs) >= 0);
+		}
+		if (!v612) {
+			assert_int_equal(ret, 0);
+			assert_int_equal(commits, 0);
+			assert_int_equal(fsc_stats(fs)->nr_resv_reloc_enospc, 0);
+		} else {
+			assert_int_equal(ret, -ENOSPC);
+			assert_int_equal(commits, 3);
+			assert_int_equal(fsc_stats(fs)->nr_resv_reloc_enospc, 1);
+			assert_int_equal(fsc_stats(fs)->nr_resv_reloc, 0);
+			assert_int_equal(fs->resv.reloc, 0);
+			assert_null(fs->resv.reloc_bg);
+		}
+		fsc_destroy(fs);
+		tdevs_fini(&t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -492,6 +580,8 @@ int main(void)
 		cmocka_unit_test(test_chunk_ahead),
 		cmocka_unit_test(test_612_fresh_chunk_unused),
 		cmocka_unit_test(test_612_spare_in_use_stays),
+		cmocka_unit_test(test_612_reloc_reserves),
+		cmocka_unit_test(test_612_reloc_enospc),
 		cmocka_unit_test(test_enospc_after_three_commits),
 		cmocka_unit_test(test_removed_bg_still_counts),
 		cmocka_unit_test(test_spare_under_max_active),
