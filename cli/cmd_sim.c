@@ -64,6 +64,7 @@ static const char sim_help[] =
 "             --timing-model (default hc620) --util (allocated fraction) --seed and\n"
 "             --rebuild-fg-load X (0..0.95 of the array's throughput)\n"
 "             --rebuild-prio idle|share:X --rebuild-io BYTES (default 4M)\n"
+"             --rebuild-depth N (chunks in flight, reads ahead of the writes; default 4)\n"
 "             --rebuild-max-days N (give up; default 60)\n"
 "             --rebuild-sample K (simulate 1 zone in K of the copy and weigh it\n"
 "             for its group: about K times faster; default 1, every zone)\n"
@@ -75,8 +76,12 @@ static const char sim_help[] =
 "  failure:   --fail-dev N --fail-at-write BYTES (device N fails when fs-core's user\n"
 "             bytes reach BYTES; fs-core's zoned replace rebuilds it onto a new device\n"
 "             while the workload goes on; --profile raid1|raid10, metadata too)\n"
-"             --rebuild-prio idle|share:X (idle: steps only when no foreground I/O is\n"
-"             in flight; share: the rebuild at most X of the time; default idle)\n"
+"             --rebuild-prio idle|share:X (idle: batches only when no foreground I/O\n"
+"             is in flight or its writer waits for space; share: the rebuild at most X\n"
+"             of the time; default idle)\n"
+"             --rebuild-depth N (batches of 8 MiB of the copy in flight: the next\n"
+"             batch's reads while this one's writes go; 1 to 16, default 1 = Linux's\n"
+"             scrub-based copy)\n"
 "             --fail2-dev M --fail2-at BYTES (M fails when the rebuild has walked\n"
 "             BYTES: RAID1 loses data, exit 3); JSON \"rebuild\" object (docs/SIM.md)\n"
 "  --check-config   check the options (exit 0 or 2 with the message), run nothing\n";
@@ -118,7 +123,7 @@ enum {
 	O_RESERVE, O_CSV, O_SAMPLE, O_STORE, O_FAULTS, O_BLKDEV, O_ON_ERR, O_NO_RREAD,
 	O_HELP, O_RECLAIM, O_META_MODEL, O_EXTENT, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG, O_MAP, O_FILE_SIZE, O_LOOPS, O_TIMING, O_SPEED,
 	O_MAX_OPEN, O_MAX_ACTIVE, O_TRACE, O_TRACE_FMT, O_DEVICE, O_SPACE_RESV, O_TIMING_MODEL,
-	O_REBUILD, O_RB_LOAD, O_RB_PRIO, O_RB_IO, O_RB_DAYS, O_RB_SAMPLE, O_BUFFERED, O_KR_LAYOUT, O_KR_DEV,
+	O_REBUILD, O_RB_LOAD, O_RB_PRIO, O_RB_IO, O_RB_DAYS, O_RB_SAMPLE, O_RB_DEPTH, O_BUFFERED, O_KR_LAYOUT, O_KR_DEV,
 	O_FAIL_DEV, O_FAIL_AT, O_FAIL2_DEV, O_FAIL2_AT,
 };
 
@@ -152,6 +157,7 @@ static const struct option opts[] = {
 	{ "rebuild", 1, 0, O_REBUILD }, { "rebuild-fg-load", 1, 0, O_RB_LOAD },
 	{ "rebuild-prio", 1, 0, O_RB_PRIO }, { "rebuild-io", 1, 0, O_RB_IO },
 	{ "rebuild-max-days", 1, 0, O_RB_DAYS }, { "rebuild-sample", 1, 0, O_RB_SAMPLE },
+	{ "rebuild-depth", 1, 0, O_RB_DEPTH },
 	{ "replace-layout", 1, 0, O_KR_LAYOUT }, { "replace-dev", 1, 0, O_KR_DEV },
 	{ "fail-dev", 1, 0, O_FAIL_DEV }, { "fail-at-write", 1, 0, O_FAIL_AT },
 	{ "fail2-dev", 1, 0, O_FAIL2_DEV }, { "fail2-at", 1, 0, O_FAIL2_AT }, { 0, 0, 0, 0 },
@@ -371,6 +377,11 @@ static int rb_opt(struct sim_rb_cfg *rc, int o, const char *a)
 			return -1;
 		rc->sample = (uint32_t)v;
 		return 0;
+	case O_RB_DEPTH:
+		if (cli_parse_u64_max("rebuild-depth", a, 1024, &v))
+			return -1;
+		rc->depth = (uint32_t)v;
+		return 0;
 	}
 	return 1;   /* not a rebuild option */
 }
@@ -452,7 +463,7 @@ int cmd_sim(int argc, char **argv)
 	const char *csv_path = NULL, *zone_csv_path = NULL;
 	bool check_only = false, zones_given = false, qd_given = false, rebuild = false;
 	bool zsize_given = false, devs_given = false, others_given = false;
-	bool prio_given = false, fail_at_given = false, fail2_at_given = false;
+	bool prio_given = false, depth_given = false, fail_at_given = false, fail2_at_given = false;
 	const char *kr_layout = NULL;
 	uint64_t kr_dev = 0;
 	int o, ret;
@@ -515,6 +526,7 @@ int cmd_sim(int argc, char **argv)
 			}
 			rebuild |= o == O_REBUILD;
 			prio_given |= o == O_RB_PRIO;
+			depth_given |= o == O_RB_DEPTH;
 			continue;
 		}
 		if (sim_opt(&cfg, o, optarg, &csv_path)) {
@@ -573,8 +585,15 @@ int cmd_sim(int argc, char **argv)
 		fprintf(stderr, "zonelab: sim: --fail2-at: needs --fail2-dev\n");
 		return 2;
 	}
+	if (depth_given && cfg.fail_dev == SIM_NO_DEV) {
+		fprintf(stderr, "zonelab: sim: --rebuild-depth: needs --fail-dev (fs-core's rebuild "
+			"in a run) or --rebuild (the extent model)\n");
+		return 2;
+	}
 	cfg.rb_prio = rbc.prio;
 	cfg.rb_share = rbc.share;
+	if (depth_given)
+		cfg.rb_depth = rbc.depth;
 	if (!trace_path && (rc.format || rc.dev_filter)) {
 		fprintf(stderr, "zonelab: sim: --%s: needs --trace\n",
 			rc.format ? "trace-format" : "device");

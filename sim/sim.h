@@ -81,6 +81,8 @@ const char *sim_name_of(const char *const *names, int v);
  * kinds of command waiting (the extent model, sim_rebuild.c), or how the
  * fs-core rebuild of a run is paced (sim_fail.c, docs/SIM.md). */
 enum sim_rb_prio { SIM_RB_IDLE = 0, SIM_RB_SHARE };
+/* --rebuild-depth of a failure run: batches of the copy in flight at most */
+#define SIM_RB_DEPTH_MAX 16u
 
 #define SIM_NO_DEV UINT32_MAX
 
@@ -160,9 +162,13 @@ struct sim_cfg {
 	uint64_t fail_at_bytes;     /* --fail-at-write: when fs-core's user bytes reach this */
 	enum sim_rb_prio rb_prio;   /* --rebuild-prio idle|share:X */
 	double rb_share;            /* share: (0, 1] of the elapsed time */
-	uint64_t rb_step_bytes;     /* source space walked per rebuild step (4 MiB) */
+	uint64_t rb_step_bytes;     /* source space walked per rebuild batch (8 MiB: the
+				     * kernel's scrub, SCRUB_TOTAL_STRIPES x BTRFS_STRIPE_LEN) */
+	uint32_t rb_depth;          /* --rebuild-depth: batches in flight (1: the kernel) */
 	uint32_t fail2_dev;         /* --fail2-dev: fails during the rebuild; SIM_NO_DEV = none */
 	uint64_t fail2_at_bytes;    /* --fail2-at: when the rebuild has walked this much */
+	uint64_t max_events;        /* a watchdog (tests): the run ends with -ETIMEDOUT
+				     * after this many events; 0 = none */
 	/* output */
 	uint64_t sample_ns;         /* CSV time-series period */
 	FILE *csv;                  /* borrowed, may be NULL */
@@ -198,7 +204,8 @@ struct sim_fail_result {
 				     * (below the write pointers) */
 	uint64_t walked_bytes, copied_bytes, zero_bytes, dup_bytes, read_bytes;
 	uint64_t tgt_write_bytes;   /* everything the new device got (copy, zeroes, dup) */
-	uint64_t nr_steps;
+	uint64_t nr_steps;          /* fsc_replace_step() calls */
+	uint64_t nr_batches;        /* batches dispatched (rb_step_bytes each at most) */
 	uint64_t lost_bytes, lost_blocks;  /* live data with no surviving copy */
 	bool verified;              /* the data check ran (on the new device) */
 	struct fsc_verify verify;

@@ -53,7 +53,8 @@ void sim_cfg_init(struct sim_cfg *c)
 	c->fail_dev = c->fail2_dev = SIM_NO_DEV;
 	c->rb_prio = SIM_RB_IDLE;
 	c->rb_share = 0.5;
-	c->rb_step_bytes = 4ULL << 20;
+	c->rb_step_bytes = 8ULL << 20;  /* scrub.c: SCRUB_TOTAL_STRIPES x BTRFS_STRIPE_LEN */
+	c->rb_depth = 1;                /* scrub.c: flush_scrub_stripes() waits for the writes */
 	c->clean = FSC_CLEAN_GREEDY;
 	fsc_clean_params_init(&c->clean_params);
 	fsc_place_params_init(&c->place_params);
@@ -454,6 +455,9 @@ static int check_fail(const struct sim_cfg *c, char *msg, size_t msg_len)
 	else if (c->rb_step_bytes < SIM_BLOCK || c->rb_step_bytes % SIM_BLOCK)
 		zl_msgf(msg, msg_len, "rebuild step %llu bytes: a positive multiple of 4 KiB",
 			(unsigned long long)c->rb_step_bytes);
+	else if (c->rb_depth < 1 || c->rb_depth > SIM_RB_DEPTH_MAX)
+		zl_msgf(msg, msg_len, "--rebuild-depth %u: 1 to %u batches of the copy in flight",
+			c->rb_depth, SIM_RB_DEPTH_MAX);
 	else if (c->nr_zones && c->util * sim_usable_data_zones(c) > fail_room(c))
 		zl_msgf(msg, msg_len, "--fail-dev --util %g: the file (%.1f data zones) does not fit "
 			"the array with one device missing (%.1f): fs-core allocates on the present "

@@ -145,10 +145,12 @@ static int issue_write_bio(struct sim *s, uint32_t req)
 		/* relocated tree blocks are only freed by a commit */
 		if (fsc_stats(s->fs)->nr_relocating_meta && !s->in_commit)
 			sim_commit_start(s);
+		s->w_space_wait = true;
 		return 0;
 	}
 	if (c->resv_linux61) {
 		ret = reserve(s, (uint64_t)n * SIM_BLOCK);
+		s->w_space_wait = !ret;
 		if (ret <= 0)
 			return ret;
 	}
@@ -158,11 +160,14 @@ static int issue_write_bio(struct sim *s, uint32_t req)
 		/* like btrfs: commit to unpin, wait for what is in flight */
 		if (c->metadata && !s->in_commit)
 			sim_commit_start(s);
-		if (s->inflight_user || s->in_commit || fsc_stats(s->fs)->nr_relocating)
+		if (s->inflight_user || s->in_commit || fsc_stats(s->fs)->nr_relocating) {
+			s->w_space_wait = true;
 			return 0;
+		}
 	}
 	if (ret)
 		return ret;
+	s->w_space_wait = false;
 	s->resv_held = false;
 	s->w_lbn += n;
 	s->w_left -= n;

@@ -26,6 +26,12 @@ static void handle(struct sim *s, const struct sim_event *ev, bool draining)
 		s->sbuf_area += (double)st->sbuf_now * (double)(ev->t_ns - s->now);
 	s->now = ev->t_ns;
 	s->res->nr_events++;
+	if (c->max_events && s->res->nr_events > c->max_events) {
+		zl_msgf(s->res->msg, sizeof(s->res->msg), "the run passed %llu events "
+			"(the watchdog)", (unsigned long long)c->max_events);
+		s->err = -ETIMEDOUT;
+		return;
+	}
 	switch (ev->type) {
 	case EV_WORKER_DONE:
 		sim_worker_done(s, ev->ptr);

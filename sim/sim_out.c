@@ -187,9 +187,10 @@ static void fail_json(FILE *f, const struct sim_cfg *c, const struct sim_result 
 			    "ok";
 
 	fprintf(f, ",\n  \"rebuild\": { \"model\": \"fs-core\", \"dev\": %u, "
-		"\"fail_at_write\": %llu, \"prio\": \"%s\", \"share\": %.4f,\n",
+		"\"fail_at_write\": %llu, \"prio\": \"%s\", \"share\": %.4f, \"depth\": %u, "
+		"\"batch_bytes\": %llu,\n",
 		c->fail_dev, U(c->fail_at_bytes), c->rb_prio == SIM_RB_SHARE ? "share" : "idle",
-		c->rb_prio == SIM_RB_SHARE ? c->rb_share : 0.0);
+		c->rb_prio == SIM_RB_SHARE ? c->rb_share : 0.0, c->rb_depth, U(c->rb_step_bytes));
 	fprintf(f, "    \"failed\": %s, \"started\": %s, \"finished\": %s, "
 		"\"fail_ns\": %llu, \"start_ns\": %llu, \"end_ns\": %llu, \"rebuild_ns\": %llu,\n",
 		x->failed ? "true" : "false", x->started ? "true" : "false",
@@ -197,11 +198,11 @@ static void fail_json(FILE *f, const struct sim_cfg *c, const struct sim_result 
 		U(x->finished ? x->end_ns - x->start_ns : 0));
 	fprintf(f, "    \"alloc_bytes\": %llu, \"walked_bytes\": %llu, \"copied_bytes\": %llu, "
 		"\"zero_bytes\": %llu, \"dup_bytes\": %llu, \"read_bytes\": %llu, "
-		"\"target_write_bytes\": %llu, \"steps\": %llu,\n    \"alloc_end_bytes\": %llu, "
-		"\"target_used_bytes\": %llu,\n", U(x->alloc_bytes),
+		"\"target_write_bytes\": %llu, \"steps\": %llu, \"batches\": %llu,\n    "
+		"\"alloc_end_bytes\": %llu, \"target_used_bytes\": %llu,\n", U(x->alloc_bytes),
 		U(x->walked_bytes), U(x->copied_bytes), U(x->zero_bytes), U(x->dup_bytes),
-		U(x->read_bytes), U(x->tgt_write_bytes), U(x->nr_steps), U(x->alloc_end_bytes),
-		U(x->tgt_used_bytes));
+		U(x->read_bytes), U(x->tgt_write_bytes), U(x->nr_steps), U(x->nr_batches),
+		U(x->alloc_end_bytes), U(x->tgt_used_bytes));
 	fprintf(f, "    \"second_failure\": { \"dev\": ");
 	if (c->fail2_dev == SIM_NO_DEV)
 		fprintf(f, "null");

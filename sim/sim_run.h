@@ -40,20 +40,39 @@ enum {
 /* I/Os one rebuild step may report (fsc_replace_step(): at least
  * FSC_MAX_STRIPES + 4). */
 #define SIM_RB_IOS 64u
+/* Target writes one batch of the rebuild keeps, merged (a batch ends
+ * before it could have more).  SIM_RB_DEPTH_MAX is in sim.h. */
+#define SIM_RB_RUNS 256u
+
+/* One batch of the copy (sim_fail.c): its target writes, merged into runs
+ * (the zone order kept), timed once its reads are in. */
+struct sim_rb_batch {
+	uint64_t start_ns;                 /* dispatched: its reads went to the sources */
+	uint64_t reads_ns;                 /* its last read done */
+	uint64_t phys[SIM_RB_RUNS], len_bytes[SIM_RB_RUNS];
+	uint32_t nr_runs;
+	bool last;                         /* it copied the rest: finish after it */
+};
 
 /* The failure and rebuild of a run (sim_fail.c). */
 struct sim_fail {
 	bool on;                           /* --fail-dev given */
 	bool running;                      /* fs-core's replace is running */
-	bool step_busy;                    /* a step's I/O is in flight */
-	bool wait_idle;                    /* idle priority: the next step waits */
-	bool last;                         /* the step in flight copied the rest */
+	bool wait_idle;                    /* idle priority: the next batch waits */
+	bool copied;                       /* fs-core has nothing more to copy */
+	bool dispatch_armed;               /* an EV_RB_STEP is queued */
+	bool blocked;                      /* a dispatch found --rebuild-depth batches in flight */
 	uint32_t spare;                    /* the new device: s->devs.blk[spare] */
 	uint32_t tdev[FSC_MAX_DEVS];       /* fs-core's slot -> the device timed */
-	uint64_t step_start_ns;
 	uint64_t dev_inflight;             /* bios dispatched, not completed */
-	struct fsc_rio ios[SIM_RB_IOS];    /* the step in flight */
-	uint32_t nr_ios;
+	uint64_t wr_tail_ns;               /* the newest batch's writes were timed at */
+	uint64_t done_tail_ns;             /* the newest batch's writes done */
+	struct fsc_rio ios[SIM_RB_IOS];    /* one fsc_replace_step()'s I/O */
+	/* batches in flight, oldest first: [head, head + nr) of the ring;
+	 * nr_timed of them have had their writes timed */
+	struct sim_rb_batch b[SIM_RB_DEPTH_MAX];
+	uint32_t head, nr, nr_timed;
+	uint64_t nr_batches;               /* dispatched (the first goes at the failure) */
 };
 
 #define NO_REQ UINT32_MAX
@@ -116,6 +135,10 @@ struct sim {
 	uint32_t w_left;
 	bool wb_run;                       /* --buffered: w_lbn/w_left is a writeback run, one extent */
 	bool in_issue;                     /* sim_issue() is running (no re-entry) */
+	/* the write bio at w_lbn waits for space (ENOSPC, the throttle, the
+	 * metadata reservation) or for the commit that frees it: the rebuild's
+	 * idle priority takes the foreground as idle then (sim_fail.c) */
+	bool w_space_wait;
 	uint64_t issued, done_user;        /* user write bios issued / finished */
 	uint32_t inflight_user;
 	/* requests: a record without TRC_HAS_CONT starts one */
