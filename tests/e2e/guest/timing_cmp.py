@@ -30,13 +30,7 @@ rounds, taken out):
   zone FINISH / RESET: each timed op paired with the calibration op sent
       next to it: median of (timed - calibration + c0) within max(10%,
       3 se of that median, from its interquartile range).
-  sequential reads of the hc620 disk (since run I): zlt2 / zlt3, whose
-      every 1 MiB command costs 1 MiB / the model's OD / ID rate, read the
-      same bytes beside it: per round, the timed time minus (the
-      calibration's time - its exact time), the rate from that within
-      max(10%, 3 se of the rounds), the low end lengthened by the guest's
-      stalls.  The 40/20 MB/s disk (and runs without zlt2/zlt3):
-      the calibration disk's rate is the timed path's
+  sequential reads: the calibration disk's rate is the timed path's
       capacity C, judged round by round.  The rounds with C >= 2 x model
       are fed: their rate within 10% of the model, the model's time for
       their bytes lengthened by the guest's stalls longer than 50 ms in
@@ -192,35 +186,6 @@ for tag, name, rtag in (("od", "sequential 1 MiB read, OD", "r_od"),
         nm = "seq 1M QD32 %s %s" % (tag.upper(), label)
         check(nm + " (hard)", "MB/s", m, max(rate([x]) for x in rs), cap, 0, 1.02 * m,
               "<= model +2%, every round")
-        ckey = "c_%s_ms" % tag
-        if label == "hc620" and ckey in cal:
-            # the calibration disk at this stream's pace (every 1 MiB command
-            # costs 1 MiB / the model's rate): per round, its shortfall from
-            # its exact time is the VM's feed loss at that pace, taken out
-            cms = cal[ckey]
-            crs = rounds("c_" + tag)
-            recs_s, t_rec, mbs = [], 0.0, 0.0
-            for x, c in zip(rs, crs):
-                mb_x, mb_c = x["io_bytes"] / 1e6, c["io_bytes"] / 1e6
-                loss = c["runtime"] / 1e3 - (c["io_bytes"] / 1048576) * cms / 1e3
-                tr = x["runtime"] / 1e3 - loss
-                recs_s.append(mb_x / tr if tr > 0 else INF)
-                t_rec += tr
-                mbs += mb_x
-            rec_s = mbs / t_rec if t_rec > 0 else INF
-            se_s = statistics.stdev(recs_s) / math.sqrt(R) if R > 1 and INF not in recs_s else 0
-            tol_s = max(0.10 * m, 3 * se_s)
-            idle = sum(sum(stalls("r%d-%s" % (i + 1, t))) for i in range(R)) / 1e3
-            lo_s = min(m - tol_s, mbs / (mbs / (m - tol_s) + idle)) if m > tol_s else 0
-            notes.append("%s: calib. at %.3f ms a command (exact %.1f MB/s) per round %s MB/s; "
-                         "recovered per round %s; guest stalls %.2f s" % (
-                             nm, cms, 1.048576 / cms * 1e3,
-                             " ".join("%.1f" % rate([c]) for c in crs),
-                             " ".join("%.1f" % x for x in recs_s), idle))
-            check(nm + ", overhead out", "MB/s", m, rec_s, rate(crs), lo_s, m + tol_s,
-                  "timed time - (calib. time - its exact time), per round; model +- max(10%%, "
-                  "3 se), se %.2f; the low end allows the guest's stalls" % se_s)
-            continue
         # the model's rate when every 1 MiB command misses its sector by a
         # whole turn (a starved stream; no read look-ahead is modelled)
         turn = 1.048576 / ((1.048576 / m) * 1e3 + rev + cmd) * 1e3
@@ -291,7 +256,7 @@ else:
           "VM-bound: SPTF no worse than FIFO")
 
 # ---- the handler's own view and the guest's timer ----
-for d in ("zltf", "zlts", "zlt0", "zlt1", "zlt2", "zlt3", "zltr"):
+for d in ("zltf", "zlts", "zlt0", "zlt1", "zltr"):
     try:
         t = json.load(open("%s-stats-%s.json" % (pre, d))).get("timing")
     except (OSError, ValueError, KeyError):

@@ -17,9 +17,6 @@
 #         operation (zlt0, 1.1 ms) or its mean QD1 read (zlt1, 1 / its
 #         IOPS): what they measure above C is the VM's and the timed
 #         path's own overhead at that length of wait
-#   zlt2, zlt3  the same at 1 MiB / the model's OD / ID stream rate a
-#         command: the VM's feed of a 32-deep stream at that pace, read
-#         beside the timed disk's OD / ID stream and taken out of it
 #   zltr  hc620/cache=0/rate_od=40/rate_id=20: the same mechanism at media
 #         rates the VM may feed (it streams 255 MB/s from no disk here)
 #   zltu  no model (the VM's untimed path; shown, not used in bounds)
@@ -61,7 +58,7 @@ NZ=64; ZMIB=256; SZ=$(( NZ * ZMIB << 20 ))
 T_QD1=${TM_QD1_SECS:-4}; T_QD32=${TM_QD32_SECS:-5}; R=${TM_ROUNDS:-3}
 MODEL=hc620/cache=0
 SLOW=$MODEL/rate_od=40/rate_id=20
-DISKS="zltf zlts zlt0 zlt1 zlt2 zlt3 zltr zltu"
+DISKS="zltf zlts zlt0 zlt1 zltr zltu"
 cfg() { echo "zonelab/$1?zsize=${2}M&conv=0&max_open=16&lba=${E2E_LBA:-512}&ctl=1${3:+&timing=$3}"; }
 for d in $DISKS zltb; do dev_remove $d; rm -f /tmp/$d.img /tmp/$d.img.ctl; done
 # A timed disk needs tcmu-runner's work queue (docs/TIMING.md "In the
@@ -98,21 +95,14 @@ tt $MODEL > $LOGS/timing-model.txt
 # it is compared with.
 C0_US=$(python3 -c 'import json, sys; r = {x["name"]: x["value"] for x in json.load(open(sys.argv[1]))["rows"]}; print(round(1e3 * r["zone reset (full zone)"]))' $J-model.json)
 C1_US=$(python3 -c 'import json, sys; r = {x["name"]: x["value"] for x in json.load(open(sys.argv[1]))["rows"]}; print(round(1e6 / r["QD1 4 KiB random read"]))' $J-model.json)
-# zlt2, zlt3: a 1 MiB command costs what the model's stream gives it at
-# the OD and the ID (1 MiB / its rate): the VM's feed of a 32-deep stream
-# at that pace, measured beside the timed disk's stream
-C2_US=$(python3 -c 'import json, sys; r = {x["name"]: x["value"] for x in json.load(open(sys.argv[1]))["rows"]}; print(round(1.048576e6 / r["sequential 1 MiB read, OD"]))' $J-model.json)
-C3_US=$(python3 -c 'import json, sys; r = {x["name"]: x["value"] for x in json.load(open(sys.argv[1]))["rows"]}; print(round(1.048576e6 / r["sequential 1 MiB read, ID"]))' $J-model.json)
-[ -n "$C0_US" ] && [ -n "$C1_US" ] && [ -n "$C2_US" ] && [ -n "$C3_US" ] || fail "no zone reset, QD1 or stream figure in the model's table"
-echo "{\"c0_ms\": $C0_US.0e-3, \"c1_ms\": $C1_US.0e-3, \"c_od_ms\": $C2_US.0e-3, \"c_id_ms\": $C3_US.0e-3}" > $J-cal.json
+[ -n "$C0_US" ] && [ -n "$C1_US" ] || fail "no zone reset or QD1 figure in the model's table"
+echo "{\"c0_ms\": $C0_US.0e-3, \"c1_ms\": $C1_US.0e-3}" > $J-cal.json
 CAL0=$MODEL/mech=off/cmd=${C0_US}us/reset=0/finish=0
 CAL1=$MODEL/mech=off/cmd=${C1_US}us/reset=0/finish=0
-CAL2=$MODEL/mech=off/cmd=${C2_US}us/reset=0/finish=0
-CAL3=$MODEL/mech=off/cmd=${C3_US}us/reset=0/finish=0
 # 64 MiB of TCMU data area (the default 8 MiB holds only 8 commands of
 # 1 MiB: the sequential reads run at QD32)
 dc() { dev_create $1 $SZ "$(cfg /tmp/$1.img $ZMIB $2)" hw_max_sectors=2048 max_data_area_mb=64 || fail "backstore $1"; }
-dc zltf $MODEL; dc zlts $MODEL/sched=sptf; dc zlt0 $CAL0; dc zlt1 $CAL1; dc zlt2 $CAL2; dc zlt3 $CAL3; dc zltr $SLOW; dc zltu ""
+dc zltf $MODEL; dc zlts $MODEL/sched=sptf; dc zlt0 $CAL0; dc zlt1 $CAL1; dc zltr $SLOW; dc zltu ""
 for d in $DISKS; do
 	lun_attach $d > /dev/null || fail "no disk for $d"
 	s=$(devname $d)
@@ -120,7 +110,7 @@ for d in $DISKS; do
 	say "$d: /dev/$s, max_sectors_kb $(cat /sys/block/$s/queue/max_sectors_kb), scheduler $(cat /sys/block/$s/queue/scheduler), queue_depth $(cat /sys/block/$s/device/queue_depth 2>/dev/null), timeout $(cat /sys/block/$s/device/timeout)s"
 done
 F=/dev/$(devname zltf); S=/dev/$(devname zlts); Z=/dev/$(devname zlt0); Z1=/dev/$(devname zlt1)
-RS=/dev/$(devname zltr); U=/dev/$(devname zltu); Z2=/dev/$(devname zlt2); Z3=/dev/$(devname zlt3)
+RS=/dev/$(devname zltr); U=/dev/$(devname zltu)
 
 fio_j() { # TAG DEV fio-args...: one job, JSON into $J-TAG.json
 	local tag=$1 dev=$2; shift 2
@@ -148,7 +138,7 @@ fio_j u_qd32 $U $rnd --iodepth=32 --runtime=3 --ramp_time=1
 # (the kernel fills the disk's TCMU data area and the runner maps it page by
 # page); in runs B-F round 1 was the slowest stream on every disk
 # (docs/TIMING.md "Validation").  Zone 1, QD32, on each streaming disk.
-for d in zltf zlt0 zlt2 zlt3 zltr; do fio_j warm-$d /dev/$(devname $d) $seq --offset=${ZMIB}M --size=64M; done
+for d in zltf zlt0 zltr; do fio_j warm-$d /dev/$(devname $d) $seq --offset=${ZMIB}M --size=64M; done
 stat1() { $ZONELAB ctl --json /tmp/$1.img.ctl stats | grep -oE "\"$2\":[0-9]+" | head -1 | cut -d: -f2; }
 r0=$(stat1 zltf zop_reset); f0=$(stat1 zltf zop_finish)
 t_s=$EPOCHREALTIME
@@ -161,8 +151,7 @@ for r in $(seq $R); do
 	python3 /e2e/zoneop_lat.py 8 16 1 $( [ $(( r % 2 )) = 1 ] && echo $F $Z || echo $Z $F ) \
 		> $J-r$r-zop.json || fail "zone ops on zltf and zlt0"
 	od_t() { fio_p r$r-od $F $seq --offset=0 --size=128M; fio_p r$r-id $F $seq --offset=$ID --size=64M; }
-	od_z() { fio_p r$r-z_od $Z $seq --offset=0 --size=128M
-		fio_p r$r-c_od $Z2 $seq --offset=0 --size=128M; fio_p r$r-c_id $Z3 $seq --offset=$ID --size=64M; }
+	od_z() { fio_p r$r-z_od $Z $seq --offset=0 --size=128M; }
 	pair od_t od_z
 	od_r() { fio_p r$r-r_od $RS $seq --offset=0 --size=128M; fio_p r$r-r_id $RS $seq --offset=$ID --size=64M; }
 	od_r
@@ -176,7 +165,7 @@ r1=$(stat1 zltf zop_reset); f1=$(stat1 zltf zop_finish)
 say "handler zltf: $(( r1 - r0 )) resets, $(( f1 - f0 )) finishes counted during the zone-op loops ($(( 16 * R )) each sent)"
 [ "$(( r1 - r0 ))" = $(( 16 * R )) ] && [ "$(( f1 - f0 ))" = $(( 16 * R )) ] ||
 	fail "the zone-op loops sent $(( 16 * R )) resets and finishes, the handler counted $(( r1 - r0 )) and $(( f1 - f0 ))"
-for d in zltf zlts zlt0 zlt1 zlt2 zlt3 zltr; do
+for d in zltf zlts zlt0 zlt1 zltr; do
 	$ZONELAB ctl --json /tmp/$d.img.ctl stats > $J-stats-$d.json
 	say "handler $d timing: $(grep -oE '"timing":\{[^}]*\}' $J-stats-$d.json)"
 done
