@@ -148,9 +148,20 @@ static void dispatch(struct zl_timed *t, uint64_t at)
 	if (at < t->last_zt_ns)
 		at = t->last_zt_ns;
 	start = ztime_media_free_ns(t->zt) > at ? ztime_media_free_ns(t->zt) : at;
+	/* the choice is among the commands that had arrived when the mechanism
+	 * became free: the timer may handle a completion late, after later
+	 * commands arrived, and one of those chosen for its position at @start
+	 * would be served from its arrival, the platter turned on (an idle
+	 * drive waits for the oldest) */
+	if (t->wq[0]->arrival > start)
+		start = t->wq[0]->arrival;
 	if (positional(t->wq[0])) {
 		for (size_t i = 0; i < n && positional(t->wq[i]); i++) {
-			uint64_t ns = ztime_position_ns(t->zt, start, t->wq[i]->r.off_bytes);
+			uint64_t ns;
+
+			if (t->wq[i]->arrival > start)
+				continue;
+			ns = ztime_position_ns(t->zt, start, t->wq[i]->r.off_bytes);
 
 			if (ns < best_ns) {
 				best_ns = ns;

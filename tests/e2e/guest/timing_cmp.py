@@ -32,7 +32,10 @@ rounds, taken out):
       3 se of that median, from its interquartile range).
   sequential reads: the calibration disk's rate is the timed path's
       capacity C, judged round by round.  The rounds with C >= 2 x model
-      are fed: their rate within 10% of the model (the starved rounds beside
+      are fed: their rate within 10% of the model, the model's time for
+      their bytes lengthened by the guest's stalls longer than 50 ms in
+      those jobs (guest/stall_probe.py: the guest did not run, nothing fed
+      the drive, which may have run dry that long) (the starved rounds beside
       them only above their VM-bound floor, below).  No fed round:
       "VM-bound", said so: rate >= 1 / (1/C + 1/T), T the model's rate
       when every command loses a whole turn (the VM's time and the starved
@@ -71,6 +74,14 @@ def fio(tag, job=0):
 
 def rounds(tag, job=0):
     return [fio("r%d-%s" % (i, tag), job) for i in range(1, R + 1)]
+
+
+def stalls(tag):
+    """The guest's stalls (ms) during a job (guest/stall_probe.py); none if not probed."""
+    try:
+        return load(tag + "-probe")["over_ms"]
+    except (OSError, ValueError, KeyError):
+        return []
 
 
 def rate(rs):
@@ -193,9 +204,19 @@ for tag, name, rtag in (("od", "sequential 1 MiB read, OD", "r_od"),
                                  ",".join(str(i + 1) for i in fed), lo_s))
                 check(nm + " starved rounds", "MB/s", m, rate([rs[i] for i in starved]), cap_s,
                       lo_s, 1.02 * m, "VM-bound rounds: >= 1 / (1/calib. + 1/%.1f)" % turn)
-            check(nm, "MB/s", m, rate([rs[i] for i in fed]), cap_f, 0.9 * m, 1.1 * m,
-                  "fed in round(s) %s (calib. %.0f >= 2 x model each): model +-10%%" % (
-                      ",".join(str(i + 1) for i in fed), cap_f))
+            # the guest's stalls in the fed rounds (guest/stall_probe.py): the
+            # drive may have run dry for that long; the model's time for the
+            # bytes plus that idle time, within 10%
+            idle = sum(sum(stalls("r%d-%s" % (i + 1, t))) for i in fed) / 1e3
+            mb = sum(rs[i]["io_bytes"] for i in fed) / 1e6
+            lo_f = 0.9 * mb / (mb / m + idle)
+            notes.append("%s: guest stalls > 50 ms in the fed round(s): %s" % (nm, "; ".join(
+                "r%d %s" % (i + 1, " ".join("%.0f" % x for x in stalls("r%d-%s" % (i + 1, t))) or "none")
+                for i in fed)))
+            check(nm, "MB/s", m, rate([rs[i] for i in fed]), cap_f, lo_f, 1.1 * m,
+                  "fed in round(s) %s (calib. %.0f >= 2 x model each): model +-10%%, the "
+                  "drive idle for the guest's %.2f s of stalls" % (
+                      ",".join(str(i + 1) for i in fed), cap_f, idle))
         else:
             # the VM's time and the starved drive's time in series, no overlap
             lo = 1 / (1 / cap + 1 / turn)

@@ -117,6 +117,14 @@ fio_j() { # TAG DEV fio-args...: one job, JSON into $J-TAG.json
 	fio --name=$tag --filename=$dev --direct=1 --ioengine=libaio --readonly \
 		--output-format=json "$@" > $J-$tag.json 2> $J-$tag.err || fail "fio $tag: $(tail -1 $J-$tag.err)"
 }
+fio_p() { # TAG DEV fio-args...: fio_j with guest/stall_probe.py beside it ($J-TAG-probe.json)
+	local rdy=/tmp/probe.$$ pid
+	rm -f $rdy
+	python3 /e2e/stall_probe.py $rdy > $J-$1-probe.json & pid=$!
+	while [ ! -e $rdy ]; do sleep 0.05; done
+	fio_j "$@"
+	kill -TERM $pid; wait $pid
+}
 rnd="--rw=randread --bs=4k --norandommap --randrepeat=0 --time_based"
 seq="--rw=read --bs=1M --iodepth=32"
 ID=$(( (NZ - 1) * ZMIB ))M
@@ -126,6 +134,11 @@ pair() { if [ $(( r % 2 )) = 1 ]; then $1; $2; else $2; $1; fi; }
 fio_j u_qd1 $U $rnd --iodepth=1 --runtime=3 --ramp_time=1
 fio_j u_od $U $seq --offset=0 --size=128M
 fio_j u_qd32 $U $rnd --iodepth=32 --runtime=3 --ramp_time=1
+# Warm-up, not judged: the first 1 MiB commands a disk takes are slower
+# (the kernel fills the disk's TCMU data area and the runner maps it page by
+# page); in runs B-F round 1 was the slowest stream on every disk
+# (docs/TIMING.md "Validation").  Zone 1, QD32, on each streaming disk.
+for d in zltf zlt0 zltr; do fio_j warm-$d /dev/$(devname $d) $seq --offset=${ZMIB}M --size=64M; done
 stat1() { $ZONELAB ctl --json /tmp/$1.img.ctl stats | grep -oE "\"$2\":[0-9]+" | head -1 | cut -d: -f2; }
 r0=$(stat1 zltf zop_reset); f0=$(stat1 zltf zop_finish)
 t_s=$EPOCHREALTIME
@@ -137,10 +150,10 @@ for r in $(seq $R); do
 		> $J-r$r-qd1.json 2> $J-r$r-qd1.err || fail "fio qd1: $(tail -1 $J-r$r-qd1.err)"
 	python3 /e2e/zoneop_lat.py 8 16 1 $( [ $(( r % 2 )) = 1 ] && echo $F $Z || echo $Z $F ) \
 		> $J-r$r-zop.json || fail "zone ops on zltf and zlt0"
-	od_t() { fio_j r$r-od $F $seq --offset=0 --size=128M; fio_j r$r-id $F $seq --offset=$ID --size=64M; }
-	od_z() { fio_j r$r-z_od $Z $seq --offset=0 --size=128M; }
+	od_t() { fio_p r$r-od $F $seq --offset=0 --size=128M; fio_p r$r-id $F $seq --offset=$ID --size=64M; }
+	od_z() { fio_p r$r-z_od $Z $seq --offset=0 --size=128M; }
 	pair od_t od_z
-	od_r() { fio_j r$r-r_od $RS $seq --offset=0 --size=64M; fio_j r$r-r_id $RS $seq --offset=$ID --size=32M; }
+	od_r() { fio_p r$r-r_od $RS $seq --offset=0 --size=128M; fio_p r$r-r_id $RS $seq --offset=$ID --size=64M; }
 	od_r
 	q32_t() { fio_j r$r-fifo $F $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2
 		fio_j r$r-sptf $S $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2; }

@@ -1,0 +1,44 @@
+#!/usr/bin/python3
+"""stall_probe.py READY_FILE - how long the guest stood still during a job.
+
+Sleeps 10 ms at a time (CLOCK_MONOTONIC) until SIGTERM, then prints one
+JSON object: {"n": wakeups, "secs": time probed, "over_ms": [the overshoot
+of every sleep that woke more than 50 ms late]}.  Touches READY_FILE once
+it is sleeping, so the caller starts its job after the probe runs.
+
+The e2e timing check (checks/27-timing.sh) runs it beside each 1 MiB
+sequential read job: a sleeping task in a guest whose vCPU runs is woken
+within a few ms (wakeup preemption), so an overshoot beyond 50 ms is time
+the guest was not running at all (the loaded host did not schedule qemu),
+when nothing in the guest could submit a command to the timed disk: the
+drive model, keeping real time, runs its queue dry for at most that long.
+guest/timing_cmp.py allows a round that long an idle drive (docs/TIMING.md
+"Validation").  This is not a measurement of the guest's own load: a guest
+busy with the I/O itself still wakes the probe in time.
+"""
+import json
+import signal
+import sys
+import time
+
+STALL_MS = 50.0
+over, n = [], 0
+stop = False
+
+
+def term(sig, frame):
+    global stop
+    stop = True
+
+
+signal.signal(signal.SIGTERM, term)
+t_start = time.monotonic()
+open(sys.argv[1], "w").close()
+while not stop:
+    t0 = time.monotonic()
+    time.sleep(0.010)
+    o = (time.monotonic() - t0 - 0.010) * 1e3
+    n += 1
+    if o > STALL_MS:
+        over.append(round(o, 3))
+print(json.dumps({"n": n, "secs": round(time.monotonic() - t_start, 3), "over_ms": over}))
