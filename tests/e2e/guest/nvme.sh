@@ -21,16 +21,18 @@ nv_need() {
 	[ -d $NVCFS ] || skip "nvmet loaded but no $NVCFS"
 }
 
-# nv_zl NAME SIZE_MIB ZONE_MIB [NCONV [CFG-EXTRA]] - a zonelab disk with a
+# nv_zl NAME SIZE_MIB ZONE [NCONV [CFG-EXTRA]] - a zonelab disk with a
 # control socket (/tmp/NAME.img.ctl), all zones sequential unless NCONV,
 # attached with `zonelab-nvmet attach` (TCMU backstore user_0/NAME + its
 # tcm_loop target; the SCSI disk's max_hw_sectors capped at 512 KiB through
 # scsi_mod's default_dev_flags for the scan, which must be back to what it
-# was); prints sdX.  nv_zl_rm NAME removes it.
+# was); prints sdX.  ZONE is in MiB, or with its unit (256K).  nv_zl_rm
+# NAME removes it.
 nv_zl() {
-	local img=/tmp/$1.img cfg d f=/sys/module/scsi_mod/parameters/default_dev_flags flags
+	local img=/tmp/$1.img cfg d f=/sys/module/scsi_mod/parameters/default_dev_flags flags zs=$3
 	h_fresh $img
-	cfg="zonelab/$img?zsize=$3M&conv=${4:-0}&max_open=16&lba=${E2E_LBA:-512}&ctl=1${5:-}"
+	case $zs in *[KMG]) ;; *) zs=${zs}M ;; esac
+	cfg="zonelab/$img?zsize=$zs&conv=${4:-0}&max_open=16&lba=${E2E_LBA:-512}&ctl=1${5:-}"
 	flags=$(cat $f)
 	d=$($NVMET attach $1 $(( $2 << 20 )) "$cfg" 2>> $LOGS/nvmet-attach.err) || { cat $LOGS/nvmet-attach.err >&2; return 1; }
 	d=${d#/dev/}

@@ -34,6 +34,10 @@ full=(attach:00-attach.sh::120 blkzone_report:10-blkzone-report.sh::60
 # "btrfs on the ZNS namespace").
 full+=(nvme_zns:77-nvme-zns.sh::600 nvme_zonefs:79-nvme-zonefs.sh::600
 	nvme_btrfs:78-nvme-btrfs.sh::900 nvme_zonefs_faults:59-nvme-zonefs-faults.sh::600)
+# nvme_soak (57): mixed QD32 I/O, zone resets and faults, byte counts equal;
+# a tenth of the hour-equivalent by default, E2E_SOAK=hour for all of it
+[ "${E2E_SOAK:-}" = hour ] && soak_tmo=7200 || soak_tmo=900
+full+=(nvme_soak:57-nvme-soak.sh::$soak_tmo)
 # nvme_fio_suite (58): fio's t/zbd on ZNS beside null_blk; opt-in until its
 # run time is measured (E2E_NVME_FIO=1; docs/NVME-ZNS.md)
 [ -z "${E2E_NVME_FIO:-}" ] || full+=(nvme_fio_suite:58-nvme-fio-suite.sh::7200)
