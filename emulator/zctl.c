@@ -10,7 +10,8 @@
  * Bounds: a line is at most ZCTL_LINE_MAX bytes (longer: error reply, then
  * the connection is closed); a started line must end within
  * line_timeout_ms; an idle connection is closed after idle_timeout_ms; at
- * most max_clients connections at once; replies are sent with a timeout, so
+ * most max_clients connections at once (one whose peer has hung up does not
+ * count); replies are sent with a timeout, so
  * a client that does not read cannot hold a thread.  A line cut off by a
  * disconnect is never executed.
  */
@@ -184,6 +185,29 @@ static void reap(struct zctl *c, bool all)
 	}
 }
 
+/*
+ * Free the slot of every connection whose peer has hung up.  Its thread may
+ * not have seen the end of file yet (a loaded host schedules it late), so a
+ * client sending one request per connection, one after the other, would find
+ * the slots taken by connections it has already closed.  Such a thread is at
+ * most finishing its last command and reading the end of file: the join is
+ * bounded.
+ */
+static void reap_hung_up(struct zctl *c)
+{
+	for (uint32_t i = 0; i < c->cfg.max_clients; i++) {
+		struct zctl_client *cl = &c->clients[i];
+		struct pollfd p = { .fd = cl->fd, .events = POLLRDHUP };
+
+		if (!cl->used || poll(&p, 1, 0) <= 0 ||
+		    !(p.revents & (POLLRDHUP | POLLHUP | POLLERR)))
+			continue;
+		pthread_join(cl->thr, NULL);
+		close(cl->fd);
+		cl->used = false;
+	}
+}
+
 static bool peer_allowed(int fd)
 {
 	struct ucred cr;
@@ -207,9 +231,13 @@ static void accept_one(struct zctl *c)
 		return;
 	}
 	reap(c, false);
-	for (uint32_t i = 0; i < c->cfg.max_clients && !cl; i++)
-		if (!c->clients[i].used)
-			cl = &c->clients[i];
+	for (int pass = 0; pass < 2 && !cl; pass++) {
+		if (pass)
+			reap_hung_up(c);
+		for (uint32_t i = 0; i < c->cfg.max_clients && !cl; i++)
+			if (!c->clients[i].used)
+				cl = &c->clients[i];
+	}
 	if (!cl) {
 		char why[96];
 
