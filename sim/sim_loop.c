@@ -30,6 +30,9 @@ static void handle(struct sim *s, const struct sim_event *ev, bool draining)
 		zl_msgf(s->res->msg, sizeof(s->res->msg), "the run passed %llu events "
 			"(the watchdog)", (unsigned long long)c->max_events);
 		s->err = -ETIMEDOUT;
+		/* back on the heap, so that run_destroy() returns its bio */
+		if (sim_heap_push(&s->heap, ev->t_ns, ev->type, ev->arg, ev->ptr) && ev->ptr)
+			fsc_bio_put(s->fs, ev->ptr);
 		return;
 	}
 	switch (ev->type) {
