@@ -66,8 +66,11 @@ mkdir -p $M
 # aborted a transaction there (ENOSPC in __btrfs_free_extent after "error
 # relocating chunk", on null_blk; docs/NVME-ZNS.md "btrfs on the ZNS
 # namespace"): a test of the kernel's ENOSPC error paths, not of the
-# device.  Now a write that fails fails the step "space" (compared with
-# null_blk like the others, and required ok on zonelab).
+# device.  Now a write that fails fails the step "space" on zonelab.  On
+# null_blk alone it is noted, not a difference: the reference's own ENOSPC
+# (async reclaim racing the writer) came once in the whole 6.1 run of
+# 2026-12-07 with zonelab's side clean; a device that runs out where the
+# kernel's own reference does not is what the step is for.
 NVB_FILES=${NVB_FILES:-9}; NVB_MIB=${NVB_MIB:-20}
 : > $LOGS/nvme-btrfs-enospc.txt
 
@@ -168,10 +171,11 @@ cycle $nn null_blk
 kmsg_since > $LOGS/nvme-btrfs-null_blk-kmsg.txt
 join -a1 -a2 -e - -o 0,1.2,2.2 <(sort $LOGS/nvme-btrfs-zonelab.txt) <(sort $LOGS/nvme-btrfs-null_blk.txt) > $LOGS/nvme-btrfs-cmp.txt
 say "== step zonelab null_blk"; cat $LOGS/nvme-btrfs-cmp.txt
-diffs=$(awk '$2 != $3 { printf "%s(%s|%s) ", $1, $2, $3 }' $LOGS/nvme-btrfs-cmp.txt)
+diffs=$(awk '$2 != $3 && !($1 == "space" && $2 == "ok" && $3 == "fail") { printf "%s(%s|%s) ", $1, $2, $3 }' $LOGS/nvme-btrfs-cmp.txt)
+nbspace=$(awk '$1 == "space" && $2 == "ok" && $3 == "fail" { print "; null_blk alone ran out of space (the reference kernel'"'"'s ENOSPC, noted)" }' $LOGS/nvme-btrfs-cmp.txt)
 [ -n "$diffs" ] && bad+="differs from null_blk: $diffs; "
 grep -q ' fail$' $LOGS/nvme-btrfs-zonelab.txt && bad+="failed on zonelab: $(grep ' fail$' $LOGS/nvme-btrfs-zonelab.txt | cut -d' ' -f1 | tr '\n' ' '); "
 [ "$(wc -l < $LOGS/nvme-btrfs-zonelab.txt)" -ge 10 ] || bad+="cycle stopped early; "
 [ -z "$bad" ] || fail "$bad"
 reloc() { grep -c 'relocating block group' $LOGS/nvme-btrfs-$1-kmsg.txt; }
-note "btrfs on ZNS: every step as on null_blk ($(wc -l < $LOGS/nvme-btrfs-cmp.txt) steps, btrfs check clean on both, $NVB_FILES x $NVB_MIB MiB, block groups relocated $(reloc zonelab) | $(reloc null_blk)); superblock log $sbw x 4 KiB in zones $sbz; power loss ($pc, after $i files): mount $pl_mount, 10 files synced before it $pl_synced, btrfs check $pl_check, btrfs write errors ${pl_wr:-0}${pl_sigs:+, kernel: $pl_sigs}; out of space: $(tr '\n' ',' < $LOGS/nvme-btrfs-enospc.txt)"
+note "btrfs on ZNS: every step as on null_blk ($(wc -l < $LOGS/nvme-btrfs-cmp.txt) steps, btrfs check clean on both, $NVB_FILES x $NVB_MIB MiB, block groups relocated $(reloc zonelab) | $(reloc null_blk)); superblock log $sbw x 4 KiB in zones $sbz; power loss ($pc, after $i files): mount $pl_mount, 10 files synced before it $pl_synced, btrfs check $pl_check, btrfs write errors ${pl_wr:-0}${pl_sigs:+, kernel: $pl_sigs}; out of space: $(tr '\n' ',' < $LOGS/nvme-btrfs-enospc.txt)$nbspace"
