@@ -177,8 +177,80 @@ static void fmt_ci(GString *g, const struct ana_group *gr, const char *m, double
 	g_free(x);
 }
 
+/* A cell of a [table NAME] column: the mean (± CI) of a number over the
+ * group's points, a text leaf as the first point has it, "–" if none has it.
+ * Returns whether any point has the leaf. */
+static bool table_cell(GString *g, const struct ana_group *gr, const char *m)
+{
+	for (guint i = 0; i < gr->points->len; i++) {
+		const struct ana_point *p = gr->points->pdata[i];
+		const struct zl_json_leaf *l = zl_json_get(p->json, m);
+
+		if (!l || l->kind == ZL_JSON_NULL)
+			continue;
+		if (l->kind == ZL_JSON_NUM || l->kind == ZL_JSON_BOOL) {
+			fmt_ci(g, gr, m, 1, "%.4g");
+			return true;
+		}
+		g_string_append_c(g, ' ');
+		for (const char *c = l->text; *c; c++) {
+			if (*c == '|')
+				g_string_append_c(g, '\\');
+			g_string_append_c(g, *c == '\n' ? ' ' : *c);
+		}
+		g_string_append(g, " |");
+		return true;
+	}
+	g_string_append(g, " – |");
+	return false;
+}
+
+/* The scenarios' own tables ([table NAME], scenarios/scn_table.c): one row
+ * per configuration of the scenario; a column no point has is a note. */
+static void write_tables(GString *g, GPtrArray *scns, const struct ana_set *set,
+			 GString *notes)
+{
+	for (guint i = 0; scns && i < scns->len; i++) {
+		const struct scn *s = scns->pdata[i];
+
+		for (guint k = 0; k < s->tables->len; k++) {
+			const struct scn_table *t = s->tables->pdata[k];
+			bool *seen = g_new0(bool, t->columns->len);
+
+			g_string_append_printf(g, "## %s (scenario %s)\n\n", t->name, s->name);
+			if (t->title)
+				g_string_append_printf(g, "%s\n\n", t->title);
+			g_string_append(g, "Mean ± 95% CI over the seeds.\n\n| configuration | seeds |");
+			for (guint c = 0; c < t->columns->len; c++)
+				g_string_append_printf(g, " %s |", (char *)t->columns->pdata[c]);
+			g_string_append(g, "\n|---|---|");
+			for (guint c = 0; c < t->columns->len; c++)
+				g_string_append(g, "---|");
+			g_string_append_c(g, '\n');
+			for (guint j = 0; j < set->groups->len; j++) {
+				const struct ana_group *gr = set->groups->pdata[j];
+
+				if (strcmp(gr->scenario, s->name))
+					continue;
+				g_string_append_printf(g, "| %s | %u |", gr->label, gr->points->len);
+				for (guint c = 0; c < t->columns->len; c++)
+					seen[c] |= table_cell(g, gr, t->columns->pdata[c]);
+				g_string_append_c(g, '\n');
+			}
+			g_string_append_c(g, '\n');
+			for (guint c = 0; c < t->columns->len; c++)
+				if (!seen[c])
+					g_string_append_printf(notes, "table %s: column '%s' is in no "
+							       "point of scenario %s\n", t->name,
+							       (char *)t->columns->pdata[c], s->name);
+			g_free(seen);
+		}
+	}
+}
+
 static int write_report(const char *dir, GPtrArray *scns, const struct ana_set *set,
-			const struct verdicts *v, GPtrArray *made, const GString *notes)
+			const struct verdicts *v, GPtrArray *made, const GString *notes,
+			GString *tnotes)
 {
 	GString *g = g_string_new("# zonelab results\n\n");
 	char *path = g_build_filename(dir, "report.md", NULL);
@@ -222,15 +294,17 @@ static int write_report(const char *dir, GPtrArray *scns, const struct ana_set *
 		fmt_ci(g, gr, "device.zone_resets", 1, "%.0f");
 		g_string_append_printf(g, " %s |\n", err ? err->text : "–");
 	}
-	g_string_append(g, "\n## Plots\n\n");
+	g_string_append_c(g, '\n');
+	write_tables(g, scns, set, tnotes);
+	g_string_append(g, "## Plots\n\n");
 	for (guint i = 0; i < made->len; i++)
 		g_string_append_printf(g, "![%s](plots/%s.png)\n\n`plots/%s.png`, `.svg`; script "
 				       "`plots/%s.gp`, data `plots/%s.dat`\n\n",
 				       (char *)made->pdata[i], (char *)made->pdata[i],
 				       (char *)made->pdata[i], (char *)made->pdata[i],
 				       (char *)made->pdata[i]);
-	if (notes->len) {
-		char **lines = g_strsplit(notes->str, "\n", -1);
+	for (const GString *n = notes; n; n = n == notes ? tnotes : NULL) {
+		char **lines = g_strsplit(n->str, "\n", -1);
 
 		for (char **l = lines; *l; l++)
 			if (**l)
@@ -294,7 +368,7 @@ int run_collect(const char *dir, GPtrArray *scns, const struct run_collect_opts 
 			      .table = g_string_new(NULL) };
 	struct ana_set *set = ana_set_create();
 	GPtrArray *made = g_ptr_array_new_with_free_func(g_free);
-	GString *notes = g_string_new(NULL);
+	GString *notes = g_string_new(NULL), *tnotes = g_string_new(NULL);
 	char *res = g_build_filename(dir, "results.csv", NULL);
 	char *sum = g_build_filename(dir, "summary.csv", NULL);
 	GError *e = NULL;
@@ -324,8 +398,10 @@ int run_collect(const char *dir, GPtrArray *scns, const struct run_collect_opts 
 	}
 	if (!o->no_plots && run_draw(dir, set, scns, made, notes, o->quiet) < 0)
 		goto out;
-	if (write_report(dir, scns, set, &v, made, notes))
+	if (write_report(dir, scns, set, &v, made, notes, tnotes))
 		goto out;
+	if (!o->quiet && tnotes->len)
+		fprintf(stderr, "zonelab: %s", tnotes->str);
 	if (v.fail_lines->len)
 		fprintf(stderr, "zonelab: expectations not met:\n%s", v.fail_lines->str);
 	if (!o->quiet)
@@ -338,6 +414,7 @@ out:
 	g_free(res);
 	g_free(sum);
 	g_string_free(notes, TRUE);
+	g_string_free(tnotes, TRUE);
 	g_ptr_array_free(made, TRUE);
 	ana_set_destroy(set);
 	g_string_free(v.fail_lines, TRUE);

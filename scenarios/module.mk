@@ -2,7 +2,7 @@
 # run/collect/compare/plot commands (their tables and plots: analysis/).
 # Fragment of ./Makefile.
 LIB_SRCS += scenarios/scn_load.c scenarios/scn_keys.c scenarios/scn_point.c scenarios/scn_sweep.c \
-	scenarios/scn_plot.c \
+	scenarios/scn_plot.c scenarios/scn_table.c \
 	scenarios/scn_expect.c
 UNIT_TESTS += tests/unit/test_scn.c
 CHECK_SCRIPTS += tests/scripts/090-scenarios.sh tests/scripts/095-slurm.sh

@@ -5,8 +5,9 @@
  * (name, description, seeds, zip, max_points), simulator options in [sim]
  * (or the grouping sections [devices], [fs-core], [reorder], [workload],
  * [cleaning], [output], which mean the same), [expect] (named
- * expectations) and [plot NAME] (the scenario's own plots, with the keys
- * of `zonelab plot`: scn_plot.c); the sections are one table in scn_keys.c.  The
+ * expectations), [plot NAME] (the scenario's own plots, with the keys
+ * of `zonelab plot`: scn_plot.c) and [table NAME] (its own tables in
+ * report.md: scn_table.c); the sections are one table in scn_keys.c.  The
  * option names are not a list kept here: the loader is given the
  * simulator's own getopt table (cli/cmd_sim.c), so an option added to
  * `zonelab sim` is a scenario key the same day.  A value is one argument
@@ -96,6 +97,17 @@ struct scn_axis {
 	int line;
 };
 
+/* A [table NAME] section: report.md's table of these columns, one row per
+ * configuration (cli/run_collect.c). */
+#define SCN_TABLE_MAX_COLUMNS 24
+struct scn_table {
+	char *name;
+	char *title;            /* or NULL */
+	GPtrArray *columns;     /* char *: metrics' dotted paths, at least one once loaded */
+	int line;               /* the section's first key */
+};
+void scn_table_free(struct scn_table *t);
+
 struct scn {
 	char *path;             /* as given */
 	char *text;             /* the file's bytes (the runner keeps a copy) */
@@ -109,6 +121,7 @@ struct scn {
 	unsigned max_points;
 	GPtrArray *expects;     /* struct scn_expect * */
 	GPtrArray *plots;       /* struct ana_plot_spec *: the [plot NAME] sections, file order */
+	GPtrArray *tables;      /* struct scn_table *: the [table NAME] sections, file order */
 	unsigned nr_configs;    /* points without the seeds */
 	unsigned nr_points;     /* nr_configs x seeds */
 };

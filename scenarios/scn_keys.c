@@ -308,6 +308,27 @@ static int ld_plot(struct scn_ld *l, GKeyFile *kf, const char *section, const ch
 	return r;
 }
 
+/* [table NAME]: a key of one of the scenario's own report tables (scn_table.c). */
+static int ld_table(struct scn_ld *l, GKeyFile *kf, const char *section, const char *key)
+{
+	int line = scn_ld_line_of(l, section, key);
+	GError *e = NULL;
+	char *v = g_key_file_get_string(kf, section, key, &e), *why = NULL;
+	int r = 0;
+
+	if (!v) {
+		scn_ld_fail(l, SCN_ERROR_VALUE, line, "[%s] %s: %s", section, key, e->message);
+		g_error_free(e);
+		return -1;
+	}
+	if (scn_table_key(l->s, section + 6, line, key, g_strstrip(v), &why)) {
+		r = scn_ld_fail(l, SCN_ERROR_VALUE, line, "[%s] %s: %s", section, key, why);
+		g_free(why);
+	}
+	g_free(v);
+	return r;
+}
+
 /* The sections a scenario may have, in the order an error lists them.  The
  * option sections all mean the same namespace (the simulator's options);
  * their names only group a file the way docs/SIM.md groups the options. */
@@ -328,12 +349,13 @@ int scn_ld_section_check(struct scn_ld *l, int line, const char *section)
 	for (size_t i = 0; i < G_N_ELEMENTS(sections); i++)
 		if (!strcmp(sections[i].name, section))
 			return 0;
-	if (g_str_has_prefix(section, "plot ") && section[5])
-		return 0;       /* its name is checked with its first key (scn_plot.c) */
+	if ((g_str_has_prefix(section, "plot ") && section[5]) ||
+	    (g_str_has_prefix(section, "table ") && section[6]))
+		return 0;       /* its name is checked with its first key (scn_plot.c, scn_table.c) */
 	acc = g_string_new(NULL);
 	for (size_t i = 0; i < G_N_ELEMENTS(sections); i++)
 		g_string_append_printf(acc, "%s[%s]", i ? ", " : "", sections[i].name);
-	scn_ld_fail(l, SCN_ERROR_KEY, line, "unknown section [%s]; accepted: %s, [plot NAME]",
+	scn_ld_fail(l, SCN_ERROR_KEY, line, "unknown section [%s]; accepted: %s, [plot NAME], [table NAME]",
 		    section, acc->str);
 	g_string_free(acc, TRUE);
 	return -1;
@@ -346,5 +368,7 @@ int scn_ld_key(struct scn_ld *l, GKeyFile *kf, const char *section, const char *
 			return sections[i].read_key(l, kf, section, key);
 	if (g_str_has_prefix(section, "plot "))
 		return ld_plot(l, kf, section, key);
+	if (g_str_has_prefix(section, "table "))
+		return ld_table(l, kf, section, key);
 	return scn_ld_section_check(l, scn_ld_line_of(l, section, NULL), section);
 }

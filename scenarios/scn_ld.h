@@ -67,6 +67,13 @@ int scn_list_split(const char *text, GPtrArray *out, char **why);
  */
 int scn_plot_key(struct scn *s, const char *name, const char *key, const char *value, char **why);
 
+/*
+ * scn_table_key() - set @key = @value of the table @name of @s (created at
+ * its first key, @line; scn_table.c).  0, or -1 and *@why (caller frees).
+ */
+int scn_table_key(struct scn *s, const char *name, int line, const char *key, const char *value,
+		  char **why);
+
 /* @s is in the NULL-terminated list @v (which may be NULL). */
 static inline bool scn_strv_has(const char *const *v, const char *s)
 {

@@ -149,6 +149,7 @@ int scn_load_data(const char *path, const char *text, size_t len, const struct o
 	s->seeds = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	s->expects = g_ptr_array_new_with_free_func(expect_free);
 	s->plots = g_ptr_array_new_with_free_func((GDestroyNotify)ana_plot_spec_free);
+	s->tables = g_ptr_array_new_with_free_func((GDestroyNotify)scn_table_free);
 	s->max_points = SCN_MAX_POINTS_DEFAULT;
 	{
 		uint64_t one = 1;
@@ -174,6 +175,16 @@ int scn_load_data(const char *path, const char *text, size_t len, const struct o
 	}
 	g_ptr_array_add(s->zip, NULL);      /* NULL-terminated for scn_strv_has */
 	g_ptr_array_set_size(s->zip, s->zip->len - 1);
+	for (guint i = 0; i < s->tables->len; i++) {
+		const struct scn_table *t = s->tables->pdata[i];
+
+		if (!t->columns->len) {
+			scn_ld_fail(&l, SCN_ERROR_KEY, t->line, "[table %s]: no columns key; give "
+				    "the metrics' dotted paths, e.g. 'columns = rebuild.hours, "
+				    "fg.during.p99_ms'", t->name);
+			goto out;
+		}
+	}
 	if (scn_ld_count(&l))
 		goto out;
 	if (!scn_is_name(s->name)) {
@@ -223,5 +234,6 @@ void scn_destroy(struct scn *s)
 	g_array_free(s->seeds, TRUE);
 	g_ptr_array_free(s->expects, TRUE);
 	g_ptr_array_free(s->plots, TRUE);
+	g_ptr_array_free(s->tables, TRUE);
 	g_free(s);
 }

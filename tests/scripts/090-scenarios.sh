@@ -54,6 +54,9 @@ sample-ms = 100
 [expect]
 ok = error == "none"
 sane = wa.data >= 1
+[table wa]
+title = Data WA and the error
+columns = wa.data, error, nope.metric
 EOF
 "$ZL" run "$dir/t.ini" -o "$dir/a" -j 2 >"$dir/a.log" 2>&1 || fail "run t.ini: exit $?: $(tail -3 "$dir/a.log")"
 for f in points/t-0000.json points/t-0007.json points/t-0007.csv results.csv summary.csv report.md \
@@ -65,6 +68,16 @@ done
 head -1 "$dir/a/summary.csv" | grep -q 'wa.data.mean,wa.data.ci95' || fail "summary.csv: no wa.data mean/ci95 columns"
 grep -q '"params": { "zones": "128",' "$dir/a/points/t-0000.json" || fail "point file without its parameters"
 grep -q '^| t | ok | `error == "none"` | 8 | 0 | 0 |' "$dir/a/report.md" || fail "report.md: expectation table"
+# the scenario's own table: one row per configuration, mean ± CI of a number,
+# a text leaf as it is, a column no point has is "–" and a note
+grep -q '^## wa (scenario t)$' "$dir/a/report.md" || fail "report.md: no [table wa]"
+grep -q '^| configuration | seeds | wa.data | error | nope.metric |$' "$dir/a/report.md" ||
+	fail "report.md: [table wa] header"
+[ "$(grep -cE '^\| util=0\.[68] clean=(fifo|greedy) \| 2 \| [0-9.]+ ± [0-9.e-]+ \| none \| – \|$' "$dir/a/report.md")" = 4 ] ||
+	fail "report.md: [table wa] rows: $(grep -A8 '^## wa' "$dir/a/report.md")"
+grep -q "^- table wa: column 'nope.metric' is in no point of scenario t$" "$dir/a/report.md" ||
+	fail "report.md: no note for the missing column"
+grep -q "table wa: column 'nope.metric' is in no point" "$dir/a.log" || fail "stderr: no note for the missing column"
 
 # determinism: a second run gives the same bytes, compare finds nothing
 "$ZL" run "$dir/t.ini" -o "$dir/b" -j 1 -q --no-plots >/dev/null 2>&1

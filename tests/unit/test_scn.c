@@ -98,8 +98,40 @@ static const struct {
 	{ "[plot w]\nx =\n", "t.ini:2: ", "[plot w] x: an empty value" },
 	{ "[plot a b]\nx = util\n", "t.ini:2: ", "'a b': a plot's name is 1 to 64" },
 	{ "[plot w]\nx = util\n[plot w]\n", "t.ini:3: ", "section [plot w] again (first on line 1)" },
-	{ "[plotx]\n", "t.ini:1: ", "unknown section [plotx]; accepted: [scenario], [expect], [sim], [devices], [fs-core], [reorder], [workload], [cleaning], [output], [plot NAME]" },
+	{ "[plotx]\n", "t.ini:1: ", "unknown section [plotx]; accepted: [scenario], [expect], [sim], [devices], [fs-core], [reorder], [workload], [cleaning], [output], [plot NAME], [table NAME]" },
+	{ "[table t]\ncolour = red\n", "t.ini:2: ", "[table t] colour: unknown key 'colour'; accepted: columns title" },
+	{ "[table t]\ncolumns =\n", "t.ini:2: ", "[table t] columns: no column" },
+	{ "[table t]\ncolumns = a.b, a b\n", "t.ini:2: ", "'a b' is not a metric's dotted path" },
+	{ "[table t]\ncolumns = wa.data, .x\n", "t.ini:2: ", "'.x' is not a metric's dotted path" },
+	{ "[table t]\ncolumns = wa.data, wa.data\n", "t.ini:2: ", "'wa.data' twice" },
+	{ "[table t]\ntitle =\n", "t.ini:2: ", "[table t] title: an empty value" },
+	{ "[table t]\ntitle = x\n", "t.ini:2: ", "[table t]: no columns key" },
+	{ "[table a b]\ncolumns = x\n", "t.ini:2: ", "'a b': a table's name is 1 to 64" },
+	{ "[table ]\ncolumns = x\n", "t.ini:1: ", "unknown section [table ]" },
 };
+
+static void test_scn_table_sections(void **state)
+{
+	struct scn *s = load_ok("[sim]\nutil = [0.5, 0.8]\n[table r]\ntitle = Hours\n"
+				"columns = [rebuild.hours, fg.during.p99_ms]\n[table w]\n"
+				"columns = wa.data\n");
+	const struct scn_table *t;
+
+	(void)state;
+	assert_int_equal(s->tables->len, 2);
+	t = s->tables->pdata[0];
+	assert_string_equal(t->name, "r");
+	assert_string_equal(t->title, "Hours");
+	assert_int_equal(t->columns->len, 2);
+	assert_string_equal(t->columns->pdata[0], "rebuild.hours");
+	assert_string_equal(t->columns->pdata[1], "fg.during.p99_ms");
+	t = s->tables->pdata[1];
+	assert_null(t->title);
+	assert_int_equal(t->columns->len, 1);
+	/* the tables change no point */
+	assert_int_equal(s->nr_points, 2);
+	scn_destroy(s);
+}
 
 static void test_scn_plot_sections_become_plot_specs(void **state)
 {
@@ -340,6 +372,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scn_every_loader_error_names_file_line_and_what),
 		cmocka_unit_test(test_scn_plot_sections_become_plot_specs),
+		cmocka_unit_test(test_scn_table_sections),
 		cmocka_unit_test(test_scn_nul_byte_is_refused_with_its_line),
 		cmocka_unit_test(test_scn_product_order_seeds_fastest_last_key_next),
 		cmocka_unit_test(test_scn_zip_moves_keys_together),
