@@ -83,7 +83,11 @@ static const char sim_help[] =
 "             batch's reads while this one's writes go; 1 to 16, default 1 = Linux's\n"
 "             scrub-based copy)\n"
 "             --fail2-dev M --fail2-at BYTES (M fails when the rebuild has walked\n"
-"             BYTES: RAID1 loses data, exit 3); JSON \"rebuild\" object (docs/SIM.md)\n"
+"             BYTES: RAID1 and RAID5 lose data, exit 3); --fail3-dev K (K fails with M:\n"
+"             RAID6 loses data); JSON \"rebuild\" object (docs/SIM.md)\n"
+"  --raid56-model   HYPOTHETICAL (no zoned kernel has it): --profile raid5|raid6 data\n"
+"             block groups, full-stripe writes only (each write padded to whole\n"
+"             rows), parity rotating, rebuild by reconstruction (docs/REBUILD.md)\n"
 "  --check-config   check the options (exit 0 or 2 with the message), run nothing\n";
 
 /* The value @names spells @s, in *@out; -1 after a message naming the choices. */
@@ -124,7 +128,7 @@ enum {
 	O_HELP, O_RECLAIM, O_META_MODEL, O_EXTENT, O_PLACEMENT, O_ZONE_CSV, O_CHECK_CONFIG, O_MAP, O_FILE_SIZE, O_LOOPS, O_TIMING, O_SPEED,
 	O_MAX_OPEN, O_MAX_ACTIVE, O_TRACE, O_TRACE_FMT, O_DEVICE, O_SPACE_RESV, O_TIMING_MODEL,
 	O_REBUILD, O_RB_LOAD, O_RB_PRIO, O_RB_IO, O_RB_DAYS, O_RB_SAMPLE, O_RB_DEPTH, O_BUFFERED, O_KR_LAYOUT, O_KR_DEV,
-	O_FAIL_DEV, O_FAIL_AT, O_FAIL2_DEV, O_FAIL2_AT,
+	O_FAIL_DEV, O_FAIL_AT, O_FAIL2_DEV, O_FAIL2_AT, O_FAIL3_DEV, O_R56,
 };
 
 static const struct option opts[] = {
@@ -160,7 +164,8 @@ static const struct option opts[] = {
 	{ "rebuild-depth", 1, 0, O_RB_DEPTH },
 	{ "replace-layout", 1, 0, O_KR_LAYOUT }, { "replace-dev", 1, 0, O_KR_DEV },
 	{ "fail-dev", 1, 0, O_FAIL_DEV }, { "fail-at-write", 1, 0, O_FAIL_AT },
-	{ "fail2-dev", 1, 0, O_FAIL2_DEV }, { "fail2-at", 1, 0, O_FAIL2_AT }, { 0, 0, 0, 0 },
+	{ "fail2-dev", 1, 0, O_FAIL2_DEV }, { "fail2-at", 1, 0, O_FAIL2_AT },
+	{ "fail3-dev", 1, 0, O_FAIL3_DEV }, { "raid56-model", 0, 0, O_R56 }, { 0, 0, 0, 0 },
 };
 
 /* The option table, for `zonelab run` (scenario keys are these names). */
@@ -252,7 +257,8 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_MAX_OPEN: case O_MAX_ACTIVE:
 		r = cli_parse_u64_max(opt_name(o), a, UINT32_MAX, &v);
 		break;
-	case O_FAIL_DEV: case O_FAIL2_DEV:  /* a device index (SIM_NO_DEV is none) */
+	case O_FAIL_DEV: case O_FAIL2_DEV: case O_FAIL3_DEV:
+		/* a device index (SIM_NO_DEV is none) */
 		r = cli_parse_u64_max(opt_name(o), a, SIM_NO_DEV - 1, &v);
 		break;
 	case O_CMD: case O_SWITCH: case O_WMEAN:         /* microseconds, kept in ns */
@@ -334,6 +340,8 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_FAIL_AT: c->fail_at_bytes = v; break;
 	case O_FAIL2_DEV: c->fail2_dev = (uint32_t)v; break;
 	case O_FAIL2_AT: c->fail2_at_bytes = v; break;
+	case O_FAIL3_DEV: c->fail3_dev = (uint32_t)v; break;
+	case O_R56: c->raid56_model = true; break;
 	}
 	return r ? -1 : 0;
 }

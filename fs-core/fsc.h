@@ -60,8 +60,8 @@ enum fsc_profile {
 };
 
 /* fsc_profile_min_devs() - devices a block group of profile @p needs (DUP:
- * 1, two zones of it; RAID1, RAID0: 2; RAID10: 4), or 0 for a profile
- * HMZONED refuses whatever the devices (RAID5/6: FSC_E_RAID56). */
+ * 1, two zones of it; RAID1, RAID0: 2; RAID10: 4; the hypothetical RAID5
+ * 3, RAID6 4, which HMZONED refuses without cfg.raid56_model), 0 for none. */
 uint32_t fsc_profile_min_devs(enum fsc_profile p);
 
 enum fsc_bg_type {
@@ -367,6 +367,8 @@ struct fsc_replace_progress {
 	uint64_t zero_bytes;    /* dead bytes written as zeroes (gaps, tails) */
 	uint64_t dup_bytes;     /* foreground writes duplicated to the target */
 	uint64_t lost_bytes, lost_blocks;  /* live data with no surviving copy */
+	uint64_t r56_rebuilt_bytes;  /* RAID5/6: bytes computed from N-1 / N-2 stripes
+				      * (devices that keep data; else stamps) */
 	uint64_t read_bytes[FSC_MAX_DEVS]; /* per device, read for the copy */
 	uint64_t tgt_write_bytes;          /* copy + zero + dup, on the target */
 	uint64_t nr_reads, nr_writes;      /* I/Os of the copy (reads; target writes) */
@@ -431,6 +433,8 @@ struct fsc_verify {
 	uint64_t nr_blocks;     /* live blocks (cfg.sector_bytes) checked */
 	uint64_t nr_bad;        /* unreadable, or not holding what was written there */
 	uint64_t nr_wp_bad;     /* zones whose write pointer differs from a mirror's */
+	uint64_t nr_r56_blocks; /* of nr_blocks, RAID5/6 parity and dead units of live
+				 * rows (contents: the parity of the row's data) */
 	uint64_t first_bad;     /* logical address of the first bad block, or UINT64_MAX */
 	bool stamps;            /* the device keeps data: contents compared */
 };
@@ -441,8 +445,10 @@ struct fsc_verify {
  * @dev; on a device that keeps data (zblk_zdisk, zblk_linux: stamp blocks)
  * its first 8 bytes must be a stamp written for that block (its own
  * device offset, or a mirror stripe's when the rebuild copied it from
- * there); on a data-less one (zblk_zdev) the read must succeed (below the
- * write pointer).  Zones' write pointers are compared with present
+ * there; RAID5/6, the hypothetical profile: the whole block equal to
+ * its stamp, or for P / Q to the parity of the row's data stamps, every
+ * unit of a row holding live data checked); on a data-less one (zblk_zdev)
+ * the read must succeed (below the write pointer).  Zones' write pointers are compared with present
  * mirrors'.  Returns 0, FSC_E_VERIFY (details in *@out), -EINVAL, -ENOMEM.
  */
 int fsc_dev_verify(struct fsc *fs, uint32_t dev, struct fsc_verify *out);

@@ -102,6 +102,10 @@ uint32_t fsc_profile_min_devs(enum fsc_profile p)
 		return 2;
 	case FSC_RAID10:
 		return 4;
+	case FSC_RAID5:  /* hypothetical (cfg.raid56_model): parity + 2 */
+		return 3;
+	case FSC_RAID6:
+		return 4;
 	default:
 		return 0;
 	}
@@ -192,8 +196,9 @@ void fsc_chunk_release(struct fsc *fs, const struct fsc_stripe *st, uint32_t nr)
 
 /**
  * fsc_map_stripe() - map @off (bytes into @bg) to the first data stripe it
- * touches: *@idx = data stripe index, *@phys = offset inside the stripe's
- * zone, *@run = bytes until the stripe unit ends (at most @len).
+ * touches: *@idx = data stripe index (RAID5/6: the index of the stripe
+ * itself, parity rotating), *@phys = offset inside the stripe's zone, *@run
+ * = bytes until the stripe unit ends (at most @len).
  */
 int fsc_map_stripe(const struct fsc_bg *bg, uint64_t off, uint64_t len, uint32_t *idx,
 		   uint64_t *phys, uint64_t *run)
@@ -201,6 +206,19 @@ int fsc_map_stripe(const struct fsc_bg *bg, uint64_t off, uint64_t len, uint32_t
 	uint32_t data = bg->nr_stripes / bg->sub_stripes;
 	uint64_t row, in;
 
+	if (fsc_bg_is_r56(bg)) {  /* the stripe itself: parity rotates */
+		uint64_t full = fsc_r56_full(bg);
+
+		row = off / full;
+		in = off % full;
+		*idx = fsc_r56_dstripe(bg, row, (uint32_t)(in / FSC_RAID0_STRIPE_BYTES));
+		in %= FSC_RAID0_STRIPE_BYTES;
+		*phys = row * FSC_RAID0_STRIPE_BYTES + in;
+		*run = FSC_RAID0_STRIPE_BYTES - in;
+		if (*run > len)
+			*run = len;
+		return 0;
+	}
 	if (bg->profile != FSC_RAID0 && bg->profile != FSC_RAID10) {
 		*idx = 0;
 		*phys = off;

@@ -458,6 +458,7 @@ struct fsc {
 		uint64_t tgt_wp[FSC_MAX_STRIPES]; /* per stripe: bytes written on the target */
 		bool src_dataless, tgt_dataless; /* zblk_zdev: NULL buffers only */
 		uint8_t *buf;         /* copy / zero buffer (FSC_RP_IO_BYTES) */
+		uint8_t *rbuf;        /* RAID5/6 reconstruction: FSC_MAX_STRIPES x FSC_RP_IO_BYTES */
 		struct fsc_replace_progress pr;
 	} rp;
 	struct fsc_bio *bio_free; /* pool */
@@ -537,6 +538,26 @@ void fsc_chunk_release(struct fsc *fs, const struct fsc_stripe *st, uint32_t nr)
 int fsc_map_stripe(const struct fsc_bg *bg, uint64_t off, uint64_t len, uint32_t *idx,
 		   uint64_t *phys, uint64_t *run);
 
+/* fsc_r56.c: the bytes of the hypothetical RAID5/6 profile */
+/* fsc_r56_fill() - what stripe @s of @bg holds at zone offsets [@p, @p +
+ * @len) once its rows are written (@p, @len multiples of 4 KiB): data units
+ * their stamps, P and Q the parity of the row's data stamps. */
+void fsc_r56_fill(const struct fsc_bg *bg, uint32_t s, uint64_t p, uint64_t len, uint8_t *buf);
+/* fsc_r56_rebuild() - stripe @x's bytes at zone offsets [@p, @p + @len)
+ * into @out, from the others' bytes there: @src[s] (indexed by stripe; NULL:
+ * not read, at most one besides @x in RAID6, none in RAID5).  0, -EINVAL,
+ * FSC_E_DATA_LOST (too few read). */
+int fsc_r56_rebuild(const struct fsc_bg *bg, uint32_t x, uint8_t *const *src, uint64_t p,
+		    uint64_t len, uint8_t *out);
+/* Does @blk keep data (zblk_zdev refuses buffers: -EOPNOTSUPP)?  A
+ * zero-length read probes it without counting. */
+static inline bool fsc_blk_keeps_data(struct zblk *blk)
+{
+	static _Alignas(4096) uint8_t probe[4096];
+
+	return blk->ops->read(blk, 0, probe, 0) != -EOPNOTSUPP;
+}
+
 /* fsc_bgtab.c: the table of block groups and lookup (fsc_bg_lookup() in fsc.h) */
 /* fsc_bgmap_get() - the block group whose zone-sized slot holds @logical
  * (true, *@bg possibly NULL), or false when the map is off. */
@@ -562,6 +583,10 @@ static inline bool fsc_rp_on(const struct fsc *fs)
  * (handle_ops_on_dev_replace()).  0 or the target's error. */
 int fsc_rp_dup_write(struct fsc *fs, const struct fsc_bg *bg, uint32_t dev, uint64_t phys,
 		     uint64_t len, uint32_t kind);
+/* fsc_rp_dup_write() of the bytes in @buf (NULL: stamp blocks; ignored on
+ * a target that keeps no data): RAID5/6 parity. */
+int fsc_rp_dup_write_buf(struct fsc *fs, const struct fsc_bg *bg, uint32_t dev, uint64_t phys,
+			 uint64_t len, uint32_t kind, const void *buf);
 /* Zone op @op on @bg's zone at @phys of device @dev: when @dev is the
  * source, a reset is done on the target too (do_discard_extent()), and a
  * finish once @bg is copied. */

@@ -34,8 +34,9 @@
  *   finish  the target takes the source's slot (btrfs_dev_replace_finishing()).
  *
  * Not here: timing (the simulator times the I/O a step reports), the
- * superblock copies (the caller's next commit writes them), RAID5/6 (a
- * hypothetical model, not done: docs/FSCORE.md), a target failing.
+ * superblock copies (the caller's next commit writes them), the parity
+ * arithmetic of the hypothetical RAID5/6 (fsc_r56.c: here only which
+ * stripes are read), a target failing.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -104,8 +105,11 @@ static bool rp_live(const struct fsc_bg *bg, uint64_t off)
 
 /*
  * What byte @p of stripe @s's zone holds: 0 nothing live, RP_DATA a live
- * block, RP_PARITY (RAID5/6) the parity of a row position where some data
- * unit holds a live block; *@off = its offset in @bg (data only).
+ * block, RP_PARITY (RAID5/6) the parity, or a dead data unit (freed or
+ * padding), of a row position where some data unit holds a live block:
+ * the parity covers it, so it is rebuilt too (zeroes there would make the
+ * parity wrong for the next reconstruction); *@off = its offset in @bg
+ * (data only).
  */
 enum { RP_DEAD = 0, RP_DATA = 1, RP_PARITY = 2 };
 
@@ -126,7 +130,8 @@ static int rp_block(const struct fsc_bg *bg, uint32_t s, uint64_t p, uint64_t *o
 	rel = (s + nr - fsc_r56_pstripe(bg, row)) % nr;
 	if (rel >= np) {
 		*off = row * full + (rel - np) * FSC_RAID0_STRIPE_BYTES + in;
-		return rp_live(bg, *off) ? RP_DATA : RP_DEAD;
+		if (rp_live(bg, *off))
+			return RP_DATA;
 	}
 	*off = FSC_NO_ADDR;
 	for (k = 0; k < nr - np; k++)
@@ -188,13 +193,14 @@ static bool rp_dataless(struct zblk *blk, uint8_t *buf)
  * N - 1 (RAID5) or N - 2 (RAID6) of the other stripes, the first present
  * ones, to reconstruct from.  Returns how many, 0: no surviving copy. */
 static uint32_t rp_sources(const struct fsc *fs, const struct fsc_bg *bg, uint32_t s,
-			   uint32_t *dev, uint64_t *phys)
+			   uint32_t *dev, uint64_t *phys, uint32_t *sidx)
 {
 	uint32_t m[FSC_MAX_STRIPES], n, i, got = 0, need;
 
 	if (fs->devs[bg->stripes[s].dev].blk) {
 		dev[0] = bg->stripes[s].dev;
 		phys[0] = bg->stripes[s].phys;
+		sidx[0] = s;
 		return 1;
 	}
 	if (fsc_bg_is_r56(bg)) {
@@ -202,6 +208,7 @@ static uint32_t rp_sources(const struct fsc *fs, const struct fsc_bg *bg, uint32
 		for (i = 0; i < bg->nr_stripes && got < need; i++)
 			if (i != s && fs->devs[bg->stripes[i].dev].blk) {
 				dev[got] = bg->stripes[i].dev;
+				sidx[got] = i;
 				phys[got++] = bg->stripes[i].phys;
 			}
 		return got == need ? got : 0;
@@ -211,6 +218,7 @@ static uint32_t rp_sources(const struct fsc *fs, const struct fsc_bg *bg, uint32
 		if (fs->devs[bg->stripes[m[i]].dev].blk) {
 			dev[0] = bg->stripes[m[i]].dev;
 			phys[0] = bg->stripes[m[i]].phys;
+			sidx[0] = m[i];
 			return 1;
 		}
 	return 0;
@@ -221,12 +229,18 @@ static uint32_t rp_sources(const struct fsc *fs, const struct fsc_bg *bg, uint32
 int fsc_rp_dup_write(struct fsc *fs, const struct fsc_bg *bg, uint32_t dev, uint64_t phys,
 		     uint64_t len, uint32_t kind)
 {
+	return fsc_rp_dup_write_buf(fs, bg, dev, phys, len, kind, NULL);
+}
+
+int fsc_rp_dup_write_buf(struct fsc *fs, const struct fsc_bg *bg, uint32_t dev, uint64_t phys,
+			 uint64_t len, uint32_t kind, const void *buf)
+{
 	struct fsc_rp *rp = &fs->rp;
 	int ret;
 
 	if (dev != rp->src || bg->rp_to_copy)
 		return 0;  /* the copy will bring it (is_block_group_to_copy()) */
-	ret = zblk_write(rp->tgt, phys, NULL, len);
+	ret = zblk_write(rp->tgt, phys, rp->tgt_dataless ? NULL : buf, len);
 	if (ret)
 		return ret;
 	rp->pr.dup_bytes += len;
@@ -359,10 +373,10 @@ int fsc_replace_start(struct fsc *fs, uint32_t src_dev, struct zblk *tgt, uint64
 		rp->ents[n].phys = phys;
 		n++;
 		for (s = 0; s < bg->nr_stripes; s++) {
-			uint32_t d[FSC_MAX_STRIPES];
+			uint32_t d[FSC_MAX_STRIPES], si[FSC_MAX_STRIPES];
 			uint64_t p[FSC_MAX_STRIPES], wp;
 
-			if (bg->stripes[s].dev == src_dev && rp_sources(fs, bg, s, d, p) &&
+			if (bg->stripes[s].dev == src_dev && rp_sources(fs, bg, s, d, p, si) &&
 			    !rp_zone_wp(fs->devs[d[0]].blk, p[0], &wp))
 				rp->pr.alloc_bytes += wp;
 		}
@@ -418,26 +432,49 @@ static int rp_zero(struct fsc *fs, struct rp_step *st, uint64_t phys, uint64_t l
 	return 0;
 }
 
-/* Live bytes of a zone: read at @rphys[i] of the @nr devices @rdev[i] (one:
- * a copy; more: a RAID5/6 reconstruction), written at @wphys of the target. */
-static int rp_copy(struct fsc *fs, struct rp_step *st, uint32_t nr, const uint32_t *rdev,
+/* Live bytes of stripe @x of @bg at zone offset @p: read at @rphys[i] of
+ * the @nr devices @rdev[i], stripes @ridx[i] (one: a copy; more: a RAID5/6
+ * reconstruction, fsc_r56_rebuild() from what was read), written at @wphys
+ * of the target. */
+static int rp_copy(struct fsc *fs, struct rp_step *st, const struct fsc_bg *bg, uint32_t x,
+		   uint64_t p, uint32_t nr, const uint32_t *rdev, const uint32_t *ridx,
 		   const uint64_t *rphys, uint64_t wphys, uint64_t len)
 {
 	struct fsc_rp *rp = &fs->rp;
-	bool data = nr == 1 && !rp->tgt_dataless && !rp_dataless(fs->devs[rdev[0]].blk, rp->buf);
+	uint8_t *src[FSC_MAX_STRIPES] = { 0 };
+	bool data = !rp->tgt_dataless;
 	uint32_t i;
 	int ret;
 
+	for (i = 0; i < nr && data; i++)
+		data = !rp_dataless(fs->devs[rdev[i]].blk, rp->buf);
+	if (data && nr > 1 && !rp->rbuf) {
+		rp->rbuf = aligned_alloc(4096, (size_t)FSC_MAX_STRIPES * FSC_RP_IO_BYTES);
+		if (!rp->rbuf)
+			return -ENOMEM;
+	}
 	for (i = 0; i < nr; i++) {
-		ret = zblk_read(fs->devs[rdev[i]].blk, rphys[i], data ? rp->buf : NULL, len);
+		uint8_t *b = !data ? NULL : nr == 1 ? rp->buf :
+			     rp->rbuf + (size_t)ridx[i] * FSC_RP_IO_BYTES;
+
+		ret = zblk_read(fs->devs[rdev[i]].blk, rphys[i], b, len);
 		if (ret)
 			return ret;
+		if (nr > 1)
+			src[ridx[i]] = b;
 		rp_report(st, rdev[i], false, FSC_RIO_COPY, rphys[i], len);
 		rp->pr.read_bytes[rdev[i]] += len;
 		rp->pr.nr_reads++;
 	}
-	/* a data-less source, or a reconstruction (the model computes no
-	 * parity): the target's stamp blocks stand for the bytes */
+	/* RAID5/6: the lost stripe's bytes computed from the others' (data
+	 * and parity as they are on the devices); a data-less device: the
+	 * target's stamp blocks stand for the bytes */
+	if (data && nr > 1) {
+		ret = fsc_r56_rebuild(bg, x, src, p, len, rp->buf);
+		if (ret)
+			return ret;
+		rp->pr.r56_rebuilt_bytes += len;
+	}
 	ret = zblk_write(rp->tgt, wphys, data ? rp->buf : NULL, len);
 	if (ret)
 		return ret;
@@ -503,6 +540,7 @@ int fsc_replace_step(struct fsc *fs, uint64_t max_bytes, uint64_t now_ns, struct
 		const struct fsc_rp_ent *e = &rp->ents[rp->pos];
 		struct fsc_bg *bg = fsc_bg_lookup(fs, e->start);
 		uint32_t ss[FSC_MAX_STRIPES], n = 0, s, i, k, rdev[FSC_MAX_STRIPES][FSC_MAX_STRIPES];
+		uint32_t ridx[FSC_MAX_STRIPES][FSC_MAX_STRIPES];
 		uint64_t end[FSC_MAX_STRIPES], rphys[FSC_MAX_STRIPES][FSC_MAX_STRIPES], max_end = 0;
 		uint32_t have[FSC_MAX_STRIPES];  /* sources of each stripe on the source */
 
@@ -520,7 +558,7 @@ int fsc_replace_step(struct fsc *fs, uint64_t max_bytes, uint64_t now_ns, struct
 			if (bg->stripes[s].dev != rp->src)
 				continue;
 			ss[n] = s;
-			have[n] = rp_sources(fs, bg, s, rdev[n], rphys[n]);
+			have[n] = rp_sources(fs, bg, s, rdev[n], rphys[n], ridx[n]);
 			end[n] = 0;
 			for (k = 0; k < have[n]; k++) {  /* RAID5/6: all rows end together */
 				uint64_t wp;
@@ -565,7 +603,8 @@ int fsc_replace_step(struct fsc *fs, uint64_t max_bytes, uint64_t now_ns, struct
 				for (k = 0; k < have[i]; k++)
 					rphys[i][k] += p;
 				if (!ret)
-					ret = rp_copy(fs, &st, have[i], rdev[i], rphys[i], w + p, l);
+					ret = rp_copy(fs, &st, bg, ss[i], p, have[i], rdev[i], ridx[i],
+						      rphys[i], w + p, l);
 				for (k = 0; k < have[i]; k++)
 					rphys[i][k] -= p;
 				if (ret)
@@ -618,8 +657,10 @@ void fsc_rp_fini(struct fsc *fs)
 		if (fs->bgs[i])
 			fs->bgs[i]->rp_to_copy = false;
 	free(rp->buf);
+	free(rp->rbuf);
 	free(rp->ents);
 	rp->buf = NULL;
+	rp->rbuf = NULL;
 	rp->ents = NULL;
 	rp->nr_ents = rp->pos = 0;
 	rp->tgt = NULL;
@@ -705,7 +746,7 @@ int fsc_dev_verify(struct fsc *fs, uint32_t d, struct fsc_verify *out)
 {
 	uint32_t sb = fs->cfg.sector_bytes, i, s, k, m[FSC_MAX_STRIPES], nm;
 	struct zblk *blk;
-	uint8_t *buf;
+	uint8_t *buf, *want;
 	uint64_t p, wp, mwp;
 	int ret = 0;
 
@@ -713,9 +754,10 @@ int fsc_dev_verify(struct fsc *fs, uint32_t d, struct fsc_verify *out)
 	out->first_bad = UINT64_MAX;
 	if (d >= fs->nr_devs || !(blk = fs->devs[d].blk))
 		return -EINVAL;
-	buf = aligned_alloc(4096, sb < 4096 ? 4096 : sb);
+	buf = aligned_alloc(4096, 2 * (sb < 4096 ? 4096 : sb));
 	if (!buf)
 		return -ENOMEM;
+	want = buf + (sb < 4096 ? 4096 : sb);
 	out->stamps = !rp_dataless(blk, buf);
 	for (i = 0; i < fs->nr_slots; i++) {
 		struct fsc_bg *bg = fs->bgs[i];
@@ -743,7 +785,14 @@ int fsc_dev_verify(struct fsc *fs, uint32_t d, struct fsc_verify *out)
 					continue;
 				out->nr_blocks++;
 				ok = !zblk_read(blk, phys + p, out->stamps ? buf : NULL, sb);
-				if (ok && out->stamps) {
+				if (what == RP_PARITY)
+					out->nr_r56_blocks++;
+				if (ok && out->stamps && fsc_bg_is_r56(bg)) {
+					/* the whole block: data its stamp, parity
+					 * the parity of the row's data stamps */
+					fsc_r56_fill(bg, s, p, sb, want);
+					ok = !memcmp(buf, want, sb);
+				} else if (ok && out->stamps) {
 					stamp = le64(buf);
 					ok = stamp == phys + p;
 					for (k = 0; k < nm && !ok; k++)

@@ -189,8 +189,12 @@ int fsc_submit(struct fsc *fs, struct fsc_bio *bio, uint64_t now_ns)
 /*
  * RAID5/6 (hypothetical, cfg.raid56_model): the bio's whole rows, data,
  * padding and parity, on every stripe: one write per stripe (a stripe's
- * units of consecutive rows are consecutive in its zone).  Parity is not
- * computed: stamp blocks stand for it.
+ * units of consecutive rows are consecutive in its zone).  The choice for
+ * a partial row: every write is padded to whole rows at once (fs-core
+ * allocates them, fsc_bg_span()), none is held back for the next write to
+ * fill: no read-modify-write ever, at the price of padding.  Data units
+ * are stamp blocks; P and Q are computed from them (fsc_r56_fill()) and
+ * written as they are, on a device that keeps data.
  */
 static int write_r56(struct fsc *fs, struct fsc_bio *bio)
 {
@@ -198,21 +202,32 @@ static int write_r56(struct fsc *fs, struct fsc_bio *bio)
 	uint64_t full = fsc_r56_full(bg), off = bio->logical - bg->start;
 	uint64_t span = fsc_bg_span(bg, bio->len_bytes);
 	uint64_t phys = off / full * FSC_RAID0_STRIPE_BYTES, len = span / full * FSC_RAID0_STRIPE_BYTES;
+	uint8_t *buf = NULL;
 	uint32_t s;
 	int ret, first = 0;
 
 	for (s = 0; s < bg->nr_stripes; s++) {
 		const struct fsc_stripe *st = &bg->stripes[s];
 		struct zblk *blk = fs->devs[st->dev].blk;
+		bool on_tgt = fsc_rp_on(fs) && st->dev == fs->rp.src && !bg->rp_to_copy;
 
+		if ((blk && fsc_blk_keeps_data(blk)) || (on_tgt && !fs->rp.tgt_dataless)) {
+			if (!buf && !(buf = aligned_alloc(4096, len))) {
+				if (!first)
+					first = -ENOMEM;
+				break;
+			}
+			fsc_r56_fill(bg, s, phys, len, buf);
+		}
 		if (fsc_rp_on(fs)) {
-			ret = fsc_rp_dup_write(fs, bg, st->dev, st->phys + phys, len, bio->kind);
+			ret = fsc_rp_dup_write_buf(fs, bg, st->dev, st->phys + phys, len, bio->kind,
+						   buf);
 			if (ret && !first)
 				first = ret;
 		}
 		if (!blk)
 			continue;  /* degraded */
-		ret = zblk_write(blk, st->phys + phys, NULL, len);
+		ret = zblk_write(blk, st->phys + phys, fsc_blk_keeps_data(blk) ? buf : NULL, len);
 		if (ret) {
 			fs->st.nr_dev_errors++;
 			fs->st.last_dev_error = ret;
@@ -222,6 +237,7 @@ static int write_r56(struct fsc *fs, struct fsc_bio *bio)
 		}
 		fs->st.dev_bytes[bio->kind] += len;
 	}
+	free(buf);
 	fs->st.r56_parity_bytes += fsc_r56_nr_parity(bg) * len;
 	fs->st.r56_pad_bytes += span - bio->len_bytes;
 	return first;

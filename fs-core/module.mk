@@ -5,7 +5,7 @@
 # ./Makefile.
 include fs-core/zblk/module.mk
 # The core, lowest module first (each calls only those before it).
-LIB_SRCS += fs-core/fsc_dev.c fs-core/fsc_place.c fs-core/fsc_slab.c fs-core/fsc_chunk.c \
+LIB_SRCS += fs-core/fsc_dev.c fs-core/fsc_place.c fs-core/fsc_slab.c fs-core/fsc_chunk.c fs-core/fsc_r56.c \
 	fs-core/fsc_bgtab.c fs-core/fsc_replace.c fs-core/fsc_reclaim.c fs-core/fsc_recover.c fs-core/fsc_active.c fs-core/fsc_bg.c \
 	fs-core/fsc_alloc.c fs-core/fsc_extent.c fs-core/fsc_btree.c fs-core/fsc_resv.c fs-core/fsc_trans.c fs-core/fsc_reloc.c fs-core/fsc_file.c \
 	fs-core/fsc_submit.c

@@ -156,6 +156,9 @@ struct sim_cfg {
 				     * 0 = direct writes */
 	bool resv_linux61;          /* --space-resv linux-6.1 (fs-core's fsc_resv.c) */
 	bool resv_612;              /* --space-resv linux-6.12: with 6.12's overcommit */
+	bool raid56_model;          /* --raid56-model: HYPOTHETICAL RAID5/6 data (fs-core's
+				     * cfg.raid56_model); off: --profile raid5|raid6 gets
+				     * the HMZONED refusal, as every zoned kernel */
 	/* a device failure and fs-core's rebuild during the run (sim_fail.c,
 	 * docs/SIM.md "Device failure and rebuild") */
 	uint32_t fail_dev;          /* --fail-dev: this device fails; SIM_NO_DEV = none */
@@ -167,6 +170,7 @@ struct sim_cfg {
 	uint32_t rb_depth;          /* --rebuild-depth: batches in flight (1: the kernel) */
 	uint32_t fail2_dev;         /* --fail2-dev: fails during the rebuild; SIM_NO_DEV = none */
 	uint64_t fail2_at_bytes;    /* --fail2-at: when the rebuild has walked this much */
+	uint32_t fail3_dev;         /* --fail3-dev: fails with the second (RAID6); SIM_NO_DEV */
 	uint64_t max_events;        /* a watchdog (tests): the run ends with -ETIMEDOUT
 				     * after this many events; 0 = none */
 	/* output */
@@ -207,6 +211,7 @@ struct sim_fail_result {
 	uint64_t nr_steps;          /* fsc_replace_step() calls */
 	uint64_t nr_batches;        /* batches dispatched (rb_step_bytes each at most) */
 	uint64_t lost_bytes, lost_blocks;  /* live data with no surviving copy */
+	uint64_t r56_rebuilt_bytes; /* RAID5/6: bytes computed from N-1 / N-2 stripes */
 	bool verified;              /* the data check ran (on the new device) */
 	struct fsc_verify verify;
 	int verify_ret;

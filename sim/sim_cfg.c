@@ -50,7 +50,7 @@ void sim_cfg_init(struct sim_cfg *c)
 	c->timing = SIM_TIMING_CLOSED;
 	c->speed = 1.0;
 	c->loops = 1;
-	c->fail_dev = c->fail2_dev = SIM_NO_DEV;
+	c->fail_dev = c->fail2_dev = c->fail3_dev = SIM_NO_DEV;
 	c->rb_prio = SIM_RB_IDLE;
 	c->rb_share = 0.5;
 	c->rb_step_bytes = 8ULL << 20;  /* scrub.c: SCRUB_TOTAL_STRIPES x BTRFS_STRIPE_LEN */
@@ -72,6 +72,18 @@ uint32_t sim_profile_copies(enum fsc_profile p)
 	return p == FSC_DUP || p == FSC_RAID1 || p == FSC_RAID10 ? 2 : 1;
 }
 
+/* Device bytes per data byte of the data profile on @c's devices (RAID5/6:
+ * N / (N - parity), padding not counted). */
+static double data_overhead(const struct sim_cfg *c)
+{
+	if (c->data_profile == FSC_RAID5 || c->data_profile == FSC_RAID6) {
+		uint32_t np = c->data_profile == FSC_RAID6 ? 2 : 1;
+
+		return c->nr_devs > np ? (double)c->nr_devs / (c->nr_devs - np) : 1;
+	}
+	return sim_profile_copies(c->data_profile);
+}
+
 /* Data zones cleaning can use: free sequential zones, less superblock zones,
  * the first zone, the reserve, the open zone and (estimated) metadata. */
 double sim_usable_data_zones(const struct sim_cfg *c)
@@ -79,8 +91,7 @@ double sim_usable_data_zones(const struct sim_cfg *c)
 	/* zone 0 is skipped (007) and conventional zones hold superblocks;
 	 * without conventional zones, zones 0 and 1 hold the superblock log */
 	uint32_t lost = c->nr_conv ? c->nr_conv : 2;
-	double z = (double)(c->nr_zones - lost) * c->nr_devs /
-		   sim_profile_copies(c->data_profile);
+	double z = (double)(c->nr_zones - lost) * c->nr_devs / data_overhead(c);
 
 	/* cleaning reserve, an open zone per data log (no 32-bit wrap) */
 	z -= (double)c->reserve_zones + fsc_place_nr_logs(c->place, &c->place_params);
@@ -178,12 +189,32 @@ static int check_values(const struct sim_cfg *c, char *msg, size_t msg_len)
 	return -EINVAL;
 }
 
-/* Profiles fs-core cannot build on --devices (RAID5/6 are left to fs-core:
- * the run reports the HMZONED refusal), and zone append beyond SINGLE. */
+static bool is_r56(enum fsc_profile p)
+{
+	return p == FSC_RAID5 || p == FSC_RAID6;
+}
+
+/* Profiles fs-core cannot build on --devices (RAID5/6 without
+ * --raid56-model are left to fs-core: the run reports the HMZONED
+ * refusal), and zone append beyond SINGLE. */
 static int check_profiles(const struct sim_cfg *c, char *msg, size_t msg_len)
 {
 	uint32_t need = fsc_profile_min_devs(c->data_profile);
 
+	if (is_r56(c->data_profile) && !c->raid56_model)
+		need = 0;  /* fs-core refuses it whatever the devices */
+	if (c->raid56_model && !is_r56(c->data_profile)) {
+		zl_msgf(msg, msg_len, "--raid56-model --profile %s: the hypothetical model is "
+			"for data --profile raid5 or raid6", sim_profile_names[c->data_profile]);
+		return -EINVAL;
+	}
+	if (c->raid56_model && c->metadata && is_r56(c->meta_profile)) {
+		zl_msgf(msg, msg_len, "--raid56-model --meta-profile %s: RAID5/6 is for data "
+			"only (a 16 KiB tree block would be padded to a full stripe): give "
+			"--meta-profile raid1 or raid10, or --no-metadata",
+			sim_profile_names[c->meta_profile]);
+		return -EINVAL;
+	}
 	if (c->nr_devs < need) {
 		zl_msgf(msg, msg_len, "--profile %s --devices %u: %s needs at least %u devices",
 			sim_profile_names[c->data_profile], c->nr_devs,
@@ -394,6 +425,12 @@ static bool fail_profile_ok(enum fsc_profile p)
 	return p == FSC_RAID1 || p == FSC_RAID10;
 }
 
+/* ... or, data, parity to reconstruct from (the hypothetical RAID5/6). */
+static bool fail_data_profile_ok(const struct sim_cfg *c)
+{
+	return fail_profile_ok(c->data_profile) || (c->raid56_model && is_r56(c->data_profile));
+}
+
 /* Data zones of the array with one device missing, less a tenth for cleaning. */
 static double fail_room(const struct sim_cfg *c)
 {
@@ -416,6 +453,9 @@ static int check_fail(const struct sim_cfg *c, char *msg, size_t msg_len)
 		if (c->fail2_dev != SIM_NO_DEV)
 			zl_msgf(msg, msg_len, "--fail2-dev %u: needs --fail-dev (the second failure "
 				"comes during the rebuild of the first)", c->fail2_dev);
+		else if (c->fail3_dev != SIM_NO_DEV)
+			zl_msgf(msg, msg_len, "--fail3-dev %u: needs --fail-dev and --fail2-dev",
+				c->fail3_dev);
 		else
 			return 0;
 		return -EINVAL;
@@ -429,9 +469,9 @@ static int check_fail(const struct sim_cfg *c, char *msg, size_t msg_len)
 	else if (c->nr_devs + 1 > FSC_MAX_DEVS)
 		zl_msgf(msg, msg_len, "--fail-dev --devices %u: the new device needs a slot: at "
 			"most %u devices", c->nr_devs, FSC_MAX_DEVS - 1);
-	else if (!fail_profile_ok(c->data_profile))
+	else if (!fail_data_profile_ok(c))
 		zl_msgf(msg, msg_len, "--fail-dev --profile %s: no copy on another device to "
-			"rebuild from (raid1 or raid10)", dp);
+			"rebuild from (raid1 or raid10; raid5 or raid6 with --raid56-model)", dp);
 	else if (c->metadata && !fail_profile_ok(c->meta_profile))
 		zl_msgf(msg, msg_len, "--fail-dev --meta-profile %s: metadata with no copy on "
 			"another device would be lost (raid1 or raid10, or --no-metadata)", mp);
@@ -470,6 +510,17 @@ static int check_fail(const struct sim_cfg *c, char *msg, size_t msg_len)
 	else if (c->fail2_dev == c->fail_dev)
 		zl_msgf(msg, msg_len, "--fail2-dev %u: the device of --fail-dev already failed; "
 			"the second failure is another device", c->fail2_dev);
+	else if (c->fail3_dev != SIM_NO_DEV && c->fail2_dev == SIM_NO_DEV)
+		zl_msgf(msg, msg_len, "--fail3-dev %u: needs --fail2-dev (the third device "
+			"fails with the second)", c->fail3_dev);
+	else if (c->fail3_dev != SIM_NO_DEV && c->fail3_dev >= c->nr_devs)
+		zl_msgf(msg, msg_len, "--fail3-dev %u: not a device of the array (0 to %u)",
+			c->fail3_dev, c->nr_devs - 1);
+	else if (c->fail3_dev != SIM_NO_DEV &&
+		 (c->fail3_dev == c->fail_dev || c->fail3_dev == c->fail2_dev))
+		zl_msgf(msg, msg_len, "--fail3-dev %u: that device already failed (--fail-dev "
+			"%u, --fail2-dev %u); the third failure is another device", c->fail3_dev,
+			c->fail_dev, c->fail2_dev);
 	else
 		return 0;
 	return -EINVAL;

@@ -9,6 +9,46 @@
 #include "sim_run.h"
 
 /*
+ * A relocation read of a RAID5/6 block group (the hypothetical profile):
+ * each data unit the copy covers from its stripe, or, that device missing,
+ * from N-1 (N-2) others (sim_r56_read()); the copy goes on when the last
+ * read is done.
+ */
+static void reloc_read_r56(struct sim *s, struct fsc_bio *b, uint32_t idx, uint64_t phys)
+{
+	const struct fsc_bg *src = b->src_bg;
+	uint64_t off = b->src_logical - src->start, left = b->len_bytes, run, done = s->now, t;
+	uint32_t st[FSC_MAX_STRIPES], n, i;
+	int ret;
+
+	while (left) {
+		fsc_map_stripe(src, off, left, &idx, &phys, &run);
+		n = sim_r56_read(s, src, idx, st);
+		if (!n)
+			s->res->nr_read_errors++;
+		for (i = 0; i < n; i++) {
+			const struct fsc_stripe *x = &src->stripes[st[i]];
+			struct zblk *blk = s->fs->devs[x->dev].blk;
+
+			blk->last_delay_ns = 0;
+			ret = zblk_read(blk, x->phys + phys, NULL, run);
+			if (ret) {
+				s->res->nr_read_errors++;
+				if (s->cfg->dev_error_abort && !s->err)
+					s->err = ret;
+			}
+			t = sim_dev_time(s, s->fl.tdev[x->dev], ZTIME_READ, x->phys, x->phys + phys,
+					 run, blk->last_delay_ns);
+			if (t > done)
+				done = t;
+		}
+		off += run;
+		left -= run;
+	}
+	sim_push(s, done, EV_READ_DONE, b);
+}
+
+/*
  * A relocation copy first reads its source (one copy of a mirror, the
  * mapped stripe of RAID0/10) on the device, which takes device time like a
  * write; the copy enters the write path when the read completed.
@@ -22,6 +62,10 @@ static void reloc_read(struct sim *s, struct fsc_bio *b)
 	int ret;
 
 	fsc_map_stripe(src, b->src_logical - src->start, b->len_bytes, &idx, &phys, &run);
+	if (fsc_bg_is_r56(src)) {
+		reloc_read_r56(s, b, idx, phys);
+		return;
+	}
 	/* the first copy, or its mirror when its device is missing (--fail-dev) */
 	st = src->profile == FSC_RAID0 || src->profile == FSC_RAID10 ? idx * src->sub_stripes : 0;
 	st = sim_read_stripe(s, src, st);

@@ -41,9 +41,13 @@
  * work-conserving: the pause is kept even when the foreground leaves the
  * drives idle).
  *
+ * RAID5/6 (--raid56-model, HYPOTHETICAL): the same, the batch's reads
+ * being N-1 (RAID5) / N-2 (RAID6) survivors' for each byte rebuilt
+ * (fs-core reconstructs from what they hold); --fail3-dev fails a third
+ * device with the second (RAID6 survives the second, not the third).
+ *
  * Not here: the extent-level rebuild model of big arrays (sim_rebuild.c),
- * the copy itself (fs-core's fsc_replace.c), RAID5/6 (not a --profile of a
- * failure run), a failure of the new device.
+ * the copy itself (fs-core's fsc_replace.c), a failure of the new device.
  */
 #include <string.h>
 
@@ -102,6 +106,9 @@ static void fail_second(struct sim *s)
 	r->fail2 = true;
 	r->fail2_ns = s->now;
 	if (fsc_dev_fail(s->fs, s->cfg->fail2_dev) && !s->err)
+		s->err = -EINVAL;
+	/* --fail3-dev: with it (RAID6 survives a second failure, not a third) */
+	if (s->cfg->fail3_dev != SIM_NO_DEV && fsc_dev_fail(s->fs, s->cfg->fail3_dev) && !s->err)
 		s->err = -EINVAL;
 }
 
@@ -322,6 +329,7 @@ static void rebuild_finish(struct sim *s)
 	r->zero_bytes = pr->zero_bytes;
 	r->lost_bytes = pr->lost_bytes;
 	r->lost_blocks = pr->lost_blocks;
+	r->r56_rebuilt_bytes = pr->r56_rebuilt_bytes;
 	r->read_bytes = 0;
 	for (uint32_t i = 0; i < FSC_MAX_DEVS; i++)
 		r->read_bytes += pr->read_bytes[i];
@@ -413,6 +421,7 @@ int sim_fail_end(struct sim *s)
 		r->tgt_write_bytes = pr->tgt_write_bytes;
 		r->lost_bytes = pr->lost_bytes;
 		r->lost_blocks = pr->lost_blocks;
+		r->r56_rebuilt_bytes = pr->r56_rebuilt_bytes;
 	}
 	if (r->lost_blocks)
 		return FSC_E_DATA_LOST;

@@ -125,6 +125,14 @@ static void sim_dispatch(void *arg, struct fsc_bio *bio)
 		fsc_map_stripe(bg, bio->logical - bg->start, bio->len_bytes, &i, &phys, &run);
 		off = phys;
 	}
+	if (fsc_bg_is_r56(bg)) {
+		/* whole rows on every stripe, data, padding and parity
+		 * (fs-core's write_r56()) */
+		uint64_t full = fsc_r56_full(bg);
+
+		off = (bio->logical - bg->start) / full * FSC_RAID0_STRIPE_BYTES;
+		per = (bio->len_bytes + full - 1) / full * FSC_RAID0_STRIPE_BYTES;
+	}
 	for (i = 0; i < bg->nr_stripes; i++) {
 		struct zblk *b = s->fs->devs[bg->stripes[i].dev].blk;
 		uint32_t d = sim_write_dev(s, bg, i);  /* the new device, or none: degraded */

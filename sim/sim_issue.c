@@ -191,6 +191,44 @@ static int issue_write_bio(struct sim *s, uint32_t req)
 }
 
 /*
+ * A read of @len bytes at @phys of RAID5/6 stripe @st (the hypothetical
+ * profile): that stripe, or, its device missing, the same range of N-1
+ * (N-2) others (sim_r56_read()), each a piece of request @req timed on its
+ * device; none left: a read error.
+ */
+static void read_r56(struct sim *s, uint32_t req, const struct fsc_bg *bg, uint32_t st,
+		     uint64_t phys, uint64_t len)
+{
+	uint32_t src[FSC_MAX_STRIPES], n = sim_r56_read(s, bg, st, src), i;
+	int ret;
+
+	if (!n) {  /* too few stripes left (--fail2-dev, --fail3-dev) */
+		s->res->nr_user_read_errors++;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const struct fsc_stripe *x = &bg->stripes[src[i]];
+		struct zblk *blk = s->fs->devs[x->dev].blk;
+
+		blk->last_delay_ns = 0;
+		ret = zblk_read(blk, x->phys + phys, NULL, len);
+		if (ret) {
+			s->res->nr_user_read_errors++;
+			if (s->cfg->dev_error_abort && !s->err)
+				s->err = ret;
+		} else if (!i) {  /* the user's bytes once */
+			s->res->nr_user_reads++;
+			s->res->user_read_bytes += len;
+		}
+		s->reqs[req].pieces++;
+		s->reads_inflight++;
+		sim_push_arg(s, sim_dev_time(s, s->fl.tdev[x->dev], ZTIME_READ, x->phys,
+					     x->phys + phys, len, blk->last_delay_ns),
+			     EV_USER_READ_DONE, req);
+	}
+}
+
+/*
  * A read reads the blocks where they live now: stored ones on the device
  * (the first copy; device time like any command, so it queues behind
  * cleaning), those still on their way to the device from memory, holes not
@@ -219,6 +257,12 @@ static int issue_read(struct sim *s, uint32_t req, uint64_t lbn, uint32_t nr)
 
 			while (left) {
 				fsc_map_stripe(bg, off, left, &idx, &phys, &run);
+				if (fsc_bg_is_r56(bg)) {  /* degraded: N-1 / N-2 reads */
+					read_r56(s, req, bg, idx, phys, run);
+					off += run;
+					left -= run;
+					continue;
+				}
 				st = bg->profile == FSC_RAID0 || bg->profile == FSC_RAID10 ?
 				     idx * bg->sub_stripes : 0;
 				st = sim_read_stripe(s, bg, st);  /* a missing device: its mirror */

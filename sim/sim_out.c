@@ -208,13 +208,20 @@ static void fail_json(FILE *f, const struct sim_cfg *c, const struct sim_result 
 		fprintf(f, "null");
 	else
 		fprintf(f, "%u", c->fail2_dev);
+	fprintf(f, ", \"dev3\": ");
+	if (c->fail3_dev == SIM_NO_DEV)
+		fprintf(f, "null");
+	else
+		fprintf(f, "%u", c->fail3_dev);
 	fprintf(f, ", \"at_walked_bytes\": %llu, \"failed\": %s, \"fail_ns\": %llu },\n",
 		U(c->fail2_at_bytes), x->fail2 ? "true" : "false", U(x->fail2_ns));
-	fprintf(f, "    \"data_lost\": %s, \"lost_blocks\": %llu, \"lost_bytes\": %llu,\n",
-		x->lost_blocks ? "true" : "false", U(x->lost_blocks), U(x->lost_bytes));
+	fprintf(f, "    \"data_lost\": %s, \"lost_blocks\": %llu, \"lost_bytes\": %llu, "
+		"\"r56_rebuilt_bytes\": %llu,\n", x->lost_blocks ? "true" : "false",
+		U(x->lost_blocks), U(x->lost_bytes), U(x->r56_rebuilt_bytes));
 	fprintf(f, "    \"data_check\": { \"result\": \"%s\", \"stamps\": %s, \"blocks\": %llu, "
-		"\"bad_blocks\": %llu, \"bad_write_pointers\": %llu, \"first_bad\": ", check,
-		v->stamps ? "true" : "false", U(v->nr_blocks), U(v->nr_bad), U(v->nr_wp_bad));
+		"\"r56_blocks\": %llu, \"bad_blocks\": %llu, \"bad_write_pointers\": %llu, "
+		"\"first_bad\": ", check, v->stamps ? "true" : "false", U(v->nr_blocks),
+		U(v->nr_r56_blocks), U(v->nr_bad), U(v->nr_wp_bad));
 	if (v->nr_bad)
 		fprintf(f, "%llu", U(v->first_bad));
 	else
@@ -264,6 +271,8 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 		name(sim_profile_names, c->data_profile), name(sim_profile_names, c->meta_profile),
 		name(sim_order_names, c->order), name(sim_release_names, c->release),
 		U(c->expire_ns));
+	if (c->raid56_model)  /* only then: every other run prints what it did */
+		fprintf(f, "    \"raid56_model\": \"HYPOTHETICAL: no zoned kernel has RAID5/6\",\n");
 	fprintf(f, "    \"metadata\": %s, \"tree_fanout\": %u, \"leaf_items\": %u, "
 		"\"release_prob\": %.6f, \"commit_interval_ns\": %llu, \"commit_bytes\": %llu,\n",
 		c->metadata ? "true" : "false", c->tree_fanout, c->leaf_items, c->release_prob,

@@ -108,6 +108,7 @@ static int create_fs(struct sim *s)
 		fc.devs[i] = s->devs.blk[i];
 	fc.data_profile = c->data_profile;
 	fc.meta_profile = c->meta_profile;
+	fc.raid56_model = c->raid56_model;  /* HYPOTHETICAL (--raid56-model) */
 	fc.order = c->order;
 	fc.release = c->release;
 	fc.expire_ns = c->expire_ns;

@@ -316,6 +316,8 @@ static inline uint32_t sim_read_stripe(const struct sim *s, const struct fsc_bg 
 	switch (bg->profile) {
 	case FSC_DUP:
 	case FSC_RAID1:
+	case FSC_RAID5:  /* the hypothetical RAID5/6: any stripe (all end together) */
+	case FSC_RAID6:
 		hi = bg->nr_stripes;
 		break;
 	case FSC_RAID10:
@@ -329,6 +331,27 @@ static inline uint32_t sim_read_stripe(const struct sim *s, const struct fsc_bg 
 		if (i != st && s->fs->devs[bg->stripes[i].dev].blk)
 			return i;
 	return SIM_NO_DEV;
+}
+
+/*
+ * sim_r56_read() - the stripes a read of stripe @st of a RAID5/6 @bg (the
+ * hypothetical profile) goes to, in @out: @st when its device is present
+ * (1), else the first N-1 (RAID5) / N-2 (RAID6) present others, the same
+ * range of each, to reconstruct it from (a degraded read); 0: too few left.
+ */
+static inline uint32_t sim_r56_read(const struct sim *s, const struct fsc_bg *bg, uint32_t st,
+				    uint32_t *out)
+{
+	uint32_t need = bg->nr_stripes - fsc_r56_nr_parity(bg), n = 0, i;
+
+	if (s->fs->devs[bg->stripes[st].dev].blk) {
+		out[0] = st;
+		return 1;
+	}
+	for (i = 0; i < bg->nr_stripes && n < need; i++)
+		if (i != st && s->fs->devs[bg->stripes[i].dev].blk)
+			out[n++] = i;
+	return n == need ? n : 0;
 }
 
 /*

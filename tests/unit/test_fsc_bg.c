@@ -104,8 +104,9 @@ static void test_fsc_bg_profile_needs_devices(void **state)
 			assert_int_equal(bg_create_on(cases[i].p, cases[i].min - 1),
 					 FSC_E_BAD_PROFILE);
 	}
-	assert_int_equal(fsc_profile_min_devs(FSC_RAID5), 0);
-	assert_int_equal(fsc_profile_min_devs(FSC_RAID6), 0);
+	/* the hypothetical RAID5/6 (cfg.raid56_model; refused without it) */
+	assert_int_equal(fsc_profile_min_devs(FSC_RAID5), 3);
+	assert_int_equal(fsc_profile_min_devs(FSC_RAID6), 4);
 }
 
 static void test_fsc_seq_alloc_ignores_freed_space_until_reset(void **state)

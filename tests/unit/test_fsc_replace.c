@@ -696,9 +696,12 @@ static void r56_rebuild(enum fsc_profile p, uint32_t nr, uint32_t also_missing)
 	}
 	assert_int_equal(nr_read, p == FSC_RAID6 ? nr - 2 : nr - 1);
 	assert_int_equal(per, pr->copied_bytes);
+	/* every byte rebuilt computed from what was read (real parity) */
+	assert_int_equal(pr->r56_rebuilt_bytes, pr->copied_bytes);
 	assert_int_equal(fsc_replace_finish(fs, 0), 0);
 	assert_int_equal(fsc_dev_verify(fs, 0, &v), 0);
 	assert_true(v.stamps);
+	assert_true(v.nr_r56_blocks > 0);  /* parity units checked by content */
 	assert_true(v.nr_blocks * 4096 >= r56_data_on(fs, 0));
 	fsc_destroy(fs);
 	disks_fini(&d);
@@ -738,6 +741,181 @@ static void test_fsc_raid5_second_failure_loses_data(void **state)
 	disks_fini(&d);
 }
 
+/* GF(2^8) with 0x11d, by shifts: the test's own, not fs-core's tables. */
+static uint8_t t_gmul(uint8_t a, uint8_t b)
+{
+	uint8_t r = 0;
+
+	while (b) {
+		if (b & 1)
+			r ^= a;
+		a = (uint8_t)((a << 1) ^ (a & 0x80 ? 0x1d : 0));
+		b >>= 1;
+	}
+	return r;
+}
+
+/* The parity on the devices is the parity of the data on the devices: for
+ * rows 0..5 of the first RAID5 (4 devices) and RAID6 (5 devices) block
+ * group, every byte of the first block of P is the XOR of the data units'
+ * and of Q the sum of g^k D_k, all read back from the emulated disks. */
+static void r56_parity(enum fsc_profile p, uint32_t nr)
+{
+	struct disks d = { 0 };
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+	struct fsc_bg *bg;
+	uint32_t data = nr - (p == FSC_RAID6 ? 2 : 1), i, k;
+	uint8_t *blk[FSC_MAX_STRIPES], pb[4096], qb[4096];
+
+	for (i = 0; i < nr; i++)
+		disk_add(&d, 32);
+	cfg_r56(&cfg, d.b, nr, p);
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	wr_full(fs, data, 0, 6);
+	bg = fsc_bg_lookup(fs, fs->cur[0]->start);
+	for (i = 0; i < nr; i++)
+		blk[i] = malloc(4096);
+	for (uint64_t r = 0; r < 6; r++) {
+		uint64_t q = r * EXT + 8192;  /* the third block of the row's units */
+		uint32_t ps = fsc_r56_pstripe(bg, r);
+
+		for (i = 0; i < nr; i++)
+			assert_int_equal(zblk_read(d.b[bg->stripes[i].dev], bg->stripes[i].phys + q,
+						   blk[i], 4096), 0);
+		memset(pb, 0, sizeof(pb));
+		memset(qb, 0, sizeof(qb));
+		for (k = 0; k < data; k++) {
+			const uint8_t *dk = blk[fsc_r56_dstripe(bg, r, k)];
+			uint64_t stamp = 0;
+
+			memcpy(&stamp, dk, 8);  /* little-endian host: the stamp itself */
+			assert_int_equal(stamp, bg->stripes[fsc_r56_dstripe(bg, r, k)].phys + q);
+			for (uint32_t b = 0; b < 4096; b++) {
+				uint8_t g = 1;
+
+				for (uint32_t e = 0; e < k; e++)
+					g = t_gmul(g, 2);
+				pb[b] ^= dk[b];
+				qb[b] ^= t_gmul(g, dk[b]);
+			}
+		}
+		assert_memory_equal(blk[ps], pb, 4096);
+		assert_true(blk[ps][0] | blk[ps][1] | blk[ps][2]);  /* not a zero block */
+		if (p == FSC_RAID6)
+			assert_memory_equal(blk[(ps + 1) % nr], qb, 4096);
+	}
+	for (i = 0; i < nr; i++)
+		free(blk[i]);
+	fsc_destroy(fs);
+	disks_fini(&d);
+}
+
+static void test_fsc_raid5_parity_on_disk_is_the_xor_of_the_data(void **s)
+{
+	(void)s;
+	r56_parity(FSC_RAID5, 4);
+}
+
+static void test_fsc_raid6_p_and_q_on_disk_are_the_data_syndromes(void **s)
+{
+	(void)s;
+	r56_parity(FSC_RAID6, 5);
+}
+
+/* fsc_r56_rebuild() is exact for every stripe and every second unknown
+ * (RAID6: P, Q or data in each row's rotation), 8 rows; a byte changed in
+ * one source changes the result (the check is not vacuous); too few
+ * sources is FSC_E_DATA_LOST. */
+static void test_fsc_raid56_reconstruction_is_exact_for_every_pair(void **state)
+{
+	static struct fsc_bg bg;
+	const uint64_t len = 8 * EXT;
+	uint8_t *fill[6], *src[6], *out = malloc(len);
+	uint32_t nr = 6, x, y, i;
+
+	(void)state;
+	bg.profile = FSC_RAID6;
+	bg.nr_stripes = nr;
+	for (i = 0; i < nr; i++)
+		bg.stripes[i].phys = (uint64_t)(3 + 7 * i) << 20;
+	for (i = 0; i < nr; i++) {
+		fill[i] = malloc(len);
+		fsc_r56_fill(&bg, i, 0, len, fill[i]);
+	}
+	for (x = 0; x < nr; x++)
+		for (y = 0; y < nr; y++) {
+			for (i = 0; i < nr; i++)
+				src[i] = i == x || i == y ? NULL : fill[i];
+			assert_int_equal(fsc_r56_rebuild(&bg, x, src, 0, len, out), 0);
+			if (memcmp(out, fill[x], len)) {
+				uint64_t o = 0;
+
+				while (out[o] == fill[x][o])
+					o++;
+				fail_msg("stripe %u, %u also unknown: byte %llu", x, y,
+					 (unsigned long long)o);
+			}
+		}
+	/* not vacuous: one source byte wrong, the result wrong */
+	for (i = 0; i < nr; i++)
+		src[i] = i == 0 || i == 1 ? NULL : fill[i];
+	fill[2][EXT + 3] ^= 0x5a;
+	assert_int_equal(fsc_r56_rebuild(&bg, 0, src, 0, len, out), 0);
+	assert_memory_not_equal(out, fill[0], len);
+	fill[2][EXT + 3] ^= 0x5a;
+	/* RAID6: a third unknown; RAID5: a second */
+	src[2] = NULL;
+	assert_int_equal(fsc_r56_rebuild(&bg, 0, src, 0, len, out), FSC_E_DATA_LOST);
+	bg.profile = FSC_RAID5;
+	for (i = 0; i < nr; i++) {
+		fsc_r56_fill(&bg, i, 0, len, fill[i]);
+		src[i] = fill[i];
+	}
+	for (x = 0; x < nr; x++) {
+		src[x] = NULL;
+		assert_int_equal(fsc_r56_rebuild(&bg, x, src, 0, len, out), 0);
+		assert_memory_equal(out, fill[x], len);
+		src[x] = fill[x];
+	}
+	src[1] = src[4] = NULL;
+	assert_int_equal(fsc_r56_rebuild(&bg, 1, src, 0, len, out), FSC_E_DATA_LOST);
+	for (i = 0; i < nr; i++)
+		free(fill[i]);
+	free(out);
+}
+
+static void test_fsc_raid6_third_failure_loses_data(void **state)
+{
+	struct disks d = { 0 };
+	struct zblk *tgt;
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+	uint64_t want;
+	int lost = 0;
+
+	(void)state;
+	for (int i = 0; i < 5; i++)
+		disk_add(&d, 32);
+	tgt = disk_add(&d, 32);
+	cfg_r56(&cfg, d.b, 5, FSC_RAID6);
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	wr_full(fs, 3, 0, 30);
+	want = r56_data_on(fs, 1);
+	assert_true(want > 0);
+	assert_int_equal(fsc_dev_fail(fs, 1), 0);
+	assert_int_equal(fsc_replace_start(fs, 1, tgt, 0), 0);
+	assert_int_equal(fsc_dev_fail(fs, 2), 0);
+	assert_int_equal(fsc_dev_fail(fs, 4), 0);  /* three gone: RAID6 cannot */
+	assert_int_equal(run_steps(fs, 0, &lost), 0);
+	assert_true(lost > 0);
+	assert_int_equal(fsc_replace_progress(fs)->lost_bytes, want);
+	assert_int_equal(fsc_replace_progress(fs)->r56_rebuilt_bytes, 0);
+	assert_int_equal(fsc_replace_finish(fs, 0), FSC_E_DATA_LOST);
+	fsc_destroy(fs);
+	disks_fini(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -756,6 +934,10 @@ int main(void)
 		cmocka_unit_test(test_fsc_raid5_rebuild_reads_n_minus_1),
 		cmocka_unit_test(test_fsc_raid6_rebuild_reads_n_minus_2_with_two_missing),
 		cmocka_unit_test(test_fsc_raid5_second_failure_loses_data),
+		cmocka_unit_test(test_fsc_raid5_parity_on_disk_is_the_xor_of_the_data),
+		cmocka_unit_test(test_fsc_raid6_p_and_q_on_disk_are_the_data_syndromes),
+		cmocka_unit_test(test_fsc_raid56_reconstruction_is_exact_for_every_pair),
+		cmocka_unit_test(test_fsc_raid6_third_failure_loses_data),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,10 @@
  * copy reach the new device (read back with their stamps), a second failure
  * during a RAID1 rebuild loses data and the run says so (error, counts,
  * JSON, the data check), the same seed gives the same JSON, and bad option
- * values are refused with the option and the reason.
+ * values are refused with the option and the reason; the same for the
+ * hypothetical RAID5/6 (--raid56-model): reconstruction from N-1 / N-2,
+ * checked against real parity, RAID6 through a second failure, data lost
+ * beyond.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -282,6 +285,154 @@ static void test_sim_fail_bad_values_are_refused_with_the_reason(void **state)
 	refused(s_depth17, "--rebuild-depth 17: 1 to 16 batches");
 }
 
+/* ---- the hypothetical RAID5/6 (--raid56-model) ---- */
+
+/* RAID5 on 4 / RAID6 on 5 devices of 64 zones of 4 MiB, data kept
+ * (stamps and real parity), writes of one full stripe (3 x 64 KiB: every
+ * write is padded to whole rows), 30% full, metadata RAID1.  (Cleaning a
+ * RAID5/6 block group pads each relocated piece too: at 50% full, or with
+ * the failure early, the run ends in EDEADLK; docs/REBUILD.md.) */
+static void r56_cfg(struct sim_cfg *c, enum fsc_profile p)
+{
+	fail_cfg(c);
+	c->raid56_model = true;
+	c->data_profile = p;
+	c->nr_devs = p == FSC_RAID6 ? 5 : 4;
+	c->store = SIM_STORE_MEM;
+	c->bio_blocks = 48;
+	c->util = 0.3;
+	c->fail_at_bytes = 200 << 20;  /* the fill counts: near the end */
+	c->writes = 1200;
+}
+
+/* The rebuild reconstructs the failed device from the N-1 (N-2) others:
+ * each survivor read for every byte rebuilt, the rebuilt bytes computed
+ * from what was read, and the data check reads every live row's unit
+ * back, data by stamp and P / Q against the parity of the row's data. */
+static void r56_rebuilds(enum fsc_profile p)
+{
+	static struct sim_result r;
+	const struct sim_fail_result *x = &r.fail;
+	struct sim_cfg c;
+	uint32_t np = p == FSC_RAID6 ? 2 : 1;
+
+	r56_cfg(&c, p);
+	assert_int_equal(sim_run(&c, &r), 0);
+	assert_true(x->finished);
+	assert_int_equal(x->lost_blocks, 0);
+	assert_true(x->copied_bytes > 0);
+	/* data: N - parity stripes read for each rebuilt byte (metadata:
+	 * RAID1, one mirror read) */
+	assert_true(x->read_bytes > (uint64_t)(c.nr_devs - np - 1) * x->r56_rebuilt_bytes);
+	assert_true(x->r56_rebuilt_bytes > 0 && x->r56_rebuilt_bytes <= x->copied_bytes);
+	assert_int_equal(x->tgt_used_bytes, x->alloc_end_bytes);
+	assert_true(x->verify.stamps);
+	assert_int_equal(x->verify_ret, 0);
+	assert_true(x->verify.nr_r56_blocks > 0);
+	assert_true(x->verify.nr_blocks > x->verify.nr_r56_blocks);
+	assert_int_equal(x->verify.nr_bad, 0);
+}
+
+static void test_sim_fail_raid5_rebuild_reconstructs_and_checks(void **s)
+{
+	(void)s;
+	r56_rebuilds(FSC_RAID5);
+}
+
+static void test_sim_fail_raid6_rebuild_reconstructs_and_checks(void **s)
+{
+	(void)s;
+	r56_rebuilds(FSC_RAID6);
+}
+
+/* RAID6 survives a second failure during the rebuild (N-2 left: the
+ * rebuild solves two unknowns per row); a third loses data, and RAID5's
+ * second does: the run says so (error, counts, JSON). */
+static void test_sim_fail_raid56_failures_beyond_parity_lose_data_and_say_so(void **state)
+{
+	static struct sim_result r;
+	struct sim_cfg c;
+	char *json;
+
+	(void)state;
+	r56_cfg(&c, FSC_RAID6);
+	c.fail2_dev = 3;
+	c.fail2_at_bytes = 4 << 20;
+	json = run_json(&c, &r);
+	assert_int_equal(r.error, 0);
+	assert_true(r.fail.fail2 && r.fail.finished);
+	assert_int_equal(r.fail.lost_blocks, 0);
+	assert_true(r.fail.r56_rebuilt_bytes > 0);
+	assert_int_equal(r.fail.verify_ret, 0);
+	assert_non_null(strstr(json, "\"data_lost\": false"));
+	free(json);
+
+	c.fail3_dev = 0;
+	json = run_json(&c, &r);
+	assert_int_equal(r.error, FSC_E_DATA_LOST);
+	assert_true(r.fail.lost_blocks > 0);
+	assert_non_null(strstr(json, "\"error\": \"data_lost\""));
+	assert_non_null(strstr(json, "\"dev3\": 0"));
+	free(json);
+
+	r56_cfg(&c, FSC_RAID5);
+	c.fail2_dev = 3;
+	c.fail2_at_bytes = 4 << 20;
+	json = run_json(&c, &r);
+	assert_int_equal(r.error, FSC_E_DATA_LOST);
+	assert_true(r.fail.lost_blocks > 0);
+	assert_int_equal(r.fail.lost_bytes, r.fail.lost_blocks * 4096);
+	assert_non_null(strstr(json, "\"data_lost\": true"));
+	free(json);
+}
+
+static void test_sim_fail_raid6_same_seed_gives_identical_json(void **state)
+{
+	static struct sim_result r;
+	struct sim_cfg c;
+	char *a, *b;
+
+	(void)state;
+	r56_cfg(&c, FSC_RAID6);
+	c.writes = 600;
+	a = run_json(&c, &r);
+	b = run_json(&c, &r);
+	assert_string_equal(a, b);
+	assert_non_null(strstr(a, "\"data_profile\": \"raid6\""));
+	assert_non_null(strstr(a, "\"raid56_model\": \"HYPOTHETICAL"));
+	free(a);
+	free(b);
+}
+
+static void s_r5_two(struct sim_cfg *c) { r56_cfg(c, FSC_RAID5); c->nr_devs = 2; c->fail_dev = 0; }
+static void s_r6_three(struct sim_cfg *c) { r56_cfg(c, FSC_RAID6); c->nr_devs = 3; }
+static void s_r5_three(struct sim_cfg *c) { r56_cfg(c, FSC_RAID5); c->nr_devs = 3; }
+static void s_r5_off(struct sim_cfg *c) { r56_cfg(c, FSC_RAID5); c->raid56_model = false; }
+static void s_r5_meta(struct sim_cfg *c) { r56_cfg(c, FSC_RAID5); c->meta_profile = FSC_RAID5; }
+static void s_r56_raid1(struct sim_cfg *c) { c->raid56_model = true; }
+static void s_fail3_alone(struct sim_cfg *c) { r56_cfg(c, FSC_RAID6); c->fail3_dev = 2; }
+static void s_fail3_same(struct sim_cfg *c)
+{
+	r56_cfg(c, FSC_RAID6);
+	c->fail2_dev = 2;
+	c->fail3_dev = 2;
+}
+
+static void test_sim_fail_raid56_bad_values_are_refused_with_the_reason(void **state)
+{
+	(void)state;
+	refused(s_r5_two, "--profile raid5 --devices 2: raid5 needs at least 3 devices");
+	refused(s_r6_three, "--profile raid6 --devices 3: raid6 needs at least 4 devices");
+	refused(s_r5_three, "cannot allocate a raid5 block group (it needs 3 present devices): "
+		"give --devices 4");
+	refused(s_r5_off, "--fail-dev --profile raid5: no copy on another device to rebuild "
+		"from (raid1 or raid10; raid5 or raid6 with --raid56-model)");
+	refused(s_r5_meta, "--raid56-model --meta-profile raid5: RAID5/6 is for data only");
+	refused(s_r56_raid1, "--raid56-model --profile raid1: the hypothetical model is for data");
+	refused(s_fail3_alone, "--fail3-dev 2: needs --fail2-dev");
+	refused(s_fail3_same, "--fail3-dev 2: that device already failed");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +445,11 @@ int main(void)
 		cmocka_unit_test(test_sim_fail_event_watchdog_ends_the_run),
 		cmocka_unit_test(test_sim_fail_same_seed_gives_identical_json),
 		cmocka_unit_test(test_sim_fail_bad_values_are_refused_with_the_reason),
+		cmocka_unit_test(test_sim_fail_raid5_rebuild_reconstructs_and_checks),
+		cmocka_unit_test(test_sim_fail_raid6_rebuild_reconstructs_and_checks),
+		cmocka_unit_test(test_sim_fail_raid56_failures_beyond_parity_lose_data_and_say_so),
+		cmocka_unit_test(test_sim_fail_raid6_same_seed_gives_identical_json),
+		cmocka_unit_test(test_sim_fail_raid56_bad_values_are_refused_with_the_reason),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
