@@ -12,8 +12,9 @@
  * How the queue is served: the model serves commands in the order they are
  * submitted; a job at QD > 1 on the HDD keeps QD commands pending and, each
  * time the mechanism is free, submits the one params.sched picks (fifo: the
- * oldest; sptf: the least ztime_position_ns()); on flash the QD commands
- * are in flight at once (the dies work in parallel).  Beside each figure,
+ * oldest; sptf: the least ztime_reach_ns(), as the handler's queue
+ * chooses); on flash the QD commands are in flight at once (the dies work
+ * in parallel).  Beside each figure,
  * the preset's published one where docs/TIMING.md records one.
  */
 #include <errno.h>
@@ -114,7 +115,7 @@ static int qd_read(struct bench *b, uint32_t qd, enum ztime_sched sched, uint32_
 	struct ztime *t = drive(b);
 	uint64_t *off = calloc(qd, sizeof(*off)), *seq = calloc(qd, sizeof(*seq)), now = 0;
 	uint64_t next_seq = 0, end = 0;
-	uint32_t i, k, best;
+	uint32_t i, k, best, fresh = UINT32_MAX;
 
 	if (!t || !off || !seq) {
 		ztime_destroy(t);
@@ -138,17 +139,27 @@ static int qd_read(struct bench *b, uint32_t qd, enum ztime_sched sched, uint32_
 			end = seq[best] > end ? seq[best] : end;
 			continue;
 		}
-		best = 0;
-		for (k = 1; k < qd; k++) {
+		/* a closed loop: the command that replaces the one just completed
+		 * is sent when the host sees that completion, after the drive
+		 * chose the next, so the choice is among the qd - 1 others (the
+		 * handler's queue sees the same: tests/unit/test_zl_timed.c);
+		 * the first is served alone, the drive idle when it arrived */
+		best = fresh == 0 && qd > 1 ? 1 : 0;
+		for (k = best + 1; i && k < qd; k++) {
+			struct ztime_req rk = { ZTIME_READ, off[k], 4 * KIB, false, false };
+			struct ztime_req rb = { ZTIME_READ, off[best], 4 * KIB, false, false };
+
+			if (k == fresh && qd > 1)
+				continue;
 			if (sched == ZTIME_SCHED_FIFO ? seq[k] < seq[best] :
-			    ztime_position_ns(t, now + b->p->cmd_ns, off[k]) <
-			    ztime_position_ns(t, now + b->p->cmd_ns, off[best]))
+			    ztime_reach_ns(t, now, &rk) < ztime_reach_ns(t, now, &rb))
 				best = k;
 		}
 		r.off_bytes = off[best];
 		now = end = ztime_submit(t, now, &r);
 		off[best] = rnd4k(b);
 		seq[best] = next_seq++;
+		fresh = best;
 	}
 	ztime_destroy(t);
 	free(off);
