@@ -206,6 +206,48 @@ static void row(struct sim_tbench_row *rows, uint32_t max, uint32_t *nr, const c
 	r->source = source;
 }
 
+/* The disk of sim_tbench_geo(): @geo, or as big as the drive (HDD: 256 MiB zones). */
+static int bench_disk(struct bench *b, const struct ztime_geo *geo)
+{
+	if (geo) {
+		b->g = *geo;
+	} else {
+		b->g.zone_bytes = 256 * MIB;
+		b->g.nr_zones = b->p->capacity_bytes / b->g.zone_bytes > UINT32_MAX ? UINT32_MAX :
+				(uint32_t)(b->p->capacity_bytes / b->g.zone_bytes);
+	}
+	b->cap = (uint64_t)b->g.nr_zones * b->g.zone_bytes;
+	return b->cap ? 0 : -EINVAL;
+}
+
+int sim_tbench_sptf_by_qd(const struct ztime_params *p, const struct ztime_geo *geo,
+			  uint64_t seed, uint32_t max_qd, double *iops, char *msg, size_t msg_len)
+{
+	struct bench b = { .p = p, .msg = msg, .msg_len = msg_len };
+	uint32_t qd = p->qd ? p->qd : 32, q, i;
+	int ret;
+
+	if (p->kind != ZTIME_HDD) {
+		snprintf(msg, msg_len, "SPTF needs a hard disk");
+		return -EINVAL;
+	}
+	if (bench_disk(&b, geo)) {
+		snprintf(msg, msg_len, "a disk of no zones");
+		return -EINVAL;
+	}
+	for (q = 1; q <= max_qd; q++) {
+		zl_rng_seed(&b.rng, seed);
+		/* the draws sim_tbench_geo() makes before its SPTF job: QD1's
+		 * 2000, FIFO's qd + 4000 */
+		for (i = 0; i < 2000 + qd + 4000; i++)
+			(void)rnd4k(&b);
+		ret = qd_read(&b, q, ZTIME_SCHED_SPTF, 4000, &iops[q - 1]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 int sim_tbench(const struct ztime_params *p, uint64_t seed, struct sim_tbench_row *rows,
 	       uint32_t max, uint32_t *nr, char *msg, size_t msg_len)
 {

@@ -164,11 +164,13 @@ static void dispatch(struct zl_timed *t, uint64_t at)
 	 * turn of every command whose sector came by within cmd_ns: SPTF at
 	 * 0.89 of the table in virtual time, tests/unit/test_zl_timed.c) */
 	if (positional(t->wq[0])) {
+		t->st.choices++;
 		for (size_t i = 0; i < n && positional(t->wq[i]); i++) {
 			uint64_t ns;
 
 			if (t->wq[i]->arrival > start)
 				continue;
+			t->st.candidates++;
 			ns = ztime_reach_ns(t->zt, t->wq[i]->arrival > at ? t->wq[i]->arrival : at,
 					    &t->wq[i]->r);
 			if (ns < best_ns) {

@@ -327,6 +327,15 @@ static void test_sptf_closed_loop_equals_the_timing_tables_figure(void **state)
 		}
 	}
 	assert_true(fabs(N * 1e9 / (double)nth - table) < 1e-6 * table);
+	/* the depth the reordering saw: the first alone, then the 31 others
+	 * (ctl stats' sptf_candidates / sptf_choices) */
+	{
+		struct zl_timed_stats st;
+
+		zl_timed_stats(t, &st);
+		assert_int_equal(st.choices, N + 1);
+		assert_int_equal(st.candidates, 1 + (QD - 1) * (uint64_t)N);
+	}
 	zl_timed_destroy(t);
 }
 
