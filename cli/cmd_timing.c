@@ -23,6 +23,8 @@ static const char timing_help[] =
 "  on a disk as big as the drive, or of --zones zones of --zone-size bytes\n"
 "  (the disk a measurement ran on: sequential jobs stream its first and last zone)\n";
 
+#define SPTF_QD_MAX 64   /* the JSON's sptf_iops_by_qd: depths 1 .. min(qd, this) */
+
 enum { O_MODEL = 256, O_JSON, O_SEED, O_ZONES, O_ZONE_SIZE, O_HELP };
 
 static const struct option opts[] = {
@@ -32,7 +34,8 @@ static const struct option opts[] = {
 };
 
 static void print_json(const char *canon, uint64_t seed, const struct ztime_geo *g,
-		       const struct sim_tbench_row *r, uint32_t nr)
+		       const struct sim_tbench_row *r, uint32_t nr, const double *by_qd,
+		       uint32_t nr_qd)
 {
 	uint32_t i;
 
@@ -42,6 +45,12 @@ static void print_json(const char *canon, uint64_t seed, const struct ztime_geo 
 	if (g)
 		printf("\"zones\": %u, \"zone_size\": %llu, ", g->nr_zones,
 		       (unsigned long long)g->zone_bytes);
+	if (nr_qd) {
+		printf("\"sptf_iops_by_qd\": [");
+		for (i = 0; i < nr_qd; i++)
+			printf("%s%.3f", i ? ", " : "", by_qd[i]);
+		printf("], ");
+	}
 	printf("\"rows\": [\n");
 	for (i = 0; i < nr; i++) {
 		printf("  { \"name\": ");
@@ -96,6 +105,8 @@ int cmd_timing(int argc, char **argv)
 	static const struct cli_opts co = { .cmd = "timing", .help = "timing", .shortopts = "h",
 					    .longopts = opts };
 	struct sim_tbench_row rows[SIM_TBENCH_MAX];
+	double by_qd[SPTF_QD_MAX];
+	uint32_t nr_qd = 0;
 	const char *text = "hc620";
 	struct ztime_params p;
 	char msg[512], canon[1024];
@@ -162,8 +173,18 @@ int cmd_timing(int argc, char **argv)
 		fprintf(stderr, "zonelab: timing: %s: %s\n", text, msg);
 		return 1;
 	}
+	/* the SPTF job at depths 1 .. qd: what timing_cmp.py judges a
+	 * measurement against at the depth its queue had (HDD, --json) */
+	if (json && p.kind == ZTIME_HDD) {
+		nr_qd = p.qd < SPTF_QD_MAX ? p.qd : SPTF_QD_MAX;
+		if (sim_tbench_sptf_by_qd(&p, zones_given ? &geo : NULL, seed, nr_qd, by_qd, msg,
+					  sizeof(msg))) {
+			fprintf(stderr, "zonelab: timing: %s: %s\n", text, msg);
+			return 1;
+		}
+	}
 	if (json)
-		print_json(canon, seed, zones_given ? &geo : NULL, rows, nr);
+		print_json(canon, seed, zones_given ? &geo : NULL, rows, nr, by_qd, nr_qd);
 	else
 		print_table(canon, seed, zones_given ? &geo : NULL, rows, nr);
 	return 0;

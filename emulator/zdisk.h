@@ -147,6 +147,8 @@ struct zdisk_timing_stats {
 	uint64_t pending;          /* submitted, not yet completed */
 	uint64_t max_ns;           /* the longest arrival -> completion, real time */
 	uint64_t max_model_ns;     /* the longest arrival -> the model's completion time */
+	uint64_t sptf_choices;     /* sched=sptf: data commands chosen for the mechanism */
+	uint64_t sptf_candidates;  /* ... summed: how many each was chosen among */
 };
 typedef void (*zdisk_timing_stats_fn)(void *arg, struct zdisk_timing_stats *out);
 void zdisk_set_timing_stats(struct zdisk *z, zdisk_timing_stats_fn fn, void *arg);

@@ -444,6 +444,53 @@ uint64_t ztime_position_ns(const struct ztime *t, uint64_t start_ns, uint64_t of
 	return (uint64_t)llround(position(t, (double)start_ns, &w));
 }
 
+/* Where hdd_write() accepts a cached write of @len at @now (the cache full:
+ * when enough destages are done), without draining the ring. */
+static uint64_t cache_accept(const struct ztime *t, uint64_t now, uint64_t len)
+{
+	uint64_t accept = now, dirty = t->dirty_bytes;
+	uint32_t h = t->r_head, nr = t->r_nr;
+
+	while (nr && t->ring[h].end_ns <= now) {
+		dirty -= t->ring[h].bytes;
+		h = (h + 1) % RING_CAP;
+		nr--;
+	}
+	while (nr && (dirty + len > t->p.cache_bytes || nr == RING_CAP)) {
+		if (t->ring[h].end_ns > accept)
+			accept = t->ring[h].end_ns;
+		dirty -= t->ring[h].bytes;
+		h = (h + 1) % RING_CAP;
+		nr--;
+	}
+	return accept;
+}
+
+uint64_t ztime_reach_ns(const struct ztime *t, uint64_t now_ns, const struct ztime_req *r)
+{
+	uint64_t start;
+
+	if (t->p.kind != ZTIME_HDD || t->p.mech == ZTIME_MECH_OFF)
+		return now_ns;
+	switch (r->op) {
+	case ZTIME_READ:
+		start = now_ns + t->p.cmd_ns;
+		break;
+	case ZTIME_WRITE:
+		start = now_ns + t->p.cmd_ns + (r->implicit_open ? t->p.implicit_open_ns : 0);
+		if (!r->fua && t->p.cache_bytes && r->len_bytes <= t->p.cache_bytes)
+			start = cache_accept(t, now_ns, r->len_bytes) + t->p.cmd_ns +
+				(r->implicit_open ? t->p.implicit_open_ns : 0) +
+				(uint64_t)((double)r->len_bytes * NS / (double)t->p.iface_bps);
+		break;
+	default:
+		return now_ns;
+	}
+	if (start < t->media_free_ns)
+		start = t->media_free_ns;
+	return start + ztime_position_ns(t, start, r->off_bytes);
+}
+
 /* The mechanism moves to @off and transfers @len from @start: the end time. */
 static uint64_t mech(struct ztime *t, uint64_t start, uint64_t off, uint64_t len)
 {

@@ -167,6 +167,18 @@ uint64_t ztime_submit(struct ztime *t, uint64_t now_ns, const struct ztime_req *
  */
 uint64_t ztime_position_ns(const struct ztime *t, uint64_t start_ns, uint64_t off_bytes);
 
+/**
+ * ztime_reach_ns() - HDD: when the head would reach the first byte of @r
+ * (a read or a write) if the drive received it at @now_ns, without
+ * changing anything: the mechanism's start for @r (ztime_submit()'s: the
+ * command overhead from @now_ns, the implicit open, a cached write's
+ * acceptance, the mechanism's free time) plus ztime_position_ns() from
+ * there.  What SPTF minimises: `zonelab timing table` and the handler's
+ * queue (emulator/tcmu/zl_timed.c) both choose with it.  Flash, `mech=off`
+ * and the other operations: @now_ns.
+ */
+uint64_t ztime_reach_ns(const struct ztime *t, uint64_t now_ns, const struct ztime_req *r);
+
 /* When the media (HDD mechanism; flash: the last die) is idle again. */
 uint64_t ztime_media_free_ns(const struct ztime *t);
 

@@ -339,6 +339,18 @@ int sim_tbench_geo(const struct ztime_params *p, const struct ztime_geo *geo, ui
 		   struct sim_tbench_row *rows, uint32_t max, uint32_t *nr, char *msg,
 		   size_t msg_len);
 
+/**
+ * sim_tbench_sptf_by_qd() - HDD: the table's SPTF job (4000 4 KiB random
+ * reads, a closed loop) at queue depths 1 .. @max_qd into @iops[0 ..
+ * @max_qd - 1], on the disk sim_tbench_geo() uses for @geo, each on the
+ * stream the table's SPTF row uses (so at the preset's qd it is that row):
+ * the model's SPTF at the depth a measurement's queue actually had (the
+ * handler's `ctl stats` sptf_candidates / sptf_choices + 1; docs/TIMING.md
+ * "Validation").  -EINVAL with why in @msg as sim_tbench_geo(), or for flash.
+ */
+int sim_tbench_sptf_by_qd(const struct ztime_params *p, const struct ztime_geo *geo,
+			  uint64_t seed, uint32_t max_qd, double *iops, char *msg, size_t msg_len);
+
 /* ---- the rebuild model (sim_rebuild.c, docs/REBUILD.md) ---- */
 
 /*

@@ -12,8 +12,9 @@
  * How the queue is served: the model serves commands in the order they are
  * submitted; a job at QD > 1 on the HDD keeps QD commands pending and, each
  * time the mechanism is free, submits the one params.sched picks (fifo: the
- * oldest; sptf: the least ztime_position_ns()); on flash the QD commands
- * are in flight at once (the dies work in parallel).  Beside each figure,
+ * oldest; sptf: the least ztime_reach_ns(), as the handler's queue
+ * chooses); on flash the QD commands are in flight at once (the dies work
+ * in parallel).  Beside each figure,
  * the preset's published one where docs/TIMING.md records one.
  */
 #include <errno.h>
@@ -114,7 +115,7 @@ static int qd_read(struct bench *b, uint32_t qd, enum ztime_sched sched, uint32_
 	struct ztime *t = drive(b);
 	uint64_t *off = calloc(qd, sizeof(*off)), *seq = calloc(qd, sizeof(*seq)), now = 0;
 	uint64_t next_seq = 0, end = 0;
-	uint32_t i, k, best;
+	uint32_t i, k, best, fresh = UINT32_MAX;
 
 	if (!t || !off || !seq) {
 		ztime_destroy(t);
@@ -138,17 +139,27 @@ static int qd_read(struct bench *b, uint32_t qd, enum ztime_sched sched, uint32_
 			end = seq[best] > end ? seq[best] : end;
 			continue;
 		}
-		best = 0;
-		for (k = 1; k < qd; k++) {
+		/* a closed loop: the command that replaces the one just completed
+		 * is sent when the host sees that completion, after the drive
+		 * chose the next, so the choice is among the qd - 1 others (the
+		 * handler's queue sees the same: tests/unit/test_zl_timed.c);
+		 * the first is served alone, the drive idle when it arrived */
+		best = fresh == 0 && qd > 1 ? 1 : 0;
+		for (k = best + 1; i && k < qd; k++) {
+			struct ztime_req rk = { ZTIME_READ, off[k], 4 * KIB, false, false };
+			struct ztime_req rb = { ZTIME_READ, off[best], 4 * KIB, false, false };
+
+			if (k == fresh && qd > 1)
+				continue;
 			if (sched == ZTIME_SCHED_FIFO ? seq[k] < seq[best] :
-			    ztime_position_ns(t, now + b->p->cmd_ns, off[k]) <
-			    ztime_position_ns(t, now + b->p->cmd_ns, off[best]))
+			    ztime_reach_ns(t, now, &rk) < ztime_reach_ns(t, now, &rb))
 				best = k;
 		}
 		r.off_bytes = off[best];
 		now = end = ztime_submit(t, now, &r);
 		off[best] = rnd4k(b);
 		seq[best] = next_seq++;
+		fresh = best;
 	}
 	ztime_destroy(t);
 	free(off);
@@ -193,6 +204,48 @@ static void row(struct sim_tbench_row *rows, uint32_t max, uint32_t *nr, const c
 	r->value = v;
 	r->published = published;
 	r->source = source;
+}
+
+/* The disk of sim_tbench_geo(): @geo, or as big as the drive (HDD: 256 MiB zones). */
+static int bench_disk(struct bench *b, const struct ztime_geo *geo)
+{
+	if (geo) {
+		b->g = *geo;
+	} else {
+		b->g.zone_bytes = 256 * MIB;
+		b->g.nr_zones = b->p->capacity_bytes / b->g.zone_bytes > UINT32_MAX ? UINT32_MAX :
+				(uint32_t)(b->p->capacity_bytes / b->g.zone_bytes);
+	}
+	b->cap = (uint64_t)b->g.nr_zones * b->g.zone_bytes;
+	return b->cap ? 0 : -EINVAL;
+}
+
+int sim_tbench_sptf_by_qd(const struct ztime_params *p, const struct ztime_geo *geo,
+			  uint64_t seed, uint32_t max_qd, double *iops, char *msg, size_t msg_len)
+{
+	struct bench b = { .p = p, .msg = msg, .msg_len = msg_len };
+	uint32_t qd = p->qd ? p->qd : 32, q, i;
+	int ret;
+
+	if (p->kind != ZTIME_HDD) {
+		snprintf(msg, msg_len, "SPTF needs a hard disk");
+		return -EINVAL;
+	}
+	if (bench_disk(&b, geo)) {
+		snprintf(msg, msg_len, "a disk of no zones");
+		return -EINVAL;
+	}
+	for (q = 1; q <= max_qd; q++) {
+		zl_rng_seed(&b.rng, seed);
+		/* the draws sim_tbench_geo() makes before its SPTF job: QD1's
+		 * 2000, FIFO's qd + 4000 */
+		for (i = 0; i < 2000 + qd + 4000; i++)
+			(void)rnd4k(&b);
+		ret = qd_read(&b, q, ZTIME_SCHED_SPTF, 4000, &iops[q - 1]);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 int sim_tbench(const struct ztime_params *p, uint64_t seed, struct sim_tbench_row *rows,

@@ -343,6 +343,8 @@ static void zl_timing_stats(void *arg, struct zdisk_timing_stats *out)
 	out->pending = st.pending;
 	out->max_ns = st.max_ns;
 	out->max_model_ns = st.max_model_ns;
+	out->sptf_choices = st.choices;
+	out->sptf_candidates = st.candidates;
 }
 
 /*

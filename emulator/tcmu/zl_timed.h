@@ -48,6 +48,10 @@ struct zl_timed_stats {
 				 the timer took the command (its clock, so the timer's
 				 lateness included), before @complete */
 	uint64_t max_model_ns;/* the longest (model's completion time - arrival) */
+	uint64_t choices;     /* SPTF: choices made (a data command given to the model) */
+	uint64_t candidates;  /* SPTF: sum over them of the commands chosen among
+				 (waiting, arrived by then, within qd): their mean
+				 is the queue depth the reordering saw */
 };
 
 /* Monotonic clock (CLOCK_MONOTONIC), ns: the handler's "now". */

@@ -209,6 +209,8 @@ static void fake_timing(void *arg, struct zdisk_timing_stats *out)
 	out->pending = 2;
 	out->max_ns = 31000000;
 	out->max_model_ns = 29500000;
+	out->sptf_choices = 6;
+	out->sptf_candidates = 93;
 }
 
 static void test_zctl_stats_timing_block_only_with_a_model_and_carries_the_max(void **state)
@@ -223,7 +225,8 @@ static void test_zctl_stats_timing_block_only_with_a_model_and_carries_the_max(v
 	r = req(f, "stats");
 	assert_ok(r);
 	assert_has(r, "\"timing\":{\"timed\":7,\"service_ns\":70000000,\"wait_ns\":5000000,"
-		   "\"pending\":2,\"max_ns\":31000000,\"max_model_ns\":29500000}");
+		   "\"pending\":2,\"max_ns\":31000000,\"max_model_ns\":29500000,"
+		   "\"sptf_choices\":6,\"sptf_candidates\":93}");
 	zdisk_set_timing_stats(f->z, NULL, NULL);
 	r = req(f, "stats");
 	assert_null(strstr(r, "\"timing\""));

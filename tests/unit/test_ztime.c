@@ -49,6 +49,50 @@ static struct ztime *make_hc620(const char *over)
 	return make(text, 256 * MiB, 55879);
 }
 
+/*
+ * ztime_reach_ns(), what SPTF minimises, is when ztime_submit() would
+ * reach the command's first byte: exactly the completion of a 0-byte read
+ * or write-through write and the destage end of a 0-byte cached write;
+ * a 4 KiB command's within its transfer after it; through a small cache
+ * that fills (writes accepted when destages finish) and an implicit open.
+ */
+static void test_ztime_reach_is_where_submit_starts_the_transfer(void **state)
+{
+	struct ztime *t = make_hc620(",cache=64K,implicit_open=2ms");
+	struct zl_rng r;
+	uint64_t now = 0;
+	int i, waited = 0;
+
+	(void)state;
+	zl_rng_seed(&r, 11);
+	for (i = 0; i < 3000; i++) {
+		uint32_t k = (uint32_t)zl_rng_below(&r, 6);
+		struct ztime_req q = { k < 2 ? ZTIME_READ : ZTIME_WRITE,
+				       zl_rng_below(&r, 55879ULL * 256 * MiB / 4096) * 4096,
+				       k & 1 ? 4096 : 0, k == 2 || k == 3, k == 5 };
+		uint64_t reach = ztime_reach_ns(t, now, &q), done;
+
+		assert_int_equal(ztime_reach_ns(t, now, &q), reach);   /* changes nothing */
+		done = ztime_submit(t, now, &q);
+		if (k >= 4) {   /* cached: the destage reaches it */
+			done = ztime_media_free_ns(t);
+			waited += reach > now + 5000000;
+		}
+		if (q.len_bytes)
+			assert_in_range(done, reach, reach + 1000000);
+		else
+			assert_int_equal(done, reach);
+		now += zl_rng_below(&r, 3000000);
+	}
+	assert_true(waited > 10);   /* some waited (a busy mechanism, a full cache) */
+	{
+		struct ztime_req f = { ZTIME_FLUSH, 0, 0, false, false };
+
+		assert_int_equal(ztime_reach_ns(t, now, &f), now);
+	}
+	ztime_destroy(t);
+}
+
 /* ---- seek curve ---- */
 
 static void test_ztime_seek_curve_is_monotone_through_its_three_points(void **state)
@@ -480,6 +524,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ztime_seek_curve_is_monotone_through_its_three_points),
+		cmocka_unit_test(test_ztime_reach_is_where_submit_starts_the_transfer),
 		cmocka_unit_test(test_ztime_seek_short_part_is_sqrt_shaped),
 		cmocka_unit_test(test_ztime_rotation_averages_half_a_revolution),
 		cmocka_unit_test(test_ztime_sequential_read_streams_at_the_radius_rate),
