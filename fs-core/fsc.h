@@ -785,6 +785,9 @@ struct fsc_stats {
 	uint64_t nr_resv_enospc, resv_may_use_max;
 	/* cfg.resv_612: relocations' reservations made, and failed (ENOSPC) */
 	uint64_t nr_resv_reloc, nr_resv_reloc_enospc;
+	/* cfg.resv_612: the relocation's transaction starts that refilled the
+	 * delayed refs reserve (one head's bytes each, fsc_resv_reloc()) */
+	uint64_t nr_resv_reloc_refills;
 	uint64_t nr_zone_finishes;         /* zones finished to stay under max active */
 	uint64_t finish_waste_bytes;       /* capacity those finishes left unwritten (all copies) */
 	uint32_t active_max;               /* most zones fs-core held active on one device */

@@ -423,6 +423,10 @@ struct fsc {
 		const struct fsc_bg *reloc_bg; /* ... the victim being reserved for */
 		uint64_t reloc_ext;   /* ... its extents still to reserve */
 		bool reloc_ctl;       /* ... its relocation control's reserve is held */
+		uint64_t reloc_starts; /* ... metadata victim: its tree blocks' transaction
+				       * starts still to make (data: one per extent) */
+		bool reloc_refilled;  /* ... this extent's start has refilled the delayed
+				       * refs reserve (6.12's 512 KiB, fsc_resv_reloc()) */
 		uint64_t gone;        /* bytes of metadata block groups removed: still in
 				       * 6.1's active_total_bytes (fsc_resv.c) */
 	} resv;
