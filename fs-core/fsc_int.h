@@ -425,8 +425,9 @@ struct fsc {
 		bool reloc_ctl;       /* ... its relocation control's reserve is held */
 		uint64_t reloc_starts; /* ... metadata victim: its tree blocks' transaction
 				       * starts still to make (data: one per extent) */
-		bool reloc_refilled;  /* ... this extent's start has refilled the delayed
-				       * refs reserve (6.12's 512 KiB, fsc_resv_reloc()) */
+		uint8_t reloc_step;   /* ... this extent's steps done: 1 its start refilled
+				       * the delayed refs reserve, 2 its prealloc's start
+				       * fitted (6.12, fsc_resv_reloc()) */
 		uint64_t gone;        /* bytes of metadata block groups removed: still in
 				       * 6.1's active_total_bytes (fsc_resv.c) */
 	} resv;

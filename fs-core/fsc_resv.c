@@ -316,7 +316,7 @@ static uint64_t bg_extents(const struct fsc *fs, const struct fsc_bg *bg)
  * start's local reserve is empty), so during a relocation it is not full
  * and every start refills.  6.1's refill is btrfs_calc_insert_metadata_size(1),
  * 256 KiB (6.1 delayed-ref.c:191): not modelled in the 6.1 mode, so that
- * its outputs stay.  Once per extent (reloc_refilled across a commit).
+ * its outputs stay.  Once per extent (reloc_step across a commit).
  */
 static int reloc_refill(struct fsc *fs, uint64_t now_ns)
 {
@@ -324,14 +324,14 @@ static int reloc_refill(struct fsc *fs, uint64_t now_ns)
 	uint64_t need = insert_size(fs, 1) * FST;
 	int ret;
 
-	if (r->reloc_refilled)
+	if (r->reloc_step)
 		return 0;
 	ret = ticket(fs, need, now_ns);
 	if (ret)
 		return ret;
 	r->drsv += need;
 	r->cycles = 0;
-	r->reloc_refilled = true;
+	r->reloc_step = 1;
 	fs->st.nr_resv_reloc_refills++;
 	if (fsc_resv_may_use(fs) > fs->st.resv_may_use_max)
 		fs->st.resv_may_use_max = fsc_resv_may_use(fs);
@@ -358,7 +358,7 @@ int fsc_resv_reloc(struct fsc *fs, const struct fsc_bg *bg, uint64_t now_ns)
 		r->reloc_ext = bg->type == FSC_BG_DATA ? bg_extents(fs, bg) : 0;
 		r->reloc_starts = bg->type == FSC_BG_DATA ? 0 : bg->used_bytes / fs->cfg.node_bytes;
 		r->reloc_ctl = false;
-		r->reloc_refilled = false;
+		r->reloc_step = 0;
 	}
 	if (!r->reloc_ctl) {
 		need = (uint64_t)fs->cfg.node_bytes * RELOC_NODES;
@@ -379,18 +379,32 @@ int fsc_resv_reloc(struct fsc *fs, const struct fsc_bg *bg, uint64_t now_ns)
 		ret = reloc_refill(fs, now_ns);
 		if (ret)
 			goto out_fail;
+		if (r->reloc_step < 2) {
+			/* the prealloc of the extent's range (prealloc_file_extent_cluster(),
+			 * relocation.c:2879 -> btrfs_replace_file_extents(), file.c:2416):
+			 * btrfs_start_transaction(root, 3), which in 6.12 reserves the
+			 * items and their delayed refs at once (transaction.c:653-663:
+			 * 768 KiB + 1.5 MiB, FLUSH_ALL); released when the handle ends
+			 * (transaction.c:1053-1065), so it has only to fit */
+			ret = ticket(fs, insert_size(fs, 3) * (1 + FST), now_ns);
+			if (ret)
+				goto out_fail;
+			r->cycles = 0;
+			r->reloc_step = 2;
+			fs->st.nr_resv_reloc_starts++;
+		}
 		ret = ticket(fs, need, now_ns);
 		if (ret)
 			goto out_fail;
 		grant(fs, need);
 		r->pending = write;
-		r->reloc_refilled = false;
+		r->reloc_step = 0;
 	}
 	for (; r->reloc_starts; r->reloc_starts--) {  /* a metadata victim's tree blocks */
 		ret = reloc_refill(fs, now_ns);
 		if (ret)
 			goto out_fail;
-		r->reloc_refilled = false;
+		r->reloc_step = 0;
 	}
 	fs->st.nr_resv_reloc++;
 	if (fsc_resv_may_use(fs) > fs->st.resv_may_use_max)
