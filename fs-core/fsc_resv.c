@@ -358,7 +358,24 @@ int fsc_resv_reloc(struct fsc *fs, const struct fsc_bg *bg, uint64_t now_ns)
 		r->reloc_ext = bg->type == FSC_BG_DATA ? bg_extents(fs, bg) : 0;
 		r->reloc_starts = bg->type == FSC_BG_DATA ? 0 : bg->used_bytes / fs->cfg.node_bytes;
 		r->reloc_ctl = false;
+		r->reloc_inode = false;
 		r->reloc_step = 0;
+	}
+	if (!r->reloc_ctl && !r->reloc_inode) {
+		/* a data victim's relocation inode: create_reloc_inode() starts a
+		 * transaction of 6 items (relocation.c:3911), and 6.12 reserves
+		 * their delayed refs at once (transaction.c:653-663): 1.5 MiB +
+		 * 3 MiB, FLUSH_ALL, released when the handle ends, so it has only
+		 * to fit.  The kernel's failures of it are its "error relocating
+		 * chunk" at 45%/75 (the KWA_TRACE=rsv trace, docs/VALIDATION.md) */
+		if (bg->type == FSC_BG_DATA) {
+			ret = ticket(fs, insert_size(fs, 6) * (1 + FST), now_ns);
+			if (ret)
+				goto out_fail;
+			r->cycles = 0;
+			fs->st.nr_resv_reloc_starts++;
+		}
+		r->reloc_inode = true;
 	}
 	if (!r->reloc_ctl) {
 		need = (uint64_t)fs->cfg.node_bytes * RELOC_NODES;
