@@ -791,6 +791,13 @@ struct fsc_stats {
 	uint64_t nr_resv_enospc, resv_may_use_max;
 	/* cfg.resv_612: relocations' reservations made, and failed (ENOSPC) */
 	uint64_t nr_resv_reloc, nr_resv_reloc_enospc;
+	/* cfg.resv_612: the relocation's transaction starts that refilled the
+	 * delayed refs reserve (one head's bytes each, fsc_resv_reloc()) */
+	uint64_t nr_resv_reloc_refills;
+	/* cfg.resv_612: the data relocation's transaction starts with items
+	 * (per victim its inode's, 6 items, 4.5 MiB; per extent its prealloc's,
+	 * 3 items, 2.25 MiB: fsc_resv_reloc()) */
+	uint64_t nr_resv_reloc_starts;
 	uint64_t nr_zone_finishes;         /* zones finished to stay under max active */
 	uint64_t finish_waste_bytes;       /* capacity those finishes left unwritten (all copies) */
 	uint32_t active_max;               /* most zones fs-core held active on one device */

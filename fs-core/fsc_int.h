@@ -423,6 +423,12 @@ struct fsc {
 		const struct fsc_bg *reloc_bg; /* ... the victim being reserved for */
 		uint64_t reloc_ext;   /* ... its extents still to reserve */
 		bool reloc_ctl;       /* ... its relocation control's reserve is held */
+		bool reloc_inode;     /* ... its relocation inode's start fitted (6.12) */
+		uint64_t reloc_starts; /* ... metadata victim: its tree blocks' transaction
+				       * starts still to make (data: one per extent) */
+		uint8_t reloc_step;   /* ... this extent's steps done: 1 its start refilled
+				       * the delayed refs reserve, 2 its prealloc's start
+				       * fitted (6.12, fsc_resv_reloc()) */
 		uint64_t gone;        /* bytes of metadata block groups removed: still in
 				       * 6.1's active_total_bytes (fsc_resv.c) */
 	} resv;

@@ -304,6 +304,40 @@ static uint64_t bg_extents(const struct fsc *fs, const struct fsc_bg *bg)
 	return n;
 }
 
+/*
+ * 6.12: relocate_block_group() starts a transaction per extent of the
+ * victim (btrfs_start_transaction(extent_root, 0), relocation.c:3692),
+ * and a start with no items refills the delayed refs reserve while it is
+ * not full (transaction.c:691) by at most one head's bytes:
+ * btrfs_calc_delayed_ref_bytes(1), doubled by the free space tree
+ * (delayed-ref.c:206, delayed-ref.h:295): 512 KiB, FLUSH_ALL.  The
+ * relocation's own heads (the extent's new and old references) grow the
+ * reserve's size without reserving (btrfs_update_delayed_refs_rsv(): the
+ * start's local reserve is empty), so during a relocation it is not full
+ * and every start refills.  6.1's refill is btrfs_calc_insert_metadata_size(1),
+ * 256 KiB (6.1 delayed-ref.c:191): not modelled in the 6.1 mode, so that
+ * its outputs stay.  Once per extent (reloc_step across a commit).
+ */
+static int reloc_refill(struct fsc *fs, uint64_t now_ns)
+{
+	struct fsc_resv *r = &fs->resv;
+	uint64_t need = insert_size(fs, 1) * FST;
+	int ret;
+
+	if (r->reloc_step)
+		return 0;
+	ret = ticket(fs, need, now_ns);
+	if (ret)
+		return ret;
+	r->drsv += need;
+	r->cycles = 0;
+	r->reloc_step = 1;
+	fs->st.nr_resv_reloc_refills++;
+	if (fsc_resv_may_use(fs) > fs->st.resv_may_use_max)
+		fs->st.resv_may_use_max = fsc_resv_may_use(fs);
+	return 0;
+}
+
 void fsc_resv_reloc_done(struct fsc *fs)
 {
 	fs->resv.reloc = 0;
@@ -322,7 +356,26 @@ int fsc_resv_reloc(struct fsc *fs, const struct fsc_bg *bg, uint64_t now_ns)
 		/* a new victim: the relocation control's reserve, then its extents */
 		r->reloc_bg = bg;
 		r->reloc_ext = bg->type == FSC_BG_DATA ? bg_extents(fs, bg) : 0;
+		r->reloc_starts = bg->type == FSC_BG_DATA ? 0 : bg->used_bytes / fs->cfg.node_bytes;
 		r->reloc_ctl = false;
+		r->reloc_inode = false;
+		r->reloc_step = 0;
+	}
+	if (!r->reloc_ctl && !r->reloc_inode) {
+		/* a data victim's relocation inode: create_reloc_inode() starts a
+		 * transaction of 6 items (relocation.c:3911), and 6.12 reserves
+		 * their delayed refs at once (transaction.c:653-663): 1.5 MiB +
+		 * 3 MiB, FLUSH_ALL, released when the handle ends, so it has only
+		 * to fit.  The kernel's failures of it are its "error relocating
+		 * chunk" at 45%/75 (the KWA_TRACE=rsv trace, docs/VALIDATION.md) */
+		if (bg->type == FSC_BG_DATA) {
+			ret = ticket(fs, insert_size(fs, 6) * (1 + FST), now_ns);
+			if (ret)
+				goto out_fail;
+			r->cycles = 0;
+			fs->st.nr_resv_reloc_starts++;
+		}
+		r->reloc_inode = true;
 	}
 	if (!r->reloc_ctl) {
 		need = (uint64_t)fs->cfg.node_bytes * RELOC_NODES;
@@ -340,11 +393,35 @@ int fsc_resv_reloc(struct fsc *fs, const struct fsc_bg *bg, uint64_t now_ns)
 	for (; r->reloc_ext; r->reloc_ext--) {
 		uint64_t write = r->pending;  /* a user write's, made before: it stays */
 
+		ret = reloc_refill(fs, now_ns);
+		if (ret)
+			goto out_fail;
+		if (r->reloc_step < 2) {
+			/* the prealloc of the extent's range (prealloc_file_extent_cluster(),
+			 * relocation.c:2879 -> btrfs_replace_file_extents(), file.c:2416):
+			 * btrfs_start_transaction(root, 3), which in 6.12 reserves the
+			 * items and their delayed refs at once (transaction.c:653-663:
+			 * 768 KiB + 1.5 MiB, FLUSH_ALL); released when the handle ends
+			 * (transaction.c:1053-1065), so it has only to fit */
+			ret = ticket(fs, insert_size(fs, 3) * (1 + FST), now_ns);
+			if (ret)
+				goto out_fail;
+			r->cycles = 0;
+			r->reloc_step = 2;
+			fs->st.nr_resv_reloc_starts++;
+		}
 		ret = ticket(fs, need, now_ns);
 		if (ret)
 			goto out_fail;
 		grant(fs, need);
 		r->pending = write;
+		r->reloc_step = 0;
+	}
+	for (; r->reloc_starts; r->reloc_starts--) {  /* a metadata victim's tree blocks */
+		ret = reloc_refill(fs, now_ns);
+		if (ret)
+			goto out_fail;
+		r->reloc_step = 0;
 	}
 	fs->st.nr_resv_reloc++;
 	if (fsc_resv_may_use(fs) > fs->st.resv_may_use_max)

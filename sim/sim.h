@@ -259,6 +259,8 @@ struct sim_result {
 	/* --space-resv linux-6.1: fs-core's reservation counters (struct fsc_stats) */
 	uint64_t rs_tickets, rs_by_refs, rs_chunks, rs_commits, rs_enospc, rs_may_use_max;
 	uint64_t rs_reloc, rs_reloc_enospc; /* --space-resv linux-6.12: relocations' reservations */
+	uint64_t rs_reloc_refills;          /* ... their transaction starts' delayed refs refills */
+	uint64_t rs_reloc_starts;           /* ... their prealloc's transaction starts */
 	uint32_t chunk_zones[3];    /* at the end: zones in data, metadata, system chunks */
 	uint64_t finish_waste_bytes;  /* measured window: capacity finishes left unwritten */
 	uint64_t nr_zone_finishes;    /* whole run */

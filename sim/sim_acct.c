@@ -158,6 +158,8 @@ void sim_acct_results(struct sim *s)
 	res->rs_may_use_max = st->resv_may_use_max;
 	res->rs_reloc = st->nr_resv_reloc;
 	res->rs_reloc_enospc = st->nr_resv_reloc_enospc;
+	res->rs_reloc_refills = st->nr_resv_reloc_refills;
+	res->rs_reloc_starts = st->nr_resv_reloc_starts;
 	res->chunk_zones[0] = fsc_chunk_zones(s->fs, FSC_BG_DATA);
 	res->chunk_zones[1] = fsc_chunk_zones(s->fs, FSC_BG_META);
 	res->chunk_zones[2] = fsc_chunk_zones(s->fs, FSC_BG_SYSTEM);

@@ -390,8 +390,9 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 			"\"may_use_max\": %llu", U(r->rs_tickets), U(r->rs_by_refs), U(r->rs_chunks),
 			U(r->rs_commits), U(r->rs_enospc), U(r->rs_may_use_max));
 		if (c->resv_612)  /* the relocations' reservations (fsc_resv_reloc()) */
-			fprintf(f, ", \"reloc\": %llu, \"reloc_enospc\": %llu", U(r->rs_reloc),
-				U(r->rs_reloc_enospc));
+			fprintf(f, ", \"reloc\": %llu, \"reloc_enospc\": %llu, \"reloc_refills\": %llu, "
+				"\"reloc_starts\": %llu", U(r->rs_reloc), U(r->rs_reloc_enospc),
+				U(r->rs_reloc_refills), U(r->rs_reloc_starts));
 		fprintf(f, " }");
 	}
 	if (r->replay)

@@ -26,6 +26,7 @@
 #define EXT (64u << 10)
 #define MIB (1ull << 20)
 #define RESV (640ull << 10)   /* 16 KiB x 8 x 2 x (extent + csum leaf) + 16 KiB x 8 */
+#define REFILL (512ull << 10) /* 6.12: btrfs_calc_delayed_ref_bytes(1), 16 KiB x 8 x 2 x 2 (FST) */
 #define GLOBAL (5632ull << 10) /* 16 KiB x 8 x 2 x 10 items + x 6 refs x 2 (FST) */
 
 static struct fsc *mk(struct tdevs *t, uint32_t zones, uint64_t file_bytes)
@@ -513,7 +514,9 @@ static void test_612_reloc_reserves(void **state)
 		}
 		assert_int_equal(fsc_stats(fs)->nr_resv_reloc, 1);
 		assert_int_equal(fs->resv.reloc, 256 * 16384);
-		assert_int_equal(fsc_resv_may_use(fs), before + 256 * 16384 + 16 * RESV);
+		/* each extent: its write's reservation and its transaction
+		 * start's refill of the delayed refs reserve (REFILL) */
+		assert_int_equal(fsc_resv_may_use(fs), before + 256 * 16384 + 16 * (RESV + REFILL));
 		/* the commit runs the refs: the extents' part goes, the control's stays */
 		assert_true(tcommit(fs) >= 0);
 		assert_int_equal(fsc_resv_may_use(fs), fs->resv.global + 256 * 16384);
@@ -522,6 +525,108 @@ static void test_612_reloc_reserves(void **state)
 		assert_int_equal(fs->resv.reloc, 256 * 16384);
 		fsc_resv_reloc_done(fs);  /* its copies are written */
 		assert_int_equal(fsc_resv_may_use(fs), fs->resv.global);
+		fsc_destroy(fs);
+		tdevs_fini(&t);
+	}
+}
+
+/* 6.12: every transaction start of the relocation (one per extent of a
+ * data victim, one per tree block of a metadata victim,
+ * relocation.c:3692) refills the delayed refs reserve by one head's bytes,
+ * 512 KiB (transaction.c:691, delayed-ref.c:206); once per extent even
+ * when a commit comes between.  6.1's mode: nothing. */
+static void test_612_reloc_refills(void **state)
+{
+	for (int v612 = 0; v612 < 2; v612++) {
+		struct tdevs t;
+		struct fsc *fs = mk(&t, 256, 8 * MIB);
+		struct fsc_bg *data, *meta = NULL;
+		uint64_t before;
+		uint32_t i;
+
+		fs->cfg.resv_612 = v612;
+		for (i = 0; i < 4; i++)
+			write_ext(fs, i);
+		assert_true(tcommit(fs) > 0);
+		data = fsc_bg_lookup(fs, fs->file_map[0]);
+		assert_int_equal(data->used_bytes, 4 * EXT);  /* 4 extents */
+		before = fsc_resv_may_use(fs);
+		assert_int_equal(fsc_resv_reloc(fs, data, 0), 0);
+		if (!v612) {
+			assert_int_equal(fsc_resv_may_use(fs), before);
+			assert_int_equal(fsc_stats(fs)->nr_resv_reloc_refills, 0);
+			assert_int_equal(fsc_stats(fs)->nr_resv_reloc_starts, 0);
+		} else {
+			assert_int_equal(fsc_stats(fs)->nr_resv_reloc_refills, 4);
+			/* the relocation inode's start (6 items) and each extent's
+			 * prealloc start (3) fitted and held nothing */
+			assert_int_equal(fsc_stats(fs)->nr_resv_reloc_starts, 1 + 4);
+			assert_int_equal(fsc_resv_may_use(fs), before + 256 * 16384 + 4 * (RESV + REFILL));
+		}
+		fsc_resv_reloc_done(fs);
+		assert_true(tcommit(fs) >= 0);
+		/* a metadata victim: one start per live tree block */
+		for (i = 0; i < fs->nr_meta_bgs; i++)
+			if (fs->meta_bgs[i]->used_bytes)
+				meta = fs->meta_bgs[i];
+		assert_non_null(meta);
+		before = fsc_resv_may_use(fs);
+		assert_int_equal(fsc_resv_reloc(fs, meta, 0), 0);
+		if (!v612) {
+			assert_int_equal(fsc_resv_may_use(fs), before);
+			assert_int_equal(fsc_stats(fs)->nr_resv_reloc_refills, 0);
+		} else {
+			uint64_t blocks = meta->used_bytes / 16384;
+
+			assert_true(blocks > 0);
+			assert_int_equal(fsc_stats(fs)->nr_resv_reloc_refills, 4 + blocks);
+			assert_int_equal(fsc_resv_may_use(fs), before + 256 * 16384 + blocks * REFILL);
+		}
+		fsc_destroy(fs);
+		tdevs_fini(&t);
+	}
+}
+
+/* 6.12: the prealloc's start (3 items and their delayed refs, 2.25 MiB)
+ * must fit: with room for the extents' reservations but not for it, it
+ * waits on a ticket (here met by a chunk allocated ahead) where 6.1's mode
+ * reserves nothing. */
+static void test_612_reloc_start_must_fit(void **state)
+{
+	for (int v612 = 0; v612 < 2; v612++) {
+		struct tdevs t;
+		struct fsc *fs = mk(&t, 256, 8 * MIB);
+		struct fsc_bg *data;
+		uint64_t used = 0, total = 0, room, tickets;
+		uint32_t i;
+
+		fs->cfg.resv_612 = v612;
+		write_ext(fs, 0);
+		assert_true(tcommit(fs) > 0);
+		data = fsc_bg_lookup(fs, fs->file_map[0]);
+		for (i = 0; i < fs->nr_meta_bgs; i++) {
+			total += fs->meta_bgs[i]->len_bytes;
+			used += fs->meta_bgs[i]->alloc_offset;
+		}
+		/* room for the control's reserve, the refill and the write's, 1 MiB
+		 * under the start's 2.25 MiB: may_use filled through the delayed
+		 * refs reserve, which its run does not give back */
+		room = total + fsc_resv_overcommit(fs) - used - fsc_resv_may_use(fs);
+		fs->resv.drsv += room - (256 * 16384 + REFILL + RESV + MIB);
+		fs->resv.fresh = 1u << 20;
+		tickets = fsc_stats(fs)->nr_resv_tickets;
+		assert_int_equal(fsc_resv_reloc(fs, data, 0), 0);
+		if (!v612) {
+			assert_int_equal(fsc_stats(fs)->nr_resv_tickets, tickets);
+			assert_int_equal(fsc_stats(fs)->nr_resv_chunks, 0);
+		} else {
+			/* the start alone waited: the flusher made a chunk for it */
+			assert_int_equal(fsc_stats(fs)->nr_resv_tickets, tickets + 1);
+			assert_int_equal(fsc_stats(fs)->nr_resv_chunks, 1);
+			assert_non_null(fs->resv.spare);
+			assert_int_equal(fsc_stats(fs)->nr_resv_reloc_refills, 1);
+			assert_int_equal(fsc_stats(fs)->nr_resv_reloc_starts, 2);  /* inode, prealloc */
+		}
 		fsc_destroy(fs);
 		tdevs_fini(&t);
 	}
@@ -582,6 +687,8 @@ int main(void)
 		cmocka_unit_test(test_612_spare_in_use_stays),
 		cmocka_unit_test(test_612_reloc_reserves),
 		cmocka_unit_test(test_612_reloc_enospc),
+		cmocka_unit_test(test_612_reloc_refills),
+		cmocka_unit_test(test_612_reloc_start_must_fit),
 		cmocka_unit_test(test_enospc_after_three_commits),
 		cmocka_unit_test(test_removed_bg_still_counts),
 		cmocka_unit_test(test_spare_under_max_active),

@@ -18,6 +18,16 @@ kernel_wa trace (KWA_TRACE=1: logs/kwa-trace-F-T-SEED.log; docs/VALIDATION.md,
                                    btrfs_can_overcommit() (until a metadata
                                    block group is removed: 6.1's
                                    active_total_bytes keeps it)
+  kwa_trace.py LOG --rsv           (KWA_TRACE=rsv) per phase: metadata
+                                   tickets (count, MiB, failed), the
+                                   delayed refs reserve's refills and
+                                   releases (count, MiB), the transaction
+                                   starts' reserves (items; 6.12's local
+                                   delayed refs top-ups), failed
+                                   reservations, flusher cycles (tickets'
+                                   flushes reaching ALLOC_CHUNK and
+                                   COMMIT_TRANS), metadata chunks made
+  kwa_trace.py LOG --rsv-bins PHASE  the same for PHASE in 5 s bins
 
 bytes_may_use is rebuilt from the btrfs_space_reservation events of the
 metadata space (flags 4): a "space_info reserve X" followed at once by
@@ -55,10 +65,81 @@ def field(rx, rest, path, n, what):
     return int(m.group(1))
 
 
+RSV_COLS = ("tickets", "tkt_MiB", "tkt_fail", "refill", "refill_MiB", "drel", "drel_MiB",
+            "trans", "trans_MiB", "local", "local_MiB", "enospc", "cycles", "to_chunk",
+            "to_commit", "mchunks", "mfreed")
+
+
+def rsv(path, bins_phase=None):
+    """--rsv / --rsv-bins: the reservations of KWA_TRACE=rsv, per phase or per
+    5 s of one phase (docs/VALIDATION.md, "the delayed refs reserve traced")."""
+    per = {}
+    cur = None
+    t0 = None
+    try:
+        evs = list(events(path))
+    except OSError as e:
+        raise SystemExit(f"{path}: {e.strerror}")
+    for n, phase, t, ev, rest in evs:
+        if ev == "phase":
+            t0 = None
+            if bins_phase is None:
+                cur = per.setdefault(phase, dict.fromkeys(RSV_COLS, 0))
+            continue
+        if bins_phase is not None:
+            if phase != bins_phase:
+                continue
+            if t0 is None:
+                t0 = t
+            cur = per.setdefault(f"{t0 + (t - t0) // 5 * 5:.0f}", dict.fromkeys(RSV_COLS, 0))
+        if cur is None:
+            raise SystemExit(f"{path}:{n}: an event before the first '# phase' line")
+        if ev == "btrfs_reserve_ticket" and "flags=METADATA" in rest:
+            cur["tickets"] += 1
+            cur["tkt_MiB"] += field(r"bytes=(\d+)", rest, path, n, ev) / MIB
+            cur["tkt_fail"] += field(r"error=(-?\d+)", rest, path, n, ev) != 0
+        elif ev == "btrfs_space_reservation":
+            m = RESV.search(rest)
+            if not m:
+                raise SystemExit(f"{path}:{n}: btrfs_space_reservation: want 'TYPE: ID reserve|release "
+                                 f"BYTES', got '{rest[:80]}'")
+            typ, flags, op, val = m.group(1), m.group(2), m.group(3), int(m.group(4))
+            mib = val / MIB
+            if typ == "delayed_refs_rsv":
+                k = "refill" if op == "reserve" else "drel"
+            elif typ in ("transaction", "local_delayed_refs_rsv") and op == "reserve":
+                k = "trans" if typ == "transaction" else "local"
+            elif typ == "enospc" and flags == "4":
+                cur["enospc"] += 1
+                continue
+            else:
+                continue
+            cur[k] += 1
+            cur[k + "_MiB"] += mib
+        elif ev == "btrfs_flush_space" and "METADATA" in rest and "for_preempt=0" in rest:
+            state = re.search(r"state=\d+\((\w+)\)", rest)
+            state = state.group(1) if state else ""
+            cur["cycles"] += state == "FLUSH_DELAYED_ITEMS_NR"
+            cur["to_chunk"] += state == "ALLOC_CHUNK"
+            cur["to_commit"] += state == "COMMIT_TRANS"
+        elif ev == "btrfs_chunk_alloc" and "METADATA" in rest:
+            cur["mchunks"] += 1
+        elif ev == "btrfs_chunk_free" and "METADATA" in rest:
+            cur["mfreed"] += 1
+    print(("phase" if bins_phase is None else "t_s") + "   " + " ".join(RSV_COLS))
+    for ph, c in per.items():
+        print(f"{ph:7s} " + " ".join(f"{c[k]:.1f}" if k.endswith("MiB") else str(c[k]) for k in RSV_COLS))
+    return 0
+
+
 def main(argv):
     if not argv or argv[0].startswith("-"):
         raise SystemExit(__doc__)
     path = argv[0]
+    if "--rsv" in argv:
+        return rsv(path)
+    if "--rsv-bins" in argv:
+        return rsv(path, argv[argv.index("--rsv-bins") + 1])
     slack_phase = argv[argv.index("--slack") + 1] if "--slack" in argv else None
     cyc_phase = argv[argv.index("--cycles") + 1] if "--cycles" in argv else None
     disk, zone = 1 << 30, 16 << 20

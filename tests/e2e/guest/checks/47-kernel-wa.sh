@@ -194,11 +194,32 @@ run_point() {
 		[ "$KWA_TRACE" = lean ] && evs="btrfs_flush_space btrfs_chunk_alloc btrfs_chunk_free
 			btrfs_add_unused_block_group btrfs_skip_unused_block_group btrfs_remove_block_group
 			btrfs_add_reclaim_block_group btrfs_reclaim_block_group btrfs_fail_all_tickets"
+		# KWA_TRACE=rsv: the metadata reservations' failures and the
+		# flusher (tickets with their bytes and outcome, each flush state
+		# with its bytes and return, the triggers), the delayed refs
+		# reserve's refills and releases and the transactions' own
+		# reserves (btrfs_space_reservation filtered to those types: the
+		# unfiltered event is every may_use change), commits, the block
+		# groups' allocations and the reclaim list, with the stack of
+		# every failed reservation (space_info:enospc) and of the flusher
+		# failing its tickets: where 6.12 runs out at 45%/75
+		[ "$KWA_TRACE" = rsv ] && evs="btrfs_flush_space btrfs_trigger_flush btrfs_reserve_ticket
+			btrfs_fail_all_tickets btrfs_transaction_commit btrfs_chunk_alloc btrfs_chunk_free
+			btrfs_add_unused_block_group btrfs_remove_block_group
+			btrfs_add_reclaim_block_group btrfs_reclaim_block_group"
 		for e in $evs; do
 			echo 1 > $tr/events/btrfs/$e/enable || fail "$id: KWA_TRACE: cannot enable $e"
 		done
+		if [ "$KWA_TRACE" = rsv ]; then
+			local sr=$tr/events/btrfs/btrfs_space_reservation
+			echo 'type ~ "*delayed_refs_rsv" || type ~ "space_info:enospc" || type == "transaction"' > $sr/filter &&
+				echo 1 > $sr/enable || note "$id: KWA_TRACE=rsv: no filter on btrfs_space_reservation, left off;"
+			echo 'stacktrace if type ~ "space_info:enospc"' > $sr/trigger || note "$id: no stack trigger on enospc;"
+			echo stacktrace > $tr/events/btrfs/btrfs_fail_all_tickets/trigger || note "$id: no stack trigger on fail_all_tickets;"
+		fi
 		for e in btrfs_transaction_commit btrfs_chunk_alloc; do
-			[ "$KWA_TRACE" = lean ] && [ $e = btrfs_transaction_commit ] && continue
+			case $KWA_TRACE in lean|rsv) [ $e = btrfs_transaction_commit ] && continue ;; esac
+			[ "$KWA_TRACE" = rsv ] && continue
 			echo stacktrace > $tr/events/btrfs/$e/trigger || note "$id: no stack trigger on $e;"
 		done
 		echo 1 > $tr/tracing_on
@@ -324,6 +345,11 @@ run_point() {
 	if [ -n "${KWA_TRACE:-}" ]; then
 		echo 0 > $tr/tracing_on
 		for e in btrfs_transaction_commit btrfs_chunk_alloc; do echo '!stacktrace' > $tr/events/btrfs/$e/trigger; done
+		if [ "$KWA_TRACE" = rsv ]; then
+			echo '!stacktrace if type ~ "space_info:enospc"' > $tr/events/btrfs/btrfs_space_reservation/trigger
+			echo '!stacktrace' > $tr/events/btrfs/btrfs_fail_all_tickets/trigger
+			echo 0 > $tr/events/btrfs/btrfs_space_reservation/filter
+		fi
 		echo 0 > $tr/events/btrfs/enable
 	fi
 	dev_remove kwa; rm -f $img
