@@ -232,13 +232,71 @@ static int leaves_merge(struct fsc *fs, struct fsc_bg *bg, bool csum, uint32_t l
 	return 0;
 }
 
+/*
+ * How many leaves the items of @bg in one keyed tree (@csum: the checksum
+ * tree) spread over, @full being what its live bytes fill when packed.
+ * Items go in and the range grows to @full: inserting into a full leaf
+ * pushes into a neighbour or splits it (split_leaf(), ctree.c of 6.1),
+ * and appended keys pack leaves full.  Items going out do not shrink it:
+ * btrfs_del_items() leaves a leaf where it is while its items use a
+ * third of it or more (ctree.c:4443, `used < BTRFS_LEAF_DATA_SIZE / 3`),
+ * and one under a third is pushed into its left neighbour, else its
+ * right, and deleted when empty (ctree.c:4451-4486).  Items freed at
+ * random (4 KiB overwrites) thin every leaf of the range alike: it keeps
+ * its leaves until they average under a third, then neighbours merge in
+ * pairs, to two thirds.  The extent tree only: the checksum tree's items
+ * here are one per extent, which the kernel merges (file-item.c:987),
+ * so its leaves keep the packed count.
+ */
+static uint32_t leaves_live(struct fsc_bg *bg, bool csum, uint64_t span, uint64_t full)
+{
+	uint64_t n = bg->kleaves[csum], pair;
+
+	full = full < 1 ? 1 : full > bg->kmax ? bg->kmax : full;
+	if (csum || full >= n) {
+		n = full;
+	} else if (bg->used_bytes * 3 < n * span) {
+		pair = (3 * bg->used_bytes + 2 * span - 1) / (2 * span);
+		n = pair > full ? (pair < n ? pair : n) : full;
+	}
+	bg->kleaves[csum] = (uint16_t)n;
+	return (uint32_t)n;
+}
+
+/*
+ * The data bytes of @bg one checksum leaf covers.  btrfs_csum_file_blocks()
+ * extends the item ending where a new range begins (file-item.c:1055-1154
+ * of 6.1: "extend the existing csum item"), so data written back to back
+ * (a zoned block group, whatever the file offsets) has one item per
+ * leaf: 4 bytes a block.  Freeing a range inside an item splits it in two
+ * (btrfs_del_csums(), file-item.c:900-937, btrfs_split_item()): an item
+ * header (25 bytes) per run of live blocks.  Freed at random, a block
+ * group whose live fraction is q holds about q(1-q) runs a block (a live
+ * block followed by a dead one), at most one a live extent.
+ */
+uint64_t fsc_bt_csum_span(const struct fsc *fs, const struct fsc_bg *bg)
+{
+	const struct fsc_bt *t = &fs->bt;
+	uint64_t room = fs->cfg.node_bytes - LEAF_HDR, blk = fs->cfg.sector_bytes;
+	uint64_t per = 1000 * CSUM, q, hdr;
+
+	if (!bg->alloc_offset)
+		return t->span[SPAN_CSUM];
+	q = bg->used_bytes * 1000 / bg->alloc_offset;
+	/* 1000 x bytes a live block: 4 of checksum, 25 x (1 - q) of headers,
+	 * no more than an item per extent */
+	hdr = ITEM_HDR * (1000 - (q > 1000 ? 1000 : q));
+	per += hdr < 1000 * ITEM_HDR / t->ext_blocks ? hdr : 1000 * ITEM_HDR / t->ext_blocks;
+	return room * 1000 / per * blk;
+}
+
 /* The leaf of @tree holding the key @logical of @bg, made when missing. */
 static int leaf_of(struct fsc *fs, struct fsc_bg *bg, uint32_t tree, uint64_t logical,
 		   uint32_t *out)
 {
 	struct fsc_bt *t = &fs->bt;
-	uint64_t span = t->span[tree == FSC_BT_CSUM ? SPAN_CSUM :
-				bg->type & FSC_BG_DATA ? SPAN_DATA : SPAN_META];
+	uint64_t span = tree == FSC_BT_CSUM ? fsc_bt_csum_span(fs, bg) :
+			t->span[bg->type & FSC_BG_DATA ? SPAN_DATA : SPAN_META];
 	uint64_t live = (bg->used_bytes + span / 2) / span, j;
 	uint32_t *slot;
 	int ret;
@@ -255,9 +313,7 @@ static int leaf_of(struct fsc *fs, struct fsc_bg *bg, uint32_t tree, uint64_t lo
 		if (!bg->kleaf)
 			return -ENOMEM;
 	}
-	/* a leaf holds so many live items: the block group's range spreads
-	 * over as many leaves as its live bytes fill */
-	live = live < 1 ? 1 : live > bg->kmax ? bg->kmax : live;
+	live = leaves_live(bg, tree == FSC_BT_CSUM, span, live);
 	ret = leaves_merge(fs, bg, tree == FSC_BT_CSUM, (uint32_t)live);
 	if (ret)
 		return ret;

@@ -170,6 +170,8 @@ struct fsc_bg {
 	uint16_t kmax;            /* btrfs model: leaves per keyed tree it may have */
 	uint32_t *kleaf;          /* btrfs model: their node ids, [tree][kmax] (0 = none) */
 	uint16_t khigh[2];        /* btrfs model: per keyed tree, slots below it may hold a leaf */
+	uint16_t kleaves[2];      /* btrfs model: per keyed tree, the leaves its key range
+				   * spreads over now (leaves_live()) */
 	uint32_t resv_trans;      /* cfg.resv_linux61: transaction that last changed its used bytes */
 	struct fsc_bg *pool_next; /* on fs->slab's free list, once removed */
 	struct fsc_stripe stripes[FSC_MAX_STRIPES];
@@ -653,6 +655,8 @@ void fsc_bt_fini(struct fsc *fs);
 /* Data at @logical of @bg was allocated or freed (its extent item and
  * checksums change): their leaves dirty.  Returns 0 or an error. */
 int fsc_bt_data(struct fsc *fs, struct fsc_bg *bg, uint64_t logical, bool csum, uint64_t now_ns);
+/* The data bytes of @bg one checksum leaf covers now (fsc_btree.c). */
+uint64_t fsc_bt_csum_span(const struct fsc *fs, const struct fsc_bg *bg);
 static inline int fsc_bt_data_at(struct fsc *fs, uint64_t logical, uint64_t now_ns)
 {
 	struct fsc_bg *bg;

@@ -187,6 +187,121 @@ static void test_emptied_leaves_merge(void **state)
 	tdevs_fini(&t);
 }
 
+/* 4 KiB extents, 4 KiB nodes (51 extent items a leaf: 204 KiB), one 1 MiB
+ * data block group written full: its items fill 5 extent leaves. */
+static struct fsc *mk4k(struct tdevs *t, uint64_t *start)
+{
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+	struct fsc_bio *b;
+	uint32_t i;
+
+	tdevs_init(t, 1, 64, 0);
+	tcfg(&cfg, t, FSC_SINGLE);
+	cfg.file_bytes = 8u << 20;
+	cfg.meta_model = FSC_META_BTRFS;
+	cfg.node_bytes = 4096;
+	cfg.extent_bytes = BLK;
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	for (i = 0; i < (1u << 20) / BLK; i++) {
+		assert_int_equal(fsc_write_file(fs, i, 1, 0, &b), 0);
+		assert_int_equal(fsc_submit(fs, b, 0), 0);
+	}
+	*start = fsc_bg_lookup(fs, fs->file_map[0])->start;
+	return fs;
+}
+
+static void overwrite(struct fsc *fs, uint32_t from, uint32_t to, uint32_t step)
+{
+	struct fsc_bio *b;
+	uint32_t i;
+
+	for (i = from; i < to; i += step) {
+		assert_int_equal(fsc_write_file(fs, i, 1, 0, &b), 0);
+		assert_int_equal(fsc_submit(fs, b, 0), 0);
+	}
+}
+
+static uint32_t nr_slots(const struct fsc_bg *bg, bool csum)
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < bg->kmax; i++)
+		n += bg->kleaf[csum * bg->kmax + i] != 0;
+	return n;
+}
+
+/* btrfs_del_items() leaves a leaf in place while its items use a third of
+ * it (ctree.c:4443): the block group's extent leaves stay while their live
+ * items average a third, then merge in pairs */
+static void test_extent_leaves_stay_while_a_third_full(void **state)
+{
+	struct tdevs t;
+	uint64_t start;
+	struct fsc *fs = mk4k(&t, &start);
+	struct fsc_bg *bg = fsc_bg_lookup(fs, start);
+
+	assert_int_equal(bg->kleaves[0], 5);
+	assert_true(tcommit(fs) > 0);
+	overwrite(fs, 0, 128, 1);                 /* 128 live items: 2.5 leaves packed */
+	bg = fsc_bg_lookup(fs, start);
+	assert_int_equal(bg->used_bytes, 128u * BLK);
+	assert_int_equal(bg->kleaves[0], 5);      /* each leaf half full: all stay */
+	assert_int_equal(nr_slots(bg, false), 5);
+	overwrite(fs, 128, 192, 1);               /* 64 live */
+	bg = fsc_bg_lookup(fs, start);
+	/* under a third at 84 live (5 x 51 / 3 = 85): pairs merged, 3 leaves,
+	 * which hold 64 items at over a third */
+	assert_int_equal(bg->kleaves[0], 3);
+	assert_int_equal(nr_slots(bg, false), 3);
+	assert_true(tcommit(fs) > 0);
+	overwrite(fs, 192, 224, 1);               /* 32 live: 1 leaf (under 51 / 3 at 33) */
+	bg = fsc_bg_lookup(fs, start);
+	assert_int_equal(bg->kleaves[0], 1);
+	assert_int_equal(nr_slots(bg, false), 1);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+/* btrfs_csum_file_blocks() extends the item ending where the new range
+ * begins (file-item.c:1055-1154): a block group written back to back has
+ * 4 bytes of checksum a block, and its 256 blocks one leaf (the item per
+ * extent, 29 bytes, would need two); holes split items (file-item.c:937):
+ * a header per live run, q(1 - q) a block freed at random, at most one an
+ * extent */
+static void test_csum_items_merge_adjacent_blocks(void **state)
+{
+	struct tdevs t;
+	uint64_t start;
+	struct fsc *fs = mk4k(&t, &start);
+	struct fsc_bg *bg = fsc_bg_lookup(fs, start);
+
+	assert_int_equal(fs->bt.span[2], (3995ull / (25 + 4)) * BLK);  /* the bound: an item each */
+	assert_int_equal(fsc_bt_csum_span(fs, bg), 3995ull * 1000 / 4000 * BLK);
+	assert_int_equal(bg->kleaves[1], 1);
+	assert_int_equal(nr_slots(bg, true), 1);
+	assert_true(tcommit(fs) > 0);
+	overwrite(fs, 0, 256, 2);                 /* every other block: q = 1/2 */
+	bg = fsc_bg_lookup(fs, start);
+	assert_int_equal(bg->used_bytes, 128u * BLK);
+	/* 1000 x (4 + 25 x 1/2) bytes a live block */
+	assert_int_equal(fsc_bt_csum_span(fs, bg), 3995ull * 1000 / 16500 * BLK);
+	assert_int_equal(nr_slots(bg, true), 1);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+
+	/* 64 KiB extents: at most one header an extent (16 blocks) */
+	fs = mk(&t, 32, 8u << 20, false);
+	assert_int_equal(write_ext(fs, 0, 16), 0);
+	assert_true(tcommit(fs) > 0);
+	assert_int_equal(write_ext(fs, 0, 8), 0);  /* half the first block group's extents */
+	bg = fsc_bg_lookup(fs, fs->file_map[8 * (EXT / BLK)]);
+	assert_int_equal(bg->used_bytes * 2, bg->alloc_offset);
+	assert_int_equal(fsc_bt_csum_span(fs, bg), 16283ull * 1000 / (4000 + 25000 / 16) * BLK);
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
 static void test_relocation_stages(void **state)
 {
 	struct tdevs t;
@@ -362,6 +477,8 @@ int main(void)
 		cmocka_unit_test(test_write_dirties_trees_once),
 		cmocka_unit_test(test_level_one_nodes),
 		cmocka_unit_test(test_emptied_leaves_merge),
+		cmocka_unit_test(test_extent_leaves_stay_while_a_third_full),
+		cmocka_unit_test(test_csum_items_merge_adjacent_blocks),
 		cmocka_unit_test(test_relocation_stages),
 		cmocka_unit_test(test_sweep_csum_by_mode),
 		cmocka_unit_test(test_metadata_enospc_aborts),
