@@ -117,6 +117,11 @@ int zdisk_power_cycle_locked(struct zdisk *z)
 	return ret;
 }
 
+bool zdisk_powered_off(const struct zdisk *z)
+{
+	return __atomic_load_n(&z->off, __ATOMIC_ACQUIRE);
+}
+
 uint64_t zdisk_power_cycles(const struct zdisk *z)
 {
 	return __atomic_load_n(&z->stats.power_cycles, __ATOMIC_ACQUIRE);
@@ -157,7 +162,9 @@ static __attribute__((noinline)) int eval_faults(struct zdisk *z, enum zfault_op
 	if (v->set_cond && v->set_zone < zdev_nr_zones(z->dev))
 		zdev_zone_set_cond(z->dev, v->set_zone, v->set_cond);
 	if (v->err == ZL_E_POWER_LOSS) {
+		/* The power stays off: nothing is served until it comes back. */
 		zdisk_power_cycle_locked(z);
+		__atomic_store_n(&z->off, true, __ATOMIC_RELEASE);
 		return ZL_E_POWER_LOSS;
 	}
 	if (v->delay_ns) {
@@ -205,6 +212,12 @@ static __attribute__((noinline)) int eval_faults(struct zdisk *z, enum zfault_op
 static inline int apply_faults(struct zdisk *z, enum zfault_op op, uint64_t lba, uint64_t nr_lba,
 			       struct zfault_verdict *v, struct zdisk_io *io)
 {
+	if (__builtin_expect(z->off, 0)) {
+		/* no power: the command reaches nothing (not even the rules) */
+		memset(v, 0, sizeof(*v));
+		v->err = ZL_E_POWER_LOSS;
+		return ZL_E_POWER_LOSS;
+	}
 	if (!zfault_nr_rules(z->faults)) {
 		v->err = 0;
 		return 0;
@@ -365,6 +378,7 @@ ZL_HOT_INLINE int zdisk_read_try(struct zdisk *z, uint64_t lba, uint64_t nr_lba,
 	int ret;
 
 	if ((seq & 1) || z->data_fd < 0 || nr_lba > UINT32_MAX || zfault_nr_rules(z->faults) ||
+	    __atomic_load_n(&z->off, __ATOMIC_ACQUIRE) ||
 	    !zdev_read_common(z->dev, lba, nr_lba))
 		return 0;
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
@@ -548,6 +562,9 @@ int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct io
 		sret = zstore_sync_data(z->store);
 
 	zdisk_enter(z);
+	/* The power went while the data was stored: the write never completes. */
+	if (!sret && z->off)
+		sret = ZL_E_POWER_LOSS;
 	if (!sret) {
 		/* Store the zone words now only if the data is durable. */
 		z->store_mode = durable_now ? 1 : 0;

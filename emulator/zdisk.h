@@ -127,8 +127,14 @@ int zdisk_fault_remove(struct zdisk *z, uint32_t id);
 int zdisk_zone_set_cond(struct zdisk *z, uint32_t zone_idx, enum zl_zone_cond cond);
 int zdisk_zone_clear_fault(struct zdisk *z, uint32_t zone_idx);
 void zdisk_release_stalls(struct zdisk *z);
-/* Drop all state not yet durable and reload from the store (a power cycle). */
+/*
+ * Drop all state not yet durable and reload from the store (a power cycle).
+ * On a disk whose power a power-loss rule cut, this is the power coming
+ * back: commands are served again (docs/ZONE-MODEL.md "Power loss").
+ */
 int zdisk_power_cycle(struct zdisk *z);
+/* A power-loss rule fired and no zdisk_power_cycle() since; lock-free. */
+bool zdisk_powered_off(const struct zdisk *z);
 
 /* Number of power cycles so far; lock-free (for unit attention checks). */
 uint64_t zdisk_power_cycles(const struct zdisk *z);

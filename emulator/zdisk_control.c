@@ -104,6 +104,7 @@ int zdisk_power_cycle(struct zdisk *z)
 	while (z->nr_busy)
 		zdisk_wait_zones(z);
 	ret = zdisk_power_cycle_locked(z);
+	__atomic_store_n(&z->off, false, __ATOMIC_RELEASE);   /* the power is back */
 	zdisk_leave(z);
 	return ret;
 }

@@ -57,6 +57,14 @@ struct zdisk {
 	bool data_dirty;              /* data written since the last fdatasync */
 	bool wce;
 	bool realtime;
+	/*
+	 * Power lost (a power-loss rule fired) and not back: every read,
+	 * write, flush and zone operation fails with ZL_E_POWER_LOSS, and a
+	 * write that was storing its data when the power went commits
+	 * nothing, until zdisk_power_cycle() turns the power back on.  Read
+	 * without the lock by zdisk_powered_off() and zdisk_read_try().
+	 */
+	bool off;
 	int store_mode;               /* for the change hook: -1 follow wce, 0 mark dirty, 1 store now */
 	enum zdisk_ctx ctx;
 	uint32_t ctx_zones;           /* zones the zone command running now changed */

@@ -129,7 +129,7 @@ static __attribute__((noinline)) uint8_t rw_fast_failed(struct zscsi *s, const u
 	c.data_in = !a->write;
 	if (!a->write)
 		c.data_len = (size_t)done_lba * s->lba_size;
-	return zscsi_finish(&c, zscsi_fail_err(&c, err, ZSCSI_CTX_IO, a->lba + done_lba), true,
+	return zscsi_finish(&c, zscsi_fail_err(&c, err, ZSCSI_CTX_IO, a->lba + done_lba),
 			    sense, data_len);
 }
 

@@ -90,7 +90,7 @@ void *zscsi_flat_buf(struct zscsi_cmd *c, size_t len)
 	return run >= len ? base : NULL;
 }
 
-uint8_t zscsi_finish(struct zscsi_cmd *c, uint8_t status, bool ran, uint8_t *sense,
+uint8_t zscsi_finish(struct zscsi_cmd *c, uint8_t status, uint8_t *sense,
 		     size_t *data_len)
 {
 	struct zscsi *s = c->s;
@@ -99,13 +99,6 @@ uint8_t zscsi_finish(struct zscsi_cmd *c, uint8_t status, bool ran, uint8_t *sen
 		c->data_len = c->buf_len;
 	if (c->data_in && c->data_len < c->buf_len)
 		zero_tail(c);
-	if (ran && status == ZSCSI_CHECK_CONDITION && (c->sense[2] & 0x0f) == ZSK_UNIT_ATTENTION &&
-	    c->sense[12] == 0x29) {
-		/* The command itself met the power loss: that was the report. */
-		pthread_mutex_lock(&s->lock);
-		__atomic_store_n(&s->seen_power_cycles, zdisk_power_cycles(s->disk), __ATOMIC_RELAXED);
-		pthread_mutex_unlock(&s->lock);
-	}
 	if (status == ZSCSI_CHECK_CONDITION) {
 		if (sense)
 			memcpy(sense, c->sense, ZSCSI_SENSE_LEN);

@@ -157,7 +157,10 @@ uint8_t zscsi_request_sense(struct zscsi_cmd *c)
 
 	pc = zdisk_power_cycles(s->disk);
 	pthread_mutex_lock(&s->lock);
-	if (pc > s->seen_power_cycles) {
+	if (zdisk_powered_off(s->disk)) {
+		/* no power: NOT READY, the unit attention waits for the power */
+		zscsi_sense_build(buf, ZSK_NOT_READY, 0x04, 0x00);
+	} else if (pc > s->seen_power_cycles) {
 		/* A pending unit attention is reported, and cleared, here. */
 		__atomic_store_n(&s->seen_power_cycles, pc, __ATOMIC_RELAXED);
 		zscsi_sense_build(buf, ZSK_UNIT_ATTENTION, 0x29, 0x00);
@@ -316,11 +319,16 @@ uint8_t zscsi_execute_table(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
 		status = zscsi_fail_cdb(&c, op->cdb_len - 1, 2);
 		goto refused;
 	}
+	if (!(op->flags & ZSCSI_F_NO_UA) && zdisk_powered_off(s->disk)) {
+		/* a power-loss rule cut the power: LOGICAL UNIT NOT READY */
+		status = zscsi_fail(&c, ZSK_NOT_READY, 0x04, 0x00);
+		goto refused;
+	}
 	if (!(op->flags & ZSCSI_F_NO_UA) && take_unit_attention(s)) {
 		status = zscsi_fail(&c, ZSK_UNIT_ATTENTION, 0x29, 0x00);
 		goto refused;
 	}
-	return zscsi_finish(&c, op->fn(&c), true, sense, data_len);
+	return zscsi_finish(&c, op->fn(&c), sense, data_len);
 refused:
-	return zscsi_finish(&c, status, false, sense, data_len);
+	return zscsi_finish(&c, status, sense, data_len);
 }

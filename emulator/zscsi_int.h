@@ -30,6 +30,7 @@
 /* Sense keys used by the target. */
 enum {
 	ZSK_NO_SENSE = 0x0,
+	ZSK_NOT_READY = 0x2,
 	ZSK_MEDIUM_ERROR = 0x3,
 	ZSK_HARDWARE_ERROR = 0x4,
 	ZSK_ILLEGAL_REQUEST = 0x5,
@@ -87,10 +88,14 @@ enum zscsi_ctx {
 	ZSCSI_CTX_ANY = 0x3,
 };
 
-/* A power cycle of the disk has not been reported as a unit attention yet. */
+/*
+ * A power cycle of the disk has not been reported as a unit attention yet
+ * (and the power is back: while it is off, commands get NOT READY).
+ */
 static inline bool zscsi_ua_pending(const struct zscsi *s)
 {
-	return zdisk_power_cycles(s->disk) != __atomic_load_n(&s->seen_power_cycles, __ATOMIC_RELAXED);
+	return zdisk_power_cycles(s->disk) != __atomic_load_n(&s->seen_power_cycles, __ATOMIC_RELAXED) &&
+	       !zdisk_powered_off(s->disk);
 }
 
 /* --- sense (zscsi_sense.c) ------------------------------------------- */
@@ -142,10 +147,9 @@ uint8_t zscsi_execute_table(struct zscsi *s, const uint8_t *cdb, size_t cdb_len,
  * whole buffer, which must then hold nothing stale); a CHECK CONDITION's
  * sense goes to @sense and is
  * kept for REQUEST SENSE (any other status drops what was kept, except for
- * REQUEST SENSE itself); a unit attention for a power loss that the command
- * itself met (@ran) counts as reported.  Returns @status.
+ * REQUEST SENSE itself).  Returns @status.
  */
-uint8_t zscsi_finish(struct zscsi_cmd *c, uint8_t status, bool ran, uint8_t *sense,
+uint8_t zscsi_finish(struct zscsi_cmd *c, uint8_t status, uint8_t *sense,
 		     size_t *data_len);
 
 /*

@@ -50,11 +50,13 @@ static const struct zscsi_err_map zscsi_err_table[] = {
 	{ ZL_E_MEDIUM_WRITE,    ZSCSI_CTX_ANY, P_ALL,  ZSK_MEDIUM_ERROR,    0x0c, 0x00, true },
 	{ ZL_E_TORN_WRITE,      ZSCSI_CTX_ANY, P_ALL,  ZSK_MEDIUM_ERROR,    0x0c, 0x00, true },
 	/*
-	 * Power lost while the command ran: what the host sees after the
-	 * power-on is POWER ON, RESET, OR BUS DEVICE RESET OCCURRED; sd
-	 * retries the command on a unit attention.
+	 * Power lost while the command ran, or lost and not back: the command
+	 * is not done, and nothing is until the power comes back (then POWER
+	 * ON OCCURRED, 29h/00h, once).  NOT READY, not a unit attention: sd
+	 * retries a unit attention (a "power glitch"), and the retry would run
+	 * on the state the power loss left (docs/ZBC.md).
 	 */
-	{ ZL_E_POWER_LOSS,      ZSCSI_CTX_ANY, P_ALL,  ZSK_UNIT_ATTENTION,  0x29, 0x00, false },
+	{ ZL_E_POWER_LOSS,      ZSCSI_CTX_ANY, P_ALL,  ZSK_NOT_READY,       0x04, 0x00, false },
 };
 
 void zscsi_sense_build(uint8_t *sense, uint8_t key, uint8_t asc, uint8_t ascq)

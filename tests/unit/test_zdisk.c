@@ -646,7 +646,65 @@ static void test_zdisk_fault_power_loss_drops_unflushed_state(void **state)
 	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 8);
 	zdisk_stats(f->z, &s);
 	assert_int_equal(s.power_cycles, 1);
+	/* the power is off until it comes back */
+	assert_int_equal(zdisk_write(f->z, 3 * ZS + 8, 8, buf, false, NULL), ZL_E_POWER_LOSS);
+	assert_int_equal(zdisk_power_cycle(f->z), 0);
 	assert_int_equal(zdisk_write(f->z, 3 * ZS + 8, 8, buf, false, NULL), 0);
+}
+
+/*
+ * A drive whose power is cut writes nothing more: after the rule fires every
+ * read, write, flush and zone operation fails with ZL_E_POWER_LOSS and
+ * changes nothing, until zdisk_power_cycle() brings the power back.  (Before,
+ * the disk went on serving: of two copies of a btrfs DUP block written side
+ * by side, the one after the power loss was stored and the other not, a
+ * state the mount refuses; docs/NVME-ZNS.md.)
+ */
+static void test_zdisk_power_loss_serves_nothing_until_power_cycle(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[8 * LBS] = { 0 };
+	struct zdisk_io io;
+	struct zl_stats s;
+
+	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true, "power-loss:op=write,after=3"), 0);
+	write_ok(f->z, 3 * ZS, 8, 1);
+	assert_int_equal(zdisk_flush(f->z, NULL), 0);
+	write_ok(f->z, 3 * ZS + 8, 8, 1);                        /* volatile */
+	write_ok(f->z, 4 * ZS, 8, 1);                            /* volatile */
+	assert_false(zdisk_powered_off(f->z));
+	/* the third write meets the power loss: the unflushed writes are gone */
+	assert_int_equal(zdisk_write(f->z, 5 * ZS, 8, buf, false, NULL), ZL_E_POWER_LOSS);
+	assert_true(zdisk_powered_off(f->z));
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 8);
+	assert_true(zone(f->z, 4).wp_lba == 4 * ZS);
+	/* the other copy, issued beside it, and the retried command store nothing */
+	assert_int_equal(zdisk_write(f->z, 6 * ZS, 8, buf, false, &io), ZL_E_POWER_LOSS);
+	assert_int_equal(io.done_lba, 0);
+	assert_int_equal(zdisk_write(f->z, 5 * ZS, 8, buf, true, NULL), ZL_E_POWER_LOSS);
+	assert_int_equal(zdisk_write(f->z, 3 * ZS + 8, 8, buf, false, NULL), ZL_E_POWER_LOSS);
+	assert_int_equal(zdisk_read(f->z, 3 * ZS, 8, buf, NULL), ZL_E_POWER_LOSS);
+	assert_int_equal(zdisk_read_try(f->z, 3 * ZS, 8, buf), 0);  /* declined */
+	assert_int_equal(zdisk_flush(f->z, NULL), ZL_E_POWER_LOSS);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_RESET, 3 * ZS, false, NULL), ZL_E_POWER_LOSS);
+	assert_int_equal(zdisk_zone_op(f->z, ZL_ZOP_FINISH, 4 * ZS, false, NULL), ZL_E_POWER_LOSS);
+	assert_true(zone(f->z, 3).wp_lba == 3 * ZS + 8);
+	assert_true(zone(f->z, 5).wp_lba == 5 * ZS);
+	assert_true(zone(f->z, 6).wp_lba == 6 * ZS);
+	zdisk_stats(f->z, &s);
+	assert_int_equal(s.power_cycles, 1);
+	assert_int_equal(s.writes, 3);
+	assert_int_equal(s.flushes, 1);
+	/* the power comes back: the durable state, and commands served again */
+	assert_int_equal(zdisk_power_cycle(f->z), 0);
+	assert_false(zdisk_powered_off(f->z));
+	expect_data(f->z, 3 * ZS, 8, 1);
+	write_ok(f->z, 6 * ZS, 8, 2);
+	write_ok(f->z, 3 * ZS + 8, 8, 2);
+	assert_int_equal(zdisk_flush(f->z, NULL), 0);
+	zdisk_stats(f->z, &s);
+	assert_int_equal(s.power_cycles, 2);
+	assert_int_equal(s.writes, 5);
 }
 
 static void test_zdisk_bad_fault_text_is_refused_at_open(void **state)
@@ -1174,6 +1232,7 @@ int main(void)
 		T(test_zdisk_fault_latency_reported_in_virtual_time),
 		T(test_zdisk_fault_stall_holds_command_until_released),
 		T(test_zdisk_fault_power_loss_drops_unflushed_state),
+		T(test_zdisk_power_loss_serves_nothing_until_power_cycle),
 		T(test_zdisk_bad_fault_text_is_refused_at_open),
 		T(test_zdisk_fault_added_at_run_time_applies_until_removed),
 		T(test_zdisk_stats_count_operations_transitions_and_errors),

@@ -126,6 +126,14 @@ static uint8_t zone_op(struct fx *f, uint8_t sa, uint64_t lba, bool all)
 	return run(f, cdb, 16, NULL, 0);
 }
 
+static struct zl_zone_info zone_info(struct zdisk *z, uint32_t idx)
+{
+	struct zl_zone_info zi;
+
+	assert_int_equal(zdisk_report(z, (uint64_t)idx * ZS, ZL_RO_ALL, &zi, 1, NULL), 1);
+	return zi;
+}
+
 static void assert_sense(const struct fx *f, uint8_t key, uint8_t asc, uint8_t ascq)
 {
 	assert_int_equal(f->sense[0] & 0x7f, 0x70);
@@ -643,16 +651,44 @@ static void test_zscsi_torn_write_is_medium_error_at_first_lost_lba(void **state
 	teardown(state);
 }
 
-static void test_zscsi_power_loss_is_unit_attention_once(void **state)
+/*
+ * The command that meets a power loss, and every command after it until the
+ * power comes back, is NOT READY 04h/00h (not a unit attention, which sd
+ * retries on the state the power loss left); then POWER ON OCCURRED once.
+ */
+static void test_zscsi_power_loss_not_ready_until_power_cycle(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
-	uint8_t buf[8 * 512] = { 0 }, tur[6] = { 0 };
+	uint8_t buf[8 * 512] = { 0 }, tur[6] = { 0 }, inq[6] = { 0x12, 0, 0, 0, 36, 0 },
+		rs[6] = { 0x03, 0, 0, 0, 18, 0 }, rsd[18];
 
 	assert_int_equal(open_fx(f, ZSCSI_PROFILE_ZBC2, "power-loss:op=write", 0), 0);
 	assert_int_equal(rw16(f, 0x8a, 2 * ZS, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 2, 0x04, 0x00);
+	assert_true(zdisk_powered_off(f->disk));
+	/* the retry, another write, a read, a zone reset, TEST UNIT READY */
+	assert_int_equal(rw16(f, 0x8a, 2 * ZS, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 2, 0x04, 0x00);
+	assert_int_equal(rw16(f, 0x8a, 3 * ZS, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 2, 0x04, 0x00);
+	assert_int_equal(rw16(f, 0x88, 0, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 2, 0x04, 0x00);
+	assert_int_equal(zone_op(f, 0x04, 2 * ZS, false), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 2, 0x04, 0x00);
+	assert_int_equal(run(f, tur, 6, NULL, 0), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 2, 0x04, 0x00);
+	assert_int_equal(run(f, inq, 6, buf, 36), ZSCSI_GOOD);
+	assert_int_equal(run(f, rs, 6, rsd, sizeof(rsd)), ZSCSI_GOOD);
+	assert_int_equal(rsd[2] & 0x0f, 2);
+	assert_int_equal(rsd[12], 0x04);
+	assert_int_equal(zone_info(f->disk, 2).wp_lba, 2 * ZS);
+	assert_int_equal(zone_info(f->disk, 3).wp_lba, 3 * ZS);
+	/* the power is back: POWER ON OCCURRED once, then served */
+	assert_int_equal(zdisk_power_cycle(f->disk), 0);
+	assert_int_equal(run(f, tur, 6, NULL, 0), ZSCSI_CHECK_CONDITION);
 	assert_sense(f, 6, 0x29, 0x00);
-	/* reported with the command: not again */
 	assert_int_equal(run(f, tur, 6, NULL, 0), ZSCSI_GOOD);
+	assert_int_equal(rw16(f, 0x8a, 3 * ZS, 8, buf), ZSCSI_GOOD);
 	*state = f;
 	teardown(state);
 }
@@ -925,7 +961,7 @@ int main(void)
 		cmocka_unit_test(test_zscsi_medium_write_error),
 		cmocka_unit_test(test_zscsi_medium_write_error_reports_first_failed_lba),
 		cmocka_unit_test(test_zscsi_torn_write_is_medium_error_at_first_lost_lba),
-		cmocka_unit_test(test_zscsi_power_loss_is_unit_attention_once),
+		cmocka_unit_test(test_zscsi_power_loss_not_ready_until_power_cycle),
 		T(test_zscsi_power_cycle_unit_attention_then_clear),
 		T(test_zscsi_read_only_and_offline_sense),
 		T(test_zscsi_cross_type_read_by_profile),

@@ -27,10 +27,11 @@ nv_need() {
 # tcm_loop target; the SCSI disk's max_hw_sectors capped at 512 KiB through
 # scsi_mod's default_dev_flags for the scan, which must be back to what it
 # was); prints sdX.  ZONE is in MiB, or with its unit (256K).  nv_zl_rm
-# NAME removes it.
+# NAME removes it.  NV_KEEP=1: the image NAME had is opened again (its
+# durable state: a power cycle, after nv_zl_rm), not made afresh.
 nv_zl() {
 	local img=/tmp/$1.img cfg d f=/sys/module/scsi_mod/parameters/default_dev_flags flags zs=$3
-	h_fresh $img
+	[ -n "${NV_KEEP:-}" ] || h_fresh $img
 	case $zs in *[KMG]) ;; *) zs=${zs}M ;; esac
 	cfg="zonelab/$img?zsize=$zs&conv=${4:-0}&max_open=16&lba=${E2E_LBA:-512}&ctl=1${5:-}"
 	flags=$(cat $f)
