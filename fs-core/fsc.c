@@ -208,6 +208,7 @@ void fsc_destroy(struct fsc *fs)
 	fsc_slab_fini(fs);
 	free(fs->bgs);
 	free(fs->meta_bgs);
+	free(fs->zpend);
 	free(fs->bg_starts);
 	free(fs->bgmap.ent);
 	free(fs->active);

@@ -221,6 +221,16 @@ static void bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 		fs->st.nr_zone_resets++;
 		if (dev->resets[z] < UINT16_MAX)  /* CAT keys hold 16 bits */
 			dev->resets[z]++;
+		/* 6.12 mode: the zone is free again only after the commit
+		 * (find_free_dev_extent() reads the commit root, volumes.c:1816,
+		 * and skips zones not yet reset, zoned.c:1056; the reset is
+		 * btrfs_finish_extent_commit()'s, extent-tree.c:2890) */
+		if (fs->cfg.resv_612 &&
+		    !fsc_push_u32(&fs->zpend, &fs->nr_zpend, &fs->zpend_cap, bg->stripes[i].dev) &&
+		    !fsc_push_u32(&fs->zpend, &fs->nr_zpend, &fs->zpend_cap, z))
+			continue;
+		if (fs->cfg.resv_612 && fs->nr_zpend & 1)
+			fs->nr_zpend--;  /* out of memory: the zone returns at once */
 		fsc_zone_put(dev, z);
 	}
 	fsc_clean_forget(fs, bg);

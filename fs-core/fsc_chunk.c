@@ -49,6 +49,9 @@ int fsc_dev_extent_find(struct fsc *fs, uint32_t d, uint32_t nr_zones, uint64_t 
 	if (!dev->blk || !dev->zone_bytes || dev->nr_free < nr_zones || n < 2)
 		return -ENOSPC;
 	z = dev->cursor < 1 ? 1 : dev->cursor;
+	if (fs->cfg.resv_612)
+		z = 1;  /* 6.12 mode: first fit from the device's start
+			 * (find_free_dev_extent(), volumes.c:1855-1875; 6.1's too) */
 	for (tried = 0; tried < n; tried++, z++) {
 		/* the next free zone at or after @z (the free map: no scan of
 		 * used zones), wrapping to zone 1 once */
@@ -171,6 +174,20 @@ int fsc_chunk_alloc(struct fsc *fs, uint32_t type, struct fsc_stripe *st, uint32
 	}
 	if (p != FSC_DUP && n < nr)
 		return fs->nr_devs < nr ? FSC_E_BAD_PROFILE : -ENOSPC;
+	if (p == FSC_DUP && fs->cfg.resv_612) {
+		/* 6.12 mode: both stripes in one hole of two empty zones
+		 * (dev_extent_min = zone x dev_stripes, volumes.c:5321, one
+		 * find_free_dev_extent() for both, volumes.c:5390-5398; 6.1's
+		 * rule too, not modelled in its mode) */
+		ret = fsc_dev_extent_find(fs, order[0], 2, &st[0].phys);
+		if (ret)
+			return ret;
+		st[0].dev = st[1].dev = order[0];
+		st[1].phys = st[0].phys + fs->devs[order[0]].zone_bytes;
+		*nr_out = nr;
+		*data_out = data;
+		return 0;
+	}
 	for (i = 0; i < nr; i++) {
 		st[i].dev = p == FSC_DUP ? order[0] : order[i];
 		ret = fsc_dev_extent_find(fs, st[i].dev, 1, &st[i].phys);
@@ -182,6 +199,17 @@ int fsc_chunk_alloc(struct fsc *fs, uint32_t type, struct fsc_stripe *st, uint32
 	*nr_out = nr;
 	*data_out = data;
 	return 0;
+}
+
+/* fsc_zones_unpend() - the zones of the block groups removed before this
+ * commit return to the free pool (cfg.resv_612; fsc_bg.c's bg_remove()). */
+void fsc_zones_unpend(struct fsc *fs)
+{
+	uint32_t i;
+
+	for (i = 0; i + 1 < fs->nr_zpend; i += 2)
+		fsc_zone_put(&fs->devs[fs->zpend[i]], fs->zpend[i + 1]);
+	fs->nr_zpend = 0;
 }
 
 /* fsc_chunk_release() - the zones of @nr stripes return to the free pool. */

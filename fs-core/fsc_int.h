@@ -440,6 +440,11 @@ struct fsc {
 				   * fsc_chunk_zones() of every type, kept by fsc_bg_insert()/unlink() */
 	struct fsc_bg **unused;   /* reclaim mode: left empty, deleted by fsc_delete_unused() */
 	uint32_t nr_unused, unused_cap;
+	/* cfg.resv_612: zones of block groups removed since the last commit,
+	 * (device, zone) pairs, out of the free pool until fsc_commit_finish()
+	 * (btrfs_finish_extent_commit() resets them, extent-tree.c:2890) */
+	uint32_t *zpend;
+	uint32_t nr_zpend, zpend_cap;
 
 	struct fsc_clean clean;   /* victim selection */
 	struct fsc_reclaim {      /* the kernel's reclaim list (fsc_reclaim.c) */
@@ -543,6 +548,7 @@ int fsc_dev_extent_find(struct fsc *fs, uint32_t dev, uint32_t nr_zones, uint64_
 int fsc_chunk_alloc(struct fsc *fs, uint32_t type, struct fsc_stripe *st, uint32_t *nr_out,
 		    uint32_t *data_out);
 void fsc_chunk_release(struct fsc *fs, const struct fsc_stripe *st, uint32_t nr);
+void fsc_zones_unpend(struct fsc *fs);
 int fsc_map_stripe(const struct fsc_bg *bg, uint64_t off, uint64_t len, uint32_t *idx,
 		   uint64_t *phys, uint64_t *run);
 

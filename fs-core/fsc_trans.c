@@ -328,6 +328,7 @@ int fsc_commit_finish(struct fsc *fs, uint64_t now_ns)
 		fsc_free_extent(fs, fs->commit_pinned[i].logical, fs->commit_pinned[i].len, now_ns);
 	}
 	fs->nr_commit_pinned = 0;
+	fsc_zones_unpend(fs);
 	fs->st.nr_commits++;
 	fsc_reclaim_commit(fs);  /* the unpin check (__btrfs_add_free_space_zoned) */
 	return ret;

@@ -10,7 +10,9 @@
  * 80% used (opened under max active zones like any), then asks for a
  * commit; after three commits it fails.  A reservation whose write is not
  * allocated yet survives a commit.  6.12: that chunk is on the unused list
- * from its creation, deleted by the cleaner unless the space is short.
+ * from its creation, deleted by the cleaner unless the space is short;
+ * and its chunk allocator: a DUP chunk in two adjacent free zones, first
+ * fit, a removed block group's zones free only after the commit.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -674,6 +676,127 @@ static void test_612_reloc_enospc(void **state)
 	}
 }
 
+/* 6.12 mode: a DUP chunk's two stripes come from one hole of two empty
+ * zones (dev_extent_min = zone x 2, volumes.c:5321; one
+ * find_free_dev_extent() for both, volumes.c:5390-5398): two free zones
+ * apart are not enough.  6.1's mode (as before) takes any two. */
+static void test_612_dup_needs_adjacent_zones(void **state)
+{
+	for (int v612 = 0; v612 < 2; v612++) {
+		struct tdevs t;
+		struct fsc_cfg cfg;
+		struct fsc *fs;
+		struct fsc_stripe st[FSC_MAX_DEVS * 2];
+		uint32_t nr = 0, data = 0, z, zb;
+		uint64_t phys;
+
+		tdevs_init(&t, 1, 32, 0);
+		tcfg(&cfg, &t, FSC_SINGLE);
+		cfg.meta_profile = FSC_DUP;
+		assert_int_equal(fsc_create(&cfg, &fs), 0);
+		fs->cfg.resv_612 = v612;
+		zb = (uint32_t)fs->devs[0].zone_bytes;
+		while (!fsc_dev_extent_find(fs, 0, 1, &phys))
+			;  /* every free zone taken */
+		assert_int_equal(fs->devs[0].nr_free, 0);
+		z = 20;  /* zones 20 and 22 free, 21 not */
+		fsc_zone_put(&fs->devs[0], z);
+		fsc_zone_put(&fs->devs[0], z + 2);
+		if (v612) {
+			assert_int_equal(fsc_chunk_alloc(fs, FSC_BG_META, st, &nr, &data), -ENOSPC);
+			assert_int_equal(fs->devs[0].nr_free, 2);  /* nothing taken */
+			fsc_zone_put(&fs->devs[0], z + 1);
+			assert_int_equal(fsc_chunk_alloc(fs, FSC_BG_META, st, &nr, &data), 0);
+			assert_int_equal(st[1].phys, st[0].phys + zb);
+			assert_true(st[0].phys == (uint64_t)z * zb || st[0].phys == (uint64_t)(z + 1) * zb);
+			assert_int_equal(fs->devs[0].nr_free, 1);
+		} else {
+			assert_int_equal(fsc_chunk_alloc(fs, FSC_BG_META, st, &nr, &data), 0);
+			assert_int_equal(fs->devs[0].nr_free, 0);
+		}
+		assert_int_equal(nr, 2);
+		assert_int_equal(data, 1);
+		assert_int_equal(st[0].dev, 0);
+		assert_int_equal(st[1].dev, 0);
+		fsc_destroy(fs);
+		tdevs_fini(&t);
+	}
+}
+
+/* 6.12 mode: a removed block group's zones are free for a new chunk only
+ * after the commit (find_free_dev_extent() reads the commit root,
+ * volumes.c:1816; the zones are reset by btrfs_finish_extent_commit(),
+ * extent-tree.c:2890, and btrfs_find_allocatable_zones() skips zones not
+ * empty, zoned.c:1056), while the overcommit counts them unallocated at
+ * once (free_chunk_space, volumes.c:3396-3400).  6.1's mode: free at once. */
+static void test_612_removed_zones_after_commit(void **state)
+{
+	for (int v612 = 0; v612 < 2; v612++) {
+		struct tdevs t;
+		struct fsc *fs = mk(&t, 256, 8 * MIB);
+		struct fsc_bg *bg, *meta = NULL;
+		uint64_t l, start, oc;
+		uint32_t free0, stripes;
+
+		fs->cfg.resv_612 = v612;
+		assert_true(tcommit(fs) >= 0);
+		do {  /* a metadata block group, full, then freed */
+			assert_int_equal(fsc_alloc(fs, FSC_BG_META, 16384, FSC_NO_OWNER, 0, &bg, &l), 0);
+			meta = meta ? meta : bg;
+			bg->nr_inflight--;
+		} while (bg == meta && !meta->alloc_done);
+		start = meta->start;
+		stripes = meta->nr_stripes;
+		fsc_free_extent(fs, start, meta->len_bytes, 0);
+		assert_true(meta->unused);
+		free0 = fs->devs[0].nr_free;
+		oc = fsc_resv_overcommit(fs);
+		fsc_delete_unused(fs, 0);
+		assert_null(fsc_bg_lookup(fs, start));
+		assert_int_equal(fs->devs[0].nr_free, v612 ? free0 : free0 + stripes);
+		assert_true(fsc_resv_overcommit(fs) >= oc);  /* unallocated at once */
+		oc = fsc_resv_overcommit(fs);
+		assert_true(tcommit(fs) >= 0);
+		assert_int_equal(fs->devs[0].nr_free, free0 + stripes);  /* reset: free */
+		assert_int_equal(fs->nr_zpend, 0);
+		assert_int_equal(fsc_resv_overcommit(fs), oc);
+		fsc_destroy(fs);
+		tdevs_fini(&t);
+	}
+}
+
+/* 6.12 mode: a chunk's zone is the first free one from the device's start
+ * (find_free_dev_extent(): the first hole large enough, volumes.c:1855-1875),
+ * not the next after the last allocation as in 6.1's mode (as before). */
+static void test_612_first_fit(void **state)
+{
+	for (int v612 = 0; v612 < 2; v612++) {
+		struct tdevs t;
+		struct fsc_cfg cfg;
+		struct fsc *fs;
+		uint64_t phys;
+		uint32_t zb;
+
+		tdevs_init(&t, 1, 32, 0);
+		tcfg(&cfg, &t, FSC_SINGLE);
+		assert_int_equal(fsc_create(&cfg, &fs), 0);
+		fs->cfg.resv_612 = v612;
+		zb = (uint32_t)fs->devs[0].zone_bytes;
+		while (!fsc_dev_extent_find(fs, 0, 1, &phys))
+			;
+		fsc_zone_put(&fs->devs[0], 3);
+		fsc_zone_put(&fs->devs[0], 25);
+		fs->devs[0].cursor = 10;
+		assert_int_equal(fsc_dev_extent_find(fs, 0, 1, &phys), 0);
+		assert_int_equal(phys, (uint64_t)(v612 ? 3 : 25) * zb);
+		assert_int_equal(fsc_dev_extent_find(fs, 0, 1, &phys), 0);
+		assert_int_equal(phys, (uint64_t)(v612 ? 25 : 3) * zb);
+		assert_int_equal(fsc_dev_extent_find(fs, 0, 1, &phys), -ENOSPC);
+		fsc_destroy(fs);
+		tdevs_fini(&t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -689,6 +812,9 @@ int main(void)
 		cmocka_unit_test(test_612_reloc_enospc),
 		cmocka_unit_test(test_612_reloc_refills),
 		cmocka_unit_test(test_612_reloc_start_must_fit),
+		cmocka_unit_test(test_612_dup_needs_adjacent_zones),
+		cmocka_unit_test(test_612_first_fit),
+		cmocka_unit_test(test_612_removed_zones_after_commit),
 		cmocka_unit_test(test_enospc_after_three_commits),
 		cmocka_unit_test(test_removed_bg_still_counts),
 		cmocka_unit_test(test_spare_under_max_active),
