@@ -76,6 +76,8 @@ mkdir -p $M
 # (async reclaim racing the writer) came once in the whole 6.1 run of
 # 2026-12-07 with zonelab's side clean; a device that runs out where the
 # kernel's own reference does not is what the step is for.
+# Out of space on both disks (6.12 at this fill, 2026-12-07) is the
+# kernel's, noted likewise; zonelab alone out of space fails.
 NVB_FILES=${NVB_FILES:-9}; NVB_MIB=${NVB_MIB:-20}
 : > $LOGS/nvme-btrfs-enospc.txt
 
@@ -194,8 +196,13 @@ say "== step zonelab null_blk"; cat $LOGS/nvme-btrfs-cmp.txt
 diffs=$(awk '$2 != $3 && !($1 == "space" && $2 == "ok" && $3 == "fail") { printf "%s(%s|%s) ", $1, $2, $3 }' $LOGS/nvme-btrfs-cmp.txt)
 nbspace=$(awk '$1 == "space" && $2 == "ok" && $3 == "fail" { print "; null_blk alone ran out of space (the reference kernel'"'"'s ENOSPC, noted)" }' $LOGS/nvme-btrfs-cmp.txt)
 [ -n "$diffs" ] && bad+="differs from null_blk: $diffs; "
-grep -q ' fail$' $LOGS/nvme-btrfs-zonelab.txt && bad+="failed on zonelab: $(grep ' fail$' $LOGS/nvme-btrfs-zonelab.txt | cut -d' ' -f1 | tr '\n' ' '); "
+# Out of space on both disks (the same kernel on the reference device runs
+# out too: 6.12's zoned btrfs at this fill, 2026-12-07, docs/NVME-ZNS.md) is
+# the kernel's and noted; any other failed step on zonelab fails the check.
+bothspace=$(awk '$1 == "space" && $2 == "fail" && $3 == "fail" { print "; both disks ran out of space (the kernel'"'"'s ENOSPC on the reference too, noted)" }' $LOGS/nvme-btrfs-cmp.txt)
+zfail=$(awk '$2 == "fail" && !($1 == "space" && $3 == "fail") { printf "%s ", $1 }' $LOGS/nvme-btrfs-cmp.txt)
+[ -n "$zfail" ] && bad+="failed on zonelab: $zfail; "
 [ "$(wc -l < $LOGS/nvme-btrfs-zonelab.txt)" -ge 10 ] || bad+="cycle stopped early; "
 [ -z "$bad" ] || fail "$bad"
 reloc() { grep -c 'relocating block group' $LOGS/nvme-btrfs-$1-kmsg.txt; }
-note "btrfs on ZNS: every step as on null_blk ($(wc -l < $LOGS/nvme-btrfs-cmp.txt) steps, btrfs check clean on both, $NVB_FILES x $NVB_MIB MiB, block groups relocated $(reloc zonelab) | $(reloc null_blk)); superblock log $sbw x 4 KiB in zones $sbz; power loss ($pc, after $i files): mount $pl_mount, 10 files synced before it $pl_synced, btrfs check $pl_check, btrfs write errors ${pl_wr:-0}${pl_sigs:+, kernel: $pl_sigs}; out of space: $(tr '\n' ',' < $LOGS/nvme-btrfs-enospc.txt)$nbspace"
+note "btrfs on ZNS: every step as on null_blk ($(wc -l < $LOGS/nvme-btrfs-cmp.txt) steps, btrfs check clean on both, $NVB_FILES x $NVB_MIB MiB, block groups relocated $(reloc zonelab) | $(reloc null_blk)); superblock log $sbw x 4 KiB in zones $sbz; power loss ($pc, after $i files): mount $pl_mount, 10 files synced before it $pl_synced, btrfs check $pl_check, btrfs write errors ${pl_wr:-0}${pl_sigs:+, kernel: $pl_sigs}; out of space: $(tr '\n' ',' < $LOGS/nvme-btrfs-enospc.txt)$nbspace$bothspace"
