@@ -247,6 +247,28 @@ bool fsc_sb_copy_zone(const struct fsc *fs, const struct fsc_dev *dev, uint32_t 
 	return false;
 }
 
+/*
+ * The Linux modes with the superblock copies in conventional zones: the
+ * kernel keeps its chunks off the first mirror's log zones (0 and 1) and
+ * off the zone of every regular copy whatever the zones' type
+ * (btrfs_find_allocatable_zones(): zoned.c:1063-1083 of 6.12, the same
+ * loop at 1065-1085 of 6.1; sb_zone_number() puts mirror 0's log at zone
+ * 0, the other mirrors' at 512 GiB and 4 TiB, beyond the disks here).
+ * fs-core's placement above keeps only the zones its copies went to: zone
+ * 1, and a copy's zone that is sequential, would take chunks.
+ */
+static void sb_zones_keep(struct fsc_dev *dev)
+{
+	int m;
+
+	fsc_bit_set(dev->used_bits, 0);
+	if (dev->nr_zones > 1)
+		fsc_bit_set(dev->used_bits, 1);
+	for (m = 1; m < FSC_NR_SB_MIRRORS; m++)
+		if (sb_offset(m) + FSC_SB_BYTES <= dev->blk->capacity_bytes)
+			fsc_bit_set(dev->used_bits, (uint32_t)(sb_offset(m) / dev->zone_bytes));
+}
+
 int fsc_sb_place_dev(struct fsc *fs, uint32_t d)
 {
 	struct fsc_dev *dev = &fs->devs[d];
@@ -269,6 +291,8 @@ int fsc_sb_place_dev(struct fsc *fs, uint32_t d)
 		dev->sb_pos[m] = pos;
 		nr++;
 	}
+	if (nr && dev->zone_bytes && fsc_reclaim_on(&fs->cfg.reclaim))
+		sb_zones_keep(dev);
 	if (nr || !dev->zone_bytes)
 		return 0;
 	if (dev->nr_zones < 3 || !fsc_bit(dev->seq_bits, 0) || !fsc_bit(dev->seq_bits, 1))

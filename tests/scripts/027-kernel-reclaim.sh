@@ -185,6 +185,21 @@ grep -q 'may_use 0.61 used 0.02' "$dir/t.out" || fail "kwa_trace.py --slack: $(c
 python3 "$src/tests/validate/kwa_trace.py" "$dir/t.log" --cycles 1.1 > "$dir/t.out" 2>&1
 grep -qE '^1\.000005 +1 +0 +1\.0  yes$' "$dir/t.out" || fail "kwa_trace.py --cycles: $(cat "$dir/t.out")"
 python3 "$src/tests/validate/kwa_trace.py" > "$dir/t.out" 2>&1 && fail "kwa_trace.py without a trace: exit 0"
+# --bgs: a lean trace's dump after a phase: a data block group, a metadata
+# one holding two checksum leaves and the file tree's root, a garbled line
+{ echo "# bgs 2.2"
+  echo "bg 67108864 16777216 16777216 DATA|single"
+  echo "bg 100663296 16777216 49152 METADATA|DUP"
+  echo "tb 100777984 0 956 CSUM_TREE"; echo "tb 100794368 0 962 CSUM_TREE"; echo "tb 100810752 1 990 FS_TREE"
+  echo "bg 16777216 15071 65536) 407"
+  echo "# zones 2.2"; echo " start: 0x000000000, len 0x008000"
+} > "$dir/bgs.log"
+python3 "$src/tests/validate/kwa_trace.py" "$dir/bgs.log" --bgs > "$dir/t.out" 2>&1 || fail "kwa_trace.py --bgs: $(tail -2 "$dir/t.out")"
+grep -q '^2.2: 1 data, 1 metadata/system block groups, 3 zones in chunks$' "$dir/t.out" &&
+	grep -qE '^ +96 MiB METADATA\|DUP +used +48 KiB +3 blocks gen 956-990 +CSUM_TREE:2 FS_TREE:1$' "$dir/t.out" &&
+	grep -q '(1 garbled lines skipped)' "$dir/t.out" || fail "kwa_trace.py --bgs: $(cat "$dir/t.out")"
+python3 "$src/tests/validate/kwa_trace.py" "$dir/t.log" --bgs > "$dir/t.out" 2>&1 && fail "kwa_trace.py --bgs without a dump: exit 0"
+grep -q "no '# bgs PHASE' dump" "$dir/t.out" || fail "kwa_trace.py --bgs without a dump: $(cat "$dir/t.out")"
 # a damaged line: where and what, no traceback
 { head -3 "$dir/t.log"; printf '  fio-1 [000] ..... 1.9: btrfs_space_reservation: %s: space_info: 4 reserve\n' $u; } > "$dir/bad.log"
 python3 "$src/tests/validate/kwa_trace.py" "$dir/bad.log" > "$dir/t.out" 2>&1 && fail "kwa_trace.py on a damaged line: exit 0"

@@ -28,6 +28,13 @@ kernel_wa trace (KWA_TRACE=1: logs/kwa-trace-F-T-SEED.log; docs/VALIDATION.md,
                                    flushes reaching ALLOC_CHUNK and
                                    COMMIT_TRANS), metadata chunks made
   kwa_trace.py LOG --rsv-bins PHASE  the same for PHASE in 5 s bins
+  kwa_trace.py LOG --bgs           (KWA_TRACE=lean) after each phase, from
+                                   its "# bgs" dump: the data block groups
+                                   and the zones in chunks, then per
+                                   metadata and system block group its
+                                   used KiB and live tree blocks: how many,
+                                   their generations (oldest-newest) and
+                                   owners (root: count)
 
 bytes_may_use is rebuilt from the btrfs_space_reservation events of the
 metadata space (flags 4): a "space_info reserve X" followed at once by
@@ -132,10 +139,61 @@ def rsv(path, bins_phase=None):
     return 0
 
 
+def bgs(path):
+    """The "# bgs PHASE" dumps of a lean trace: "bg START LEN USED FLAGS",
+    each followed by its tree blocks "tb ADDR LEVEL GEN ROOT".  Lines the
+    serial console garbled (not of that form) are counted and skipped."""
+    dumps, cur, bg, bad = [], None, None, 0
+    try:
+        f = open(path, errors="replace")
+    except OSError as e:
+        raise SystemExit(f"{path}: {e.strerror}")
+    with f:
+        for line in f:
+            if line.startswith("# "):
+                w = line.split()
+                cur = None
+                if len(w) > 2 and w[1] == "bgs":
+                    cur = (w[2], [])
+                    dumps.append(cur)
+                continue
+            if cur is None:
+                continue
+            w = line.split()
+            if len(w) == 5 and w[0] == "bg" and all(x.isdigit() for x in w[1:4]):
+                bg = {"start": int(w[1]), "len": int(w[2]), "used": int(w[3]), "flags": w[4], "tb": []}
+                cur[1].append(bg)
+            elif len(w) == 5 and w[0] == "tb" and all(x.isdigit() for x in w[1:4]) and bg:
+                bg["tb"].append((int(w[3]), w[4]))
+            elif w:
+                bad += 1
+    if not dumps:
+        raise SystemExit(f"{path}: no '# bgs PHASE' dump (a KWA_TRACE=lean run has one per phase)")
+    for phase, bl in dumps:
+        data = [b for b in bl if b["flags"].startswith("DATA")]
+        zones = sum((2 if "DUP" in b["flags"] else 1) * b["len"] for b in bl) // (data[0]["len"] if data else 1)
+        meta = [b for b in bl if not b["flags"].startswith("DATA")]
+        print(f"{phase}: {len(data)} data, {len(meta)} metadata/system block groups, {zones} zones in chunks")
+        for b in meta:
+            own = {}
+            for _, root in b["tb"]:
+                own[root] = own.get(root, 0) + 1
+            gens = [g for g, _ in b["tb"]]
+            span = f"{min(gens)}-{max(gens)}" if gens else "-"
+            print((f"  {b['start'] >> 20:6d} MiB {b['flags']:<14} used {b['used'] >> 10:6d} KiB "
+                   f"{len(b['tb']):4d} blocks gen {span:<10} "
+                   + " ".join(f"{r}:{c}" for r, c in sorted(own.items(), key=lambda x: -x[1]))).rstrip())
+    if bad:
+        print(f"({bad} garbled lines skipped)")
+    return 0
+
+
 def main(argv):
     if not argv or argv[0].startswith("-"):
         raise SystemExit(__doc__)
     path = argv[0]
+    if "--bgs" in argv:
+        return bgs(path)
     if "--rsv" in argv:
         return rsv(path)
     if "--rsv-bins" in argv:
