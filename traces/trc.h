@@ -48,6 +48,7 @@ enum {
 	TRC_HAS_HINT = 1u << 4,
 	TRC_HAS_ALL = 1u << 5,       /* a zone op on every zone (ZBC ALL bit) */
 	TRC_HAS_DATASYNC = 1u << 6,  /* a flush that is one file's fdatasync (iolog "datasync") */
+	TRC_HAS_FUA = 1u << 7,       /* forced unit access (ztrace FUA bit, blktrace BLK_TC_FUA) */
 };
 
 /* One request. */

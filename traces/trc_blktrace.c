@@ -35,7 +35,7 @@
 /* category bits (action >> 16) */
 enum {
 	BT_TC_READ = 1u << 0, BT_TC_WRITE = 1u << 1, BT_TC_FLUSH = 1u << 2,
-	BT_TC_PC = 1u << 9, BT_TC_NOTIFY = 1u << 10, BT_TC_DISCARD = 1u << 13,
+	BT_TC_PC = 1u << 9, BT_TC_NOTIFY = 1u << 10, BT_TC_DISCARD = 1u << 13, BT_TC_FUA = 1u << 15,
 	/* v8 only (action bits 32..38) */
 	BT_TC_ZONE_APPEND = 1u << 16, BT_TC_ZONE_RESET = 1u << 17, BT_TC_ZONE_RESET_ALL = 1u << 18,
 	BT_TC_ZONE_FINISH = 1u << 19, BT_TC_ZONE_OPEN = 1u << 20, BT_TC_ZONE_CLOSE = 1u << 21,
@@ -330,6 +330,8 @@ static int bt_next(struct trc_reader *r, struct trc_rec *rec)
 			continue;  /* a flush's own empty bio: its flush was reported */
 		rec->has = TRC_HAS_DEV | TRC_HAS_PID;
 		rec->op = bt_op(&e, &rec->has);
+		if (cat & BT_TC_FUA)
+			rec->has |= TRC_HAS_FUA;
 		rec->ts_ns = e.time >= b->genesis ? e.time - b->genesis : 0;
 		rec->offset_bytes = e.sector > UINT64_MAX / 512 ? UINT64_MAX / 512 * 512 : e.sector * 512;
 		rec->len_bytes = e.bytes;

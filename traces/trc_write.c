@@ -121,8 +121,15 @@ static const char *rwbs_of(const struct trc_rec *rec)
 
 int trc_writer_put(struct trc_writer *w, const struct trc_rec *rec, char *msg, size_t msg_len)
 {
+	struct trc_rec nofua;
 	uint64_t t;
 
+	/* The native formats have no FUA bit (v2's HAS byte is full): dropped. */
+	if ((w->fmt == TRC_OUT_NATIVE || w->fmt == TRC_OUT_NATIVE_V1) && (rec->has & TRC_HAS_FUA)) {
+		nofua = *rec;
+		nofua.has &= (uint16_t)~TRC_HAS_FUA;
+		rec = &nofua;
+	}
 	if (!w->have_first) {
 		w->have_first = true;
 		w->first_ns = rec->ts_ns;
@@ -200,6 +207,8 @@ int trc_writer_put(struct trc_writer *w, const struct trc_rec *rec, char *msg, s
 			fprintf(w->f, " hint=%u", rec->hint);
 		if (rec->has & TRC_HAS_ALL)
 			fputs(" all", w->f);
+		if (rec->has & TRC_HAS_FUA)
+			fputs(" fua", w->f);
 		fputc('\n', w->f);
 		break;
 	}

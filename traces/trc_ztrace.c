@@ -85,7 +85,8 @@ static int zt_next(struct trc_reader *r, struct trc_rec *rec)
 	rec->pid = 0;
 	rec->status = (uint32_t)zr.status << 24 | (uint32_t)zr.sense_key << 16 | (uint32_t)zr.asc << 8 | zr.ascq;
 	rec->hint = 0;
-	rec->has = TRC_HAS_LATENCY | TRC_HAS_STATUS | ((zr.flags & ZTRACE_F_ALL) ? TRC_HAS_ALL : 0);
+	rec->has = TRC_HAS_LATENCY | TRC_HAS_STATUS | ((zr.flags & ZTRACE_F_ALL) ? TRC_HAS_ALL : 0) |
+		   ((zr.flags & ZTRACE_F_FUA) ? TRC_HAS_FUA : 0);
 	return 1;
 }
 

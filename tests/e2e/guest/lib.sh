@@ -261,11 +261,15 @@ kernel_at_least() {
 	[ "$v" -ge $(( $1 * 1000 + $2 )) ]
 }
 # bt_v1_blind - the guest's blktrace (Debian 12's 1.3.0, the version-1
-# trace format: BLKTRACESETUP) records no zone management request: since
-# Linux 6.19 (f9ee38bbf70f "blktrace: add block trace commands for zone
-# operations") zone reset/open/close/finish have action bits above
-# BLK_TC_END_V1, which __blk_add_trace() drops for a version-1 trace; only
-# a blktrace using BLKTRACESETUP2 sees them.
+# trace format: BLKTRACESETUP) records no zone management request and no
+# FUA request: since Linux 6.19 (f9ee38bbf70f "blktrace: add block trace
+# commands for zone operations") zone reset/open/close/finish have action
+# bits above BLK_TC_END_V1, and __blk_add_trace() drops an event for a
+# version-1 trace when its category bits, as a number, exceed BLK_TC_END_V1
+# (7.3.4: kernel/trace/blktrace.c:371); BLK_TC_FUA is BLK_TC_END_V1 itself
+# (1 << 15, include/uapi/linux/blktrace_api.h:27,29), so a FUA request,
+# whose category also holds READ or WRITE, is dropped too.  Only a blktrace
+# using BLKTRACESETUP2 sees them.
 bt_v1_blind() { kernel_at_least 6 19; }
 
 bc_sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a - b }'; }
