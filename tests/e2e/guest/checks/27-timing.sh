@@ -26,6 +26,7 @@
 #         reaches the model's rate exactly when the VM keeps commands
 #         waiting at the drive all the time, and falls short by the time
 #         the VM let it run dry
+#   zlt6, zlt7  the same at 1 / the model's QD32 IOPS, FIFO and SPTF
 #   zltu  no model (the VM's untimed path; shown, not used in bounds)
 # The model puts emulated zone i at the radius of the drive's zone slot
 # i x 55,879/64, so these disks span the whole stroke.  TM_ROUNDS rounds
@@ -67,7 +68,7 @@ NZ=64; ZMIB=256; SZ=$(( NZ * ZMIB << 20 ))
 T_QD1=${TM_QD1_SECS:-4}; T_QD32=${TM_QD32_SECS:-5}; R=${TM_ROUNDS:-3}
 MODEL=hc620/cache=0
 SLOW=$MODEL/rate_od=40/rate_id=20
-DISKS="zltf zlts zlt0 zlt1 zltr zltu zlt2 zlt3 zlt4 zlt5"
+DISKS="zltf zlts zlt0 zlt1 zltr zltu zlt2 zlt3 zlt4 zlt5 zlt6 zlt7"
 cfg() { echo "zonelab/$1?zsize=${2}M&conv=0&max_open=16&lba=${E2E_LBA:-512}&ctl=1${3:+&timing=$3}"; }
 for d in $DISKS zltb; do dev_remove $d; rm -f /tmp/$d.img /tmp/$d.img.ctl; done
 # A timed disk needs tcmu-runner's work queue (docs/TIMING.md "In the
@@ -109,8 +110,12 @@ C1_US=$(python3 -c 'import json, sys; r = {x["name"]: x["value"] for x in json.l
 pace() { python3 -c 'import json, sys; r = {x["name"]: x["value"] for x in json.load(open(sys.argv[1]))["rows"]}; print(round(1048576e3 / r["sequential 1 MiB read, " + sys.argv[2]]))' $1 $2; }
 P_OD=$(pace $J-model.json OD); P_ID=$(pace $J-model.json ID)
 P_ROD=$(pace $J-model_slow.json OD); P_RID=$(pace $J-model_slow.json ID)
+# ... and 1 / the model's QD32 IOPS (FIFO, SPTF)
+pace32() { python3 -c 'import json, sys; r = {x["name"]: x["value"] for x in json.load(open(sys.argv[1]))["rows"]}; print(round(1e9 / r["QD32 4 KiB random read, " + sys.argv[2]]))' $1 $2; }
+P_FIFO=$(pace32 $J-model.json FIFO); P_SPTF=$(pace32 $J-model.json SPTF)
+[ -n "$P_FIFO" ] && [ -n "$P_SPTF" ] || fail "no QD32 figures in the model's table"
 [ -n "$P_OD" ] && [ -n "$P_ID" ] && [ -n "$P_ROD" ] && [ -n "$P_RID" ] || fail "no sequential read figures in the model's tables"
-echo "{\"c0_ms\": $C0_US.0e-3, \"c1_ms\": $C1_US.0e-3, \"pace_ns\": {\"od\": $P_OD, \"id\": $P_ID, \"r_od\": $P_ROD, \"r_id\": $P_RID}}" > $J-cal.json
+echo "{\"c0_ms\": $C0_US.0e-3, \"c1_ms\": $C1_US.0e-3, \"pace_ns\": {\"od\": $P_OD, \"id\": $P_ID, \"r_od\": $P_ROD, \"r_id\": $P_RID, \"fifo\": $P_FIFO, \"sptf\": $P_SPTF}}" > $J-cal.json
 CAL0=$MODEL/mech=off/cmd=${C0_US}us/reset=0/finish=0
 CAL1=$MODEL/mech=off/cmd=${C1_US}us/reset=0/finish=0
 ser() { echo $MODEL/mech=off/serial=1/cmd=${1}ns/reset=0/finish=0; }
@@ -119,6 +124,7 @@ ser() { echo $MODEL/mech=off/serial=1/cmd=${1}ns/reset=0/finish=0; }
 dc() { dev_create $1 $SZ "$(cfg /tmp/$1.img $ZMIB $2)" hw_max_sectors=2048 max_data_area_mb=64 || fail "backstore $1"; }
 dc zltf $MODEL; dc zlts $MODEL/sched=sptf; dc zlt0 $CAL0; dc zlt1 $CAL1; dc zltr $SLOW; dc zltu ""
 dc zlt2 $(ser $P_OD); dc zlt3 $(ser $P_ID); dc zlt4 $(ser $P_ROD); dc zlt5 $(ser $P_RID)
+dc zlt6 $(ser $P_FIFO); dc zlt7 $(ser $P_SPTF)
 for d in $DISKS; do
 	lun_attach $d > /dev/null || fail "no disk for $d"
 	s=$(devname $d)
@@ -185,17 +191,22 @@ for r in $(seq $R); do
 	rid_t() { fio_p r$r-r_id zltr $seq --offset=$ID --size=64M; }
 	rid_s() { fio_p r$r-s_r_id zlt5 $seq --offset=$ID --size=64M; }
 	pair od_t od_s; pair id_t id_s; pair rod_t rod_s; pair rid_t rid_s
-	q32_t() { fio_j r$r-fifo $F $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2
-		fio_j r$r-sptf $S $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2; }
-	q32_z() { fio_j r$r-z_qd32 $Z $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2; }
-	pair q32_t q32_z
+	# QD32 random reads, FIFO and SPTF, each adjacent to its serial
+	# calibration (one command at a time at 1 / the model's IOPS: is a
+	# command kept waiting at the drive?), then zlt0's (the capacity)
+	q_f() { fio_p r$r-fifo zltf $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2; }
+	q_fs() { fio_p r$r-s_fifo zlt6 $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2; }
+	q_s() { fio_p r$r-sptf zlts $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2; }
+	q_ss() { fio_p r$r-s_sptf zlt7 $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2; }
+	pair q_f q_fs; pair q_s q_ss
+	fio_j r$r-z_qd32 $Z $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2
 	say "round $r of $R done at $(awk -v a=$EPOCHREALTIME -v b=$t_s 'BEGIN { printf "%.0f", a - b }') s"
 done
 r1=$(stat1 zltf zop_reset); f1=$(stat1 zltf zop_finish)
 say "handler zltf: $(( r1 - r0 )) resets, $(( f1 - f0 )) finishes counted during the zone-op loops ($(( 16 * R )) each sent)"
 [ "$(( r1 - r0 ))" = $(( 16 * R )) ] && [ "$(( f1 - f0 ))" = $(( 16 * R )) ] ||
 	fail "the zone-op loops sent $(( 16 * R )) resets and finishes, the handler counted $(( r1 - r0 )) and $(( f1 - f0 ))"
-for d in zltf zlts zlt0 zlt1 zltr zlt2 zlt3 zlt4 zlt5; do
+for d in zltf zlts zlt0 zlt1 zltr zlt2 zlt3 zlt4 zlt5 zlt6 zlt7; do
 	$ZONELAB ctl --json /tmp/$d.img.ctl stats > $J-stats-$d.json
 	say "handler $d timing: $(grep -oE '"timing":\{[^}]*\}' $J-stats-$d.json)"
 done
