@@ -65,16 +65,20 @@ rounds, taken out):
       time a command against the pace, the drive's busy share): a stream
       whose commands took longer than the pace lost turns, one whose drive
       was idle was not fed.
-  QD32: the calibration disk's QD32 IOPS is the capacity C32.  FIFO: C32 >=
-      2 x model: within 10% of the model (the mechanism is the bottleneck;
-      the VM's per-command time hides behind 31 queued commands); else
-      VM-bound: >= 0.85 x min(C32, model).  SPTF: C32 >= 2 x model: within
-      10% of the model at the queue depth the handler's choices saw (its
-      ctl stats sptf_candidates / sptf_choices + 1, the model's
-      sptf_iops_by_qd interpolated there) and SPTF / FIFO >= 0.9 x the
-      model's ratio at that depth; else VM-bound: SPTF >=
-      0.85 x min(C32, FIFO's model) (SPTF is never worse than FIFO at the
-      same feed) and SPTF / FIFO >= 0.9.
+  QD32: judged like the streams, per round, by a serial calibration disk
+      at 1 / the model's IOPS (FIFO's for FIFO, SPTF's for SPTF) read with
+      the same job right before or after it: fed when it reached 0.95 of
+      its exact IOPS.  (Until run K: when zlt0's QD32 IOPS C32 was >= 2 x
+      the model, the throughput test found unsound for the streams; run K's
+      SPTF failed at 0.81 'fed' by it.)  Fed rounds: FIFO within 10% of
+      the model (the mechanism is the bottleneck; the VM's per-command time
+      hides behind the queued commands); SPTF within 10% of the model at
+      the queue depth the handler's choices saw (its ctl stats
+      sptf_candidates / sptf_choices + 1, the model's sptf_iops_by_qd
+      interpolated there) and SPTF / FIFO >= 0.9 x the model's ratio at
+      that depth.  Unfed rounds: VM-bound, >= 0.85 x min(C32, FIFO's model)
+      (SPTF is never worse than FIFO at the same feed), and SPTF / FIFO >=
+      0.9 when not both are fed.
 """
 import json
 import math
@@ -221,12 +225,16 @@ def hstats(tag):
         return None
 
 
-def busy_note(tag, r, per_cmd_ms):
+def busy_note(tag, r, per_cmd_ms, ramp_s=0.0):
+    """The handler's view of a job: commands, mechanism time a command, busy
+    share of the job's time (fio's runtime plus its ramp, which the counters
+    include; the drain of the last commands is not in either)."""
     h = hstats(tag)
     if not h or not h[0]:
         return "%s: no handler counters" % tag.split("-", 1)[1]
     return "%s %d cmds, %.2f ms/cmd (pace %.2f), drive busy %.0f%%" % (
-        tag.split("-", 1)[1], h[0], h[1] / h[0] * 1e3, per_cmd_ms, 100 * h[1] / (r["runtime"] / 1e3))
+        tag.split("-", 1)[1], h[0], h[1] / h[0] * 1e3, per_cmd_ms,
+        100 * h[1] / (r["runtime"] / 1e3 + ramp_s))
 
 
 seq_sum = {}
@@ -337,6 +345,9 @@ if depth is None:
 m_ratio = m_s / m_f
 
 
+QD32_RAMP_S = 2.0   # the QD32 jobs' --ramp_time (checks/27-timing.sh)
+
+
 def qd32(tag, name, m_full, m_judge, floor, why):
     """Judge a QD32 figure per round by its serial calibration; returns fed rounds."""
     if tag not in pace:
@@ -349,8 +360,10 @@ def qd32(tag, name, m_full, m_judge, floor, why):
           "one command at a time: <= its pace +2%, every round")
     notes.append("%s per round: %s IOPS; serial calib. (exact %.1f) %s; %s" % (
         name, " ".join("%.1f" % x for x in ri), exact, " ".join("%.1f" % x for x in ci),
-        "; ".join("r%d %s, %s" % (i + 1, busy_note("r%d-%s" % (i + 1, tag), rs[i], 1e3 / m_full),
-                                  busy_note("r%d-s_%s" % (i + 1, tag), cs[i], pace[tag] / 1e6))
+        "; ".join("r%d %s, %s" % (i + 1, busy_note("r%d-%s" % (i + 1, tag), rs[i], 1e3 / m_full,
+                                                    QD32_RAMP_S),
+                                  busy_note("r%d-s_%s" % (i + 1, tag), cs[i], pace[tag] / 1e6,
+                                            QD32_RAMP_S))
                   for i in range(R))))
     fed = [i for i in range(R) if ci[i] >= FED * exact]
     starved = [i for i in range(R) if i not in fed]

@@ -30,13 +30,14 @@
 #   zltu  no model (the VM's untimed path; shown, not used in bounds)
 # The model puts emulated zone i at the radius of the drive's zone slot
 # i x 55,879/64, so these disks span the whole stroke.  TM_ROUNDS rounds
-# (default 3), each timed disk's job beside the same job on zlt0, the order
+# (default 3), each timed disk's job next to its calibration job, the order
 # reversed every other round (so a drift of the loaded host's speed hits
 # both alike): QD1 4 KiB random reads (zltf and zlt1 at the same time),
 # 1 MiB sequential reads QD32 of zone 0 (OD) and 63 (ID) on zltf and zltr,
 # each adjacent to (before or after, never beside) the same job on its
 # serial calibration disk, the handler's counters read before and after
-# each, QD32 4 KiB random reads (FIFO, SPTF, zlt0), zone FINISH and RESET
+# each, QD32 4 KiB random reads (FIFO and SPTF, each adjacent to its serial
+# calibration disk likewise, then zlt0), zone FINISH and RESET
 # alternating between zltf and zlt0 one ioctl at a time
 # (guest/zoneop_lat.py).  guest/timing_cmp.py asserts the bounds
 # (docs/TIMING.md "Validation"): hard ones (no command faster than the
