@@ -213,6 +213,16 @@ int ztime_params_check(const struct ztime_params *p, char *msg, size_t msg_len)
 		    p->seek_full_ns / 1e6);
 		return -EINVAL;
 	}
+	if (p->serial && p->mech != ZTIME_MECH_OFF) {
+		say(msg, msg_len, "timing: serial=1 needs mech=off (with the mechanism on, the "
+		    "drive already serves its media accesses one at a time; serial=1 makes a "
+		    "calibration disk's fixed cost do so)");
+		return -EINVAL;
+	}
+	if (p->serial > 1) {
+		say(msg, msg_len, "timing: serial=%u must be 0 or 1", p->serial);
+		return -EINVAL;
+	}
 	if (!p->seek_knee_pct || p->seek_knee_pct >= 100) {
 		say(msg, msg_len, "timing: seek_knee=%u must be 1..99 (%% of the stroke)",
 		    p->seek_knee_pct);
@@ -564,7 +574,7 @@ static uint64_t hdd_write(struct ztime *t, uint64_t now, const struct ztime_req 
 	return done;
 }
 
-static uint64_t hdd_submit(struct ztime *t, uint64_t now, const struct ztime_req *r)
+static uint64_t hdd_serve(struct ztime *t, uint64_t now, const struct ztime_req *r)
 {
 	const struct ztime_params *p = &t->p;
 	uint64_t start;
@@ -591,6 +601,24 @@ static uint64_t hdd_submit(struct ztime *t, uint64_t now, const struct ztime_req
 	default:
 		return now + p->cmd_ns + p->close_ns;
 	}
+}
+
+/*
+ * serial=1 (mech=off only): the command's service starts when the previous
+ * one completed (the drive is idle before it), so its fixed cost is paid
+ * after theirs, not beside them; the media's free time is that completion.
+ */
+static uint64_t hdd_submit(struct ztime *t, uint64_t now, const struct ztime_req *r)
+{
+	uint64_t end;
+
+	if (!t->p.serial)
+		return hdd_serve(t, now, r);
+	if (now < t->media_free_ns)
+		now = t->media_free_ns;
+	end = hdd_serve(t, now, r);
+	t->media_free_ns = end;
+	return end;
 }
 
 /* ---- flash ---- */

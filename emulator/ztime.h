@@ -49,6 +49,12 @@ enum ztime_sched { ZTIME_SCHED_FIFO = 0, ZTIME_SCHED_SPTF };
  * fixed figures (cmd, the zone operations, implicit_open).  Not a drive: a
  * calibration disk that goes through the same timed path as a real model
  * and costs a known constant (what the e2e timing check subtracts).
+ * With mech=off the fixed costs run beside each other (32 commands sent at
+ * once all complete one `cmd` later); `serial=1` makes such a disk serve
+ * one command at a time: a command's service starts at the later of its
+ * arrival and the previous command's completion and lasts its fixed cost,
+ * so 32 commands sent at once complete at 1, 2, ... 32 x cmd (a drive that
+ * serves one 1 MiB command in `cmd`: the e2e check's stream calibration).
  */
 enum ztime_mech { ZTIME_MECH_ON = 0, ZTIME_MECH_OFF };
 
@@ -84,6 +90,8 @@ struct ztime_params {
 	uint64_t iface_bps;         /* host link: a cached write's transfer */
 	uint32_t seek_knee_pct;     /* Ruemmler-Wilkes: sqrt below this % of the stroke */
 	enum ztime_mech mech;       /* ZTIME_MECH_OFF: the mechanism costs nothing */
+	uint32_t serial;            /* 1 (needs mech=off): one command at a time, each
+				     * starting when the previous one completed */
 	/* flash */
 	uint32_t channels, dies_per_channel;
 	uint32_t zone_dies;         /* dies a zone is striped over */

@@ -104,6 +104,7 @@ static const struct key {
 	{ "cache", F_HDD, K_SIZE, O(cache_bytes), 0, 64ULL << 30 },
 	{ "iface", F_HDD, K_RATE, O(iface_bps), MBS, 100000 * MBS },
 	{ "mech", F_HDD, K_MECH, O(mech), 0, 1 },
+	{ "serial", F_HDD, K_U32, O(serial), 0, 1 },
 	{ "channels", F_FLASH, K_U32, O(channels), 1, 64 },
 	{ "dies", F_FLASH, K_U32, O(dies_per_channel), 1, 64 },
 	{ "zone_dies", F_FLASH, K_U32, O(zone_dies), 1, 4096 },

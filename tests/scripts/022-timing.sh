@@ -50,6 +50,9 @@ bad hc620,rpm=fast 'rpm'
 bad hc620,seek=3ms 'unknown key "seek" for hc620'
 bad hc620,capacity=512M '--timing-model hc620,capacity=512M: --zones 64 --zone-size 16777216:'
 bad hc620 '--blkdev' --blkdev /dev/null
+bad hc620,serial=1 'timing "hc620,serial=1": serial=1 needs mech=off'
+bad hc620,mech=off,serial=2 'serial=2 is out of range (0..1)'
+bad zn540,serial=1 'unknown key "serial" for zn540'
 
 # --- timing table: the figures, the published ones beside, deterministic
 run timing table
@@ -73,6 +76,25 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["model"].s
 	fail "timing table --json: not the expected JSON: $(head -3 "$dir/out")"
 run timing table --timing-model hc620,implicit_open=3ms
 grep -Eq '^implicit open \(4 KiB write, extra\) +3\.000 ms' "$dir/out" || fail "implicit_open knob not measured: $(grep implicit "$dir/out")"
+# serial=1 (a calibration disk serving one command at a time, cmd each):
+# every job at QD32 runs at 1 / cmd, sequential reads at 1 MiB / cmd; the
+# canonical text keeps it; `zonelab disk create --timing` takes the same
+# text and refuses the same bad ones (no image made)
+run timing table --timing-model hc620,cache=0,mech=off,serial=1,cmd=8101000ns --zones 64 --zone-size 256M
+[ $rc = 0 ] || fail "timing table serial=1: exit $rc: $(cat "$dir/err")"
+grep -q '^timing model: hc620,.*,mech=off,serial=1$' "$dir/out" || fail "serial=1 not in the canonical text: $(head -1 "$dir/out")"
+grep -Eq '^QD32 4 KiB random read, FIFO +123\.4[0-9]+ IOPS' "$dir/out" || fail "serial: QD32 not 1 / cmd: $(grep 'QD32.*FIFO' "$dir/out")"
+grep -Eq '^sequential 1 MiB read, ID +129\.43[0-9] MB/s' "$dir/out" || fail "serial: stream not 1 MiB / cmd: $(grep 'read, ID' "$dir/out")"
+run timing table --timing-model hc620,cache=0,mech=off,cmd=8101000ns --zones 64 --zone-size 256M
+grep -Eq '^sequential 1 MiB read, ID +129\.4' "$dir/out" && fail "mech=off without serial streams at its pace: $(grep 'read, ID' "$dir/out")"
+grep -q '^timing model: hc620,.*,mech=off,serial=0$' "$dir/out" || fail "serial=0 not in the canonical text: $(head -1 "$dir/out")"
+run disk create "$dir/ser.img" --size 64M --timing hc620,serial=1
+[ $rc = 2 ] && grep -q 'serial=1 needs mech=off' "$dir/err" && [ ! -e "$dir/ser.img" ] ||
+	fail "disk create --timing hc620,serial=1: exit $rc: $(cat "$dir/err")"
+run disk create "$dir/ser.img" --size 64M --timing hc620,mech=off,serial=1,cmd=4ms
+[ $rc = 0 ] || fail "disk create --timing ...,serial=1: exit $rc: $(cat "$dir/err")"
+run disk info "$dir/ser.img"
+grep -q '^timing: *hc620,mech=off,serial=1,cmd=4ms$' "$dir/out" || fail "disk info: no serial timing: $(grep timing "$dir/out")"
 
 # --- timing table on a given disk (the e2e VM's: 64 zones of 256 MiB)
 run timing table --zones 64 --zone-size 256M --json

@@ -362,6 +362,62 @@ static void test_non_media_command_pays_the_overhead_only(void **state)
 	zl_timed_destroy(t);
 }
 
+/*
+ * A serial calibration disk (mech=off,serial=1) through the handler's queue:
+ * 32 1 MiB reads arriving at once complete at k x cmd after their arrival,
+ * one at a time, each served for cmd (the rest queueing); without serial
+ * all 32 complete one cmd after their arrival.  A closed QD32 loop, each
+ * completed read replaced at its completion, completes one every cmd
+ * (streams exactly 1 MiB / cmd).
+ */
+static void test_serial_calibration_disk_serves_one_command_at_a_time(void **state)
+{
+	const uint64_t cmd = 4100000, at = 1000;
+	struct log ser = { 0 }, par = { 0 }, loop = { 0 };
+	struct zl_timed *s = make("hc620,cache=0,mech=off,serial=1,cmd=4.1ms", &ser);
+	struct zl_timed *p = make("hc620,cache=0,mech=off,cmd=4.1ms", &par);
+	struct ztime_req r = { .op = ZTIME_READ, .len_bytes = MiB };
+	struct zl_timed_stats st;
+	unsigned k, sent;
+
+	(void)state;
+	for (unsigned i = 0; i < 32; i++) {
+		r.off_bytes = i * MiB;
+		assert_int_equal(zl_timed_submit(s, at, &r, (void *)(uintptr_t)(i + 1)), 0);
+		assert_int_equal(zl_timed_submit(p, at, &r, (void *)(uintptr_t)(i + 1)), 0);
+	}
+	assert_int_equal(zl_timed_run_until(s, UINT64_MAX), 32);
+	assert_int_equal(zl_timed_run_until(p, UINT64_MAX), 32);
+	for (k = 1; k <= 32; k++) {
+		assert_int_equal(ser.id[k - 1], k);
+		assert_int_equal(ser.due[k - 1], at + k * cmd);
+		assert_int_equal(par.due[k - 1], at + cmd);
+	}
+	zl_timed_stats(s, &st);
+	assert_int_equal(st.service_ns, 32 * cmd);
+	assert_int_equal(st.wait_ns, cmd * (31 * 32 / 2));
+	assert_int_equal(st.max_model_ns, 32 * cmd);
+	zl_timed_destroy(p);
+	zl_timed_destroy(s);
+	/* the closed loop: 32 in flight, each completed one replaced at once */
+	s = make("hc620,cache=0,mech=off,serial=1,cmd=4.1ms", &loop);
+	for (sent = 0; sent < 32; sent++) {
+		r.off_bytes = sent * MiB;
+		assert_int_equal(zl_timed_submit(s, at, &r, (void *)(uintptr_t)(sent + 1)), 0);
+	}
+	for (k = 1; k <= 200; k++) {
+		assert_int_equal(zl_timed_run_until(s, at + k * cmd - 1), 0);
+		assert_int_equal(zl_timed_run_until(s, at + k * cmd), 1);
+		assert_int_equal(loop.due[k - 1], at + k * cmd);
+		r.off_bytes = sent * MiB;
+		assert_int_equal(zl_timed_submit(s, at + k * cmd, &r, (void *)(uintptr_t)++sent), 0);
+	}
+	/* 200 MiB in 200 x 4.1 ms: 255.75 MB/s, 1 MiB / cmd; 32 still in flight */
+	zl_timed_stats(s, &st);
+	assert_int_equal(st.pending, 32);
+	zl_timed_destroy(s);
+}
+
 static void test_flush_waits_for_the_cached_writes(void **state)
 {
 	struct log l = { 0 };
@@ -451,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_sptf_closed_loop_equals_the_timing_tables_figure),
 		cmocka_unit_test(test_sptf_with_qd1_is_fifo),
 		cmocka_unit_test(test_non_media_command_pays_the_overhead_only),
+		cmocka_unit_test(test_serial_calibration_disk_serves_one_command_at_a_time),
 		cmocka_unit_test(test_flush_waits_for_the_cached_writes),
 		cmocka_unit_test(test_destroy_completes_what_is_queued),
 		cmocka_unit_test(test_disk_bigger_than_the_drive_is_refused),

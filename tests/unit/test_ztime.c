@@ -364,6 +364,55 @@ static void test_ztime_mech_off_costs_only_the_fixed_figures(void **state)
 	ztime_destroy(t);
 }
 
+/*
+ * serial=1: a mech=off disk that serves one command at a time.  32 commands
+ * sent at once complete at 1, 2, ... 32 x cmd (without serial: all at cmd);
+ * a command arriving at an idle drive starts at its arrival; the zone
+ * operations and flushes wait their turn too and pay their own cost.
+ */
+static void test_ztime_serial_serves_one_command_at_a_time(void **state)
+{
+	const uint64_t cmd = 8100000;           /* 1 MiB at 129.4 MB/s, the check's ID pace */
+	struct ztime *par = make("hc620,cache=0,mech=off,cmd=8.1ms", 256 * MiB, 64);
+	struct ztime *ser = make("hc620,cache=0,mech=off,serial=1,cmd=8.1ms", 256 * MiB, 64);
+	struct ztime_req r = { ZTIME_READ, 63 * 256 * MiB, MiB, false, false };
+	uint64_t k, end;
+
+	assert_int_equal(ztime_params(ser)->serial, 1);
+	assert_int_equal(ztime_params(par)->serial, 0);
+	for (k = 1; k <= 32; k++) {
+		r.off_bytes = 63 * 256 * MiB + (k - 1) * MiB;
+		assert_int_equal(ztime_submit(par, 0, &r), cmd);
+		assert_int_equal(ztime_submit(ser, 0, &r), k * cmd);
+		assert_int_equal(ztime_media_free_ns(ser), k * cmd);
+		assert_int_equal(ztime_reach_ns(ser, 0, &r), 0);   /* no position: nothing to choose */
+	}
+	/* a write arriving while 32 are queued waits for them; FUA or not */
+	r.op = ZTIME_WRITE;
+	r.fua = true;
+	assert_int_equal(ztime_submit(ser, 5 * cmd, &r), 33 * cmd);
+	/* an idle drive: the service starts at the arrival */
+	r.op = ZTIME_READ;
+	r.fua = false;
+	assert_int_equal(ztime_submit(ser, 40 * cmd, &r), 41 * cmd);
+	/* a zone reset and a flush queue behind it and pay their own figures */
+	r = (struct ztime_req){ ZTIME_RESET, 0, 256 * MiB, false, false };
+	end = ztime_submit(ser, 40 * cmd, &r);
+	assert_int_equal(end, 41 * cmd + cmd + ztime_params(ser)->reset_ns);
+	r.op = ZTIME_FLUSH;
+	assert_int_equal(ztime_submit(ser, 40 * cmd, &r), end + cmd);
+	ztime_destroy(par);
+	ztime_destroy(ser);
+	/* with the write cache on: a cached write pays cmd and the link, one after another */
+	ser = make("hc620,mech=off,serial=1,cmd=1ms", 256 * MiB, 64);
+	r = (struct ztime_req){ ZTIME_WRITE, 0, MiB, false, false };
+	end = MiB * 1000000000ULL / 600000000ULL + 1000000;
+	assert_int_equal(ztime_submit(ser, 0, &r), end);
+	r.off_bytes = MiB;
+	assert_int_equal(ztime_submit(ser, 0, &r), 2 * end);
+	ztime_destroy(ser);
+}
+
 /* ---- flash ---- */
 
 static void test_ztime_flash_reset_erases_what_was_written(void **state)
@@ -449,6 +498,16 @@ static void test_ztime_parse_presets_and_overrides(void **state)
 	assert_int_equal(ztime_parse(buf, &q, msg, sizeof(msg)), 0);
 	assert_int_equal(q.mech, ZTIME_MECH_OFF);
 	assert_int_equal(q.reset_ns, 0);
+	assert_non_null(strstr(buf, ",serial=0"));
+	assert_int_equal(q.serial, 0);
+	/* serial: 0 in the preset; 1 (with mech=off) survives the round trip */
+	assert_int_equal(ztime_parse("hc620,mech=off,serial=1", &p, msg, sizeof(msg)), 0);
+	assert_int_equal(p.serial, 1);
+	assert_true(ztime_format(&p, buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, ",mech=off,serial=1"));
+	assert_int_equal(ztime_parse(buf, &q, msg, sizeof(msg)), 0);
+	assert_int_equal(q.serial, 1);
+	assert_int_equal(q.mech, ZTIME_MECH_OFF);
 }
 
 static const struct {
@@ -479,6 +538,12 @@ static const struct {
 	{ "hc620,mech=0", "mech=\"0\": not on or off" },
 	{ "hc620,mech=", "mech=\"\": not on or off" },
 	{ "zn540,mech=off", "unknown key \"mech\" for zn540 (a flash drive)" },
+	{ "hc620,mech=off,serial=2", "serial=2 is out of range (0..1)" },
+	{ "hc620,mech=off,serial=on", "serial=\"on\"" },
+	{ "hc620,mech=off,serial=", "serial=\"\"" },
+	{ "hc620,serial=1", "serial=1 needs mech=off" },
+	{ "hc620,serial=1,mech=on", "serial=1 needs mech=off" },
+	{ "zn540,serial=1", "unknown key \"serial\" for zn540 (a flash drive)" },
 	{ "hc620,cmd=1.5s", "cmd=1.5s is out of range (0ms..1000ms)" },
 	{ "hc620,reset=61s", "reset=61s is out of range (0ms..60000ms)" },
 };
@@ -535,6 +600,7 @@ int main(void)
 		cmocka_unit_test(test_ztime_implicit_open_costs_what_the_knob_says),
 		cmocka_unit_test(test_ztime_zone_ops_cost_their_figures),
 		cmocka_unit_test(test_ztime_mech_off_costs_only_the_fixed_figures),
+		cmocka_unit_test(test_ztime_serial_serves_one_command_at_a_time),
 		cmocka_unit_test(test_ztime_flash_reset_erases_what_was_written),
 		cmocka_unit_test(test_ztime_flash_stripes_a_zone_over_its_dies),
 		cmocka_unit_test(test_ztime_parse_presets_and_overrides),

@@ -5,9 +5,14 @@
 Reads PREFIX-model.json and PREFIX-model_slow.json (`zonelab timing table
 --json` for the disks), PREFIX-cal.json (the calibration disks' costs: c0,
 the model's zone operation, for zlt0; c1, the model's mean QD1 read, for
-zlt1: mech=off, every command costs exactly that), per round r
-PREFIX-rR-qd1.json (fio: the timed disk and zlt1 at the same time),
-PREFIX-rR-{od,id,z_od,r_od,r_id,fifo,sptf,z_qd32}.json and PREFIX-rR-zop.json
+zlt1: mech=off, every command costs exactly that; pace_ns, the serial
+calibration disks' command time for each stream, 1 MiB / the model's rate),
+per round r PREFIX-rR-qd1.json (fio: the timed disk and zlt1 at the same
+time), PREFIX-rR-{od,id,r_od,r_id}.json (the streams) and
+PREFIX-rR-s_{od,id,r_od,r_id}.json (their serial calibrations), each with
+-probe.json (guest/stall_probe.py) and -hs.json (the handler's timing
+counters before and after the job), PREFIX-rR-{fifo,sptf,z_qd32}.json and
+PREFIX-rR-zop.json
 (guest/zoneop_lat.py alternating between FDEV, the timed disk, and ZDEV,
 zlt0), PREFIX-u_{qd1,od,qd32}.json (the untimed disk, shown only) and the
 handlers' statistics.  Prints one line per figure (model, measured, the
@@ -19,8 +24,9 @@ Hard bounds (hold under any load; a failure means a command completed
 sooner than the model allows):
   every zone FINISH / RESET on the timed disk >= the model's time; every
   command on a calibration disk >= its cost; QD1 mean latency >= the model's
-  mean - 3 standard errors; sequential MB/s <= 1.02 x the model; QD32 IOPS
-  <= 1.10 x the model.
+  mean - 3 standard errors; sequential MB/s <= 1.02 x the model, and a
+  serial calibration's <= 1.02 x its exact rate (one command at a time),
+  every round; QD32 IOPS <= 1.10 x the model.
 Recovered figures (the calibration disk's overhead, measured in the same
 rounds, taken out):
   QD1: per round, mean latency(timed) - (mean latency(zlt1) - c1);
@@ -30,27 +36,49 @@ rounds, taken out):
   zone FINISH / RESET: each timed op paired with the calibration op sent
       next to it: median of (timed - calibration + c0) within max(10%,
       3 se of that median, from its interquartile range).
-  sequential reads: the calibration disk's rate is the timed path's
-      capacity C, judged round by round.  The rounds with C >= 2 x model
-      are fed: their rate within 10% of the model, the model's time for
-      their bytes lengthened by the guest's stalls longer than 50 ms in
-      those jobs (guest/stall_probe.py: the guest did not run, nothing fed
-      the drive, which may have run dry that long) (the starved rounds beside
-      them only above their VM-bound floor, below).  No fed round:
-      "VM-bound", said so: rate >= 1 / (1/C + 1/T), T the model's rate
-      when every command loses a whole turn (the VM's time and the starved
-      drive's in series, no overlap); the disk with media rates of 40 / 20
-      MB/s (zltr) shows the streaming where C can feed it.
-  QD32: the calibration disk's QD32 IOPS is the capacity C32.  FIFO: C32 >=
-      2 x model: within 10% of the model (the mechanism is the bottleneck;
-      the VM's per-command time hides behind 31 queued commands); else
-      VM-bound: >= 0.85 x min(C32, model).  SPTF: C32 >= 2 x model: within
-      10% of the model at the queue depth the handler's choices saw (its
-      ctl stats sptf_candidates / sptf_choices + 1, the model's
-      sptf_iops_by_qd interpolated there) and SPTF / FIFO >= 0.9 x the
-      model's ratio at that depth; else VM-bound: SPTF >=
-      0.85 x min(C32, FIFO's model) (SPTF is never worse than FIFO at the
-      same feed) and SPTF / FIFO >= 0.9.
+  sequential reads: each stream (hc620 OD and ID on the timed disk, the
+      same on zltr at 40 / 20 MB/s) has a serial calibration disk at its
+      pace (mech=off, serial=1, cmd = 1 MiB / the model's rate: it serves
+      one command at a time, so its exact rate is the model's when the VM
+      keeps a command waiting at it, and it falls short by the time the VM
+      left it without one), read with the same QD32 job right before or
+      after the stream (the order alternating per round), never beside it
+      (one vCPU: a job beside it competes for the feed it measures).
+      A round is fed when its serial calibration reached 0.95 x its exact
+      rate: the VM then left such a drive idle at most 5% of the job, and
+      the stream's 10% leaves the other 5% for what the calibration cannot
+      see (a timed command that arrives after the drive ran dry also waits
+      up to a turn for its sector; the drift between two adjacent jobs;
+      fio's ramp, under 1% here).  Fed rounds: within 10% of the model, the
+      model's time for their bytes lengthened by the guest's stalls longer
+      than 50 ms in those jobs (guest/stall_probe.py: the guest did not
+      run, nothing fed the drive, which may have run dry that long).
+      Unfed rounds: VM-bound, said so, held only to a floor, the time the
+      serial calibration took for the same bytes and a whole turn lost by
+      every command in series (the VM's feed and the starved drive, no
+      overlap), plus the stalls.  No fed round: VM-bound, said so.  The
+      old judgement (a mech=off disk's throughput, commands costing 1.1 ms
+      each in parallel, at least 2 x the model) was unsound: such a disk
+      measures how many commands the VM can push through, not whether it
+      keeps one waiting at a drive that serves one at a time.  The
+      handler's counters over each job are printed (commands, mechanism
+      time a command against the pace, the drive's busy share): a stream
+      whose commands took longer than the pace lost turns, one whose drive
+      was idle was not fed.
+  QD32: judged like the streams, per round, by a serial calibration disk
+      at 1 / the model's IOPS (FIFO's for FIFO, SPTF's for SPTF) read with
+      the same job right before or after it: fed when it reached 0.95 of
+      its exact IOPS.  (Until run K: when zlt0's QD32 IOPS C32 was >= 2 x
+      the model, the throughput test found unsound for the streams; run K's
+      SPTF failed at 0.81 'fed' by it.)  Fed rounds: FIFO within 10% of
+      the model (the mechanism is the bottleneck; the VM's per-command time
+      hides behind the queued commands); SPTF within 10% of the model at
+      the queue depth the handler's choices saw (its ctl stats
+      sptf_candidates / sptf_choices + 1, the model's sptf_iops_by_qd
+      interpolated there) and SPTF / FIFO >= 0.9 x the model's ratio at
+      that depth.  Unfed rounds: VM-bound, >= 0.85 x min(C32, FIFO's model)
+      (SPTF is never worse than FIFO at the same feed), and SPTF / FIFO >=
+      0.9 when not both are fed.
 """
 import json
 import math
@@ -103,7 +131,7 @@ def quantile(v, q):
 
 def check(name, unit, mod, meas, cal, lo, hi, bound):
     ok = lo <= meas <= hi
-    lines.append("%-4s %-34s %10.3f %10.3f %10s %6.3f %-5s %s [%.3f, %s]" % (
+    lines.append("%-4s %-42s %10.3f %10.3f %10s %6.3f %-5s %s [%.3f, %s]" % (
         "ok" if ok else "FAIL", name, mod, meas, "-" if cal is None else "%.3f" % cal,
         meas / mod if mod else 0, unit, bound, lo, "inf" if hi >= INF else "%.3f" % hi))
     if not ok:
@@ -178,75 +206,117 @@ for op, name in (("finish", "zone finish (half-full zone)"), ("reset", "zone res
           "se %.3f ms, %d pairs" % (se_m, len(d)))
 
 # ---- sequential reads ----
-cal_rs = rounds("z_od")
-cap = rate(cal_rs)
-notes.append("calib. seq per round: %s MB/s" % " ".join("%.1f" % rate([x]) for x in cal_rs))
-for tag, name, rtag in (("od", "sequential 1 MiB read, OD", "r_od"),
-                        ("id", "sequential 1 MiB read, ID", "r_id")):
-    for mod, t, label in ((model, tag, "hc620"), (slow, rtag, "40/20 MB/s")):
-        m = mod[name]
-        rs = rounds(t)
-        meas = rate(rs)
-        notes.append("%s %s per round: %s MB/s" % (tag, label, " ".join("%.1f" % rate([x])
-                                                                      for x in rs)))
-        nm = "seq 1M QD32 %s %s" % (tag.upper(), label)
-        check(nm + " (hard)", "MB/s", m, max(rate([x]) for x in rs), cap, 0, 1.02 * m,
-              "<= model +2%, every round")
-        # the model's rate when every 1 MiB command misses its sector by a
-        # whole turn (a starved stream; no read look-ahead is modelled)
-        turn = 1.048576 / ((1.048576 / m) * 1e3 + rev + cmd) * 1e3
-        # fed or not is judged round by round: a round whose calibration
-        # stream could not reach 2 x the model says nothing about the model
-        fed = [i for i, c in enumerate(cal_rs) if rate([c]) >= 2 * m]
-        if fed:
-            starved = [i for i in range(len(rs)) if i not in fed]
-            cap_f = rate([cal_rs[i] for i in fed])
-            if starved:
-                cap_s = rate([cal_rs[i] for i in starved])
-                lo_s = 1 / (1 / cap_s + 1 / turn)
-                notes.append("%s: round(s) %s not fed (calib. %.0f < 2 x %.0f): judged on "
-                             "round(s) %s; the starved ones only >= %.1f" % (
-                                 nm, ",".join(str(i + 1) for i in starved), cap_s, m,
-                                 ",".join(str(i + 1) for i in fed), lo_s))
-                check(nm + " starved rounds", "MB/s", m, rate([rs[i] for i in starved]), cap_s,
-                      lo_s, 1.02 * m, "VM-bound rounds: >= 1 / (1/calib. + 1/%.1f)" % turn)
-            # the guest's stalls in the fed rounds (guest/stall_probe.py): the
-            # drive may have run dry for that long; the model's time for the
-            # bytes plus that idle time, within 10%
-            idle = sum(sum(stalls("r%d-%s" % (i + 1, t))) for i in fed) / 1e3
-            mb = sum(rs[i]["io_bytes"] for i in fed) / 1e6
-            lo_f = 0.9 * mb / (mb / m + idle)
-            notes.append("%s: guest stalls > 50 ms in the fed round(s): %s" % (nm, "; ".join(
-                "r%d %s" % (i + 1, " ".join("%.0f" % x for x in stalls("r%d-%s" % (i + 1, t))) or "none")
-                for i in fed)))
-            check(nm, "MB/s", m, rate([rs[i] for i in fed]), cap_f, lo_f, 1.1 * m,
-                  "fed in round(s) %s (calib. %.0f >= 2 x model each): model +-10%%, the "
-                  "drive idle for the guest's %.2f s of stalls" % (
-                      ",".join(str(i + 1) for i in fed), cap_f, idle))
-        else:
-            # the VM's time and the starved drive's time in series, no overlap
-            lo = 1 / (1 / cap + 1 / turn)
-            notes.append("%s: VM-bound: the timed path streams %.0f MB/s, below 2 x %.0f" %
-                         (nm, cap, m))
-            check(nm, "MB/s", m, meas, cap, lo, 1.02 * m,
-                  "VM-bound (calib. %.0f < 2 x model): >= 1 / (1/calib. + 1/%.1f, a turn lost "
-                  "per command)" % (cap, turn))
+# Each stream has a serial calibration disk at its pace (mech=off,
+# serial=1, cmd = P = 1 MiB / the model's rate: one command at a time, so
+# its exact rate is the model's), read with the same job right before or
+# after it.  Its shortfall from that exact rate is the time the VM left a
+# drive that serves one P-long command at a time with no command waiting.
+FED = 0.95
+pace = cal.get("pace_ns") or {}
+
+
+def hstats(tag):
+    """The handler's timing counters over a job: (commands, busy s) or None."""
+    try:
+        h = load(tag + "-hs")
+        b, a = h["before"]["timing"], h["after"]["timing"]
+        return a["timed"] - b["timed"], (a["service_ns"] - b["service_ns"]) / 1e9
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def busy_note(tag, r, per_cmd_ms, ramp_s=0.0):
+    """The handler's view of a job: commands, mechanism time a command, busy
+    share of the job's time (fio's runtime plus its ramp, which the counters
+    include; the drain of the last commands is not in either)."""
+    h = hstats(tag)
+    if not h or not h[0]:
+        return "%s: no handler counters" % tag.split("-", 1)[1]
+    return "%s %d cmds, %.2f ms/cmd (pace %.2f), drive busy %.0f%%" % (
+        tag.split("-", 1)[1], h[0], h[1] / h[0] * 1e3, per_cmd_ms,
+        100 * h[1] / (r["runtime"] / 1e3 + ramp_s))
+
+
+seq_sum = {}
+for tag, name, label, mod in (("od", "sequential 1 MiB read, OD", "hc620", model),
+                              ("id", "sequential 1 MiB read, ID", "hc620", model),
+                              ("r_od", "sequential 1 MiB read, OD", "40/20 MB/s", slow),
+                              ("r_id", "sequential 1 MiB read, ID", "40/20 MB/s", slow)):
+    m = mod[name]
+    nm = "seq 1M QD32 %s %s" % (tag[-2:].upper(), label)
+    if tag not in pace:
+        fails.append("%s: no serial calibration pace in %s-cal.json" % (nm, pre))
+        continue
+    exact = 1048576e3 / pace[tag]            # MB/s: 1 MiB every pace_ns
+    rs, cs = rounds(tag), rounds("s_" + tag)
+    rr, rc = [rate([x]) for x in rs], [rate([x]) for x in cs]
+    seq_sum[tag] = (rate(rs), rate(cs))
+    check(nm + " (hard)", "MB/s", m, max(rr), max(rc), 0, 1.02 * m,
+          "<= model +2%, every round")
+    check(nm + " ser. cal. (hard)", "MB/s", exact, max(rc), None, 0, 1.02 * exact,
+          "one command at a time: <= its pace +2%, every round")
+    notes.append("%s per round: %s MB/s; serial calib. (exact %.1f) %s MB/s; %s" % (
+        nm, " ".join("%.1f" % x for x in rr), exact, " ".join("%.1f" % x for x in rc),
+        "; ".join("r%d %s, %s" % (i + 1, busy_note("r%d-%s" % (i + 1, tag), rs[i], pace[tag] / 1e6),
+                                  busy_note("r%d-s_%s" % (i + 1, tag), cs[i], pace[tag] / 1e6))
+                  for i in range(R))))
+    # the model's rate when every 1 MiB command misses its sector by a whole
+    # turn (a starved stream; no read look-ahead is modelled)
+    turn = 1.048576 / ((1.048576 / m) * 1e3 + rev + cmd) * 1e3
+    fed = [i for i in range(R) if rc[i] >= FED * exact]
+    starved = [i for i in range(R) if i not in fed]
+
+    def idle(rounds_):
+        return sum(sum(stalls("r%d-%s" % (i + 1, tag))) for i in rounds_) / 1e3
+
+    if starved:
+        # VM-bound: the time the serial calibration took for the bytes (the
+        # VM's feed at this pace) and a turn lost by every command (the
+        # starved drive) in series, no overlap, plus the guest's stalls in
+        # the timed job
+        mb = sum(rs[i]["io_bytes"] for i in starved) / 1e6
+        t_lo = sum(rs[i]["io_bytes"] / 1e6 * (1 / rc[i] + 1 / turn) for i in starved) + \
+            idle(starved)
+        lo_s = mb / t_lo
+        notes.append("%s: round(s) %s not fed (serial calib. %s < %.2f x its exact %.1f): "
+                     "held to >= %.1f" % (nm, ",".join(str(i + 1) for i in starved),
+                                          " ".join("%.1f" % rc[i] for i in starved), FED,
+                                          exact, lo_s))
+        check(nm + (" starved rounds" if fed else ""), "MB/s", m,
+              rate([rs[i] for i in starved]), rate([cs[i] for i in starved]), lo_s, 1.02 * m,
+              "VM-bound (serial calib. < %.2f x exact): >= 1 / (1/calib. + 1/%.1f, a turn lost "
+              "per command) + stalls %.2f s" % (FED, turn, idle(starved)))
+    if fed:
+        # the guest's stalls in the fed rounds (guest/stall_probe.py): the
+        # drive may have run dry for that long; the model's time for the
+        # bytes plus that idle time, within 10%
+        mb = sum(rs[i]["io_bytes"] for i in fed) / 1e6
+        lo_f = 0.9 * mb / (mb / m + idle(fed))
+        notes.append("%s: guest stalls > 50 ms in the fed round(s): %s" % (nm, "; ".join(
+            "r%d %s" % (i + 1, " ".join("%.0f" % x for x in stalls("r%d-%s" % (i + 1, tag)))
+                        or "none") for i in fed)))
+        check(nm, "MB/s", m, rate([rs[i] for i in fed]), rate([cs[i] for i in fed]), lo_f,
+              1.1 * m, "fed in round(s) %s (serial calib. >= %.2f x exact): model +-10%%, the "
+              "drive idle for the guest's %.2f s of stalls" % (
+                  ",".join(str(i + 1) for i in fed), FED, idle(fed)))
+    else:
+        notes.append("%s: VM-bound in every round: the VM did not keep a drive serving one "
+                     "%.2f ms command at a time busy (serial calib. %.1f of %.1f MB/s)" % (
+                         nm, pace[tag] / 1e6, rate(cs), exact))
 
 # ---- QD32 random reads ----
+# zlt0's QD32 IOPS (commands costing 1.1 ms each, in parallel) is the timed
+# path's capacity C32, shown and used in the VM-bound floor; whether a
+# round was fed is its serial calibration's (zlt6 at 1 / FIFO's model IOPS,
+# zlt7 at 1 / SPTF's: one command at a time), as for the streams: fed when
+# it reached 0.95 of its exact IOPS.
 cap32 = iops(rounds("z_qd32"))
 m_f, m_s = model["QD32 4 KiB random read, FIFO"], model["QD32 4 KiB random read, SPTF"]
 fifo, sptf = iops(rounds("fifo")), iops(rounds("sptf"))
-notes.append("QD32 per round: FIFO %s, SPTF %s, calib. %s IOPS" % tuple(
+notes.append("QD32 per round: FIFO %s, SPTF %s, zlt0 %s IOPS" % tuple(
     " ".join("%.1f" % iops([x]) for x in rounds(t)) for t in ("fifo", "sptf", "z_qd32")))
 check("QD32 FIFO (hard)", "IOPS", m_f, fifo, cap32, 0, 1.10 * m_f, "<= model +10%")
 check("QD32 SPTF (hard)", "IOPS", m_s, sptf, cap32, 0, 1.10 * m_s, "<= model +10%")
-if cap32 >= 2 * m_f:
-    check("QD32 FIFO", "IOPS", m_f, fifo, cap32, 0.9 * m_f, 1.1 * m_f,
-          "fed (calib. %.0f >= 2 x model): model +-10%%" % cap32)
-else:
-    notes.append("QD32 FIFO: VM-bound: the timed path does %.0f IOPS at QD32" % cap32)
-    check("QD32 FIFO", "IOPS", m_f, fifo, cap32, 0.85 * min(cap32, m_f), 1.1 * m_f,
-          "VM-bound (calib. %.0f < 2 x model): >= 0.85 x min(calib., model)" % cap32)
 # SPTF chooses among the commands waiting at the drive: the model's figure is
 # a closed loop at QD32 (31 to choose among, the completed one's replacement
 # not sent yet); the handler counts how many it chose among
@@ -273,22 +343,63 @@ if depth is None:
     notes.append("QD32 SPTF: no queue depth from the handler (sptf_choices) or the model "
                  "(sptf_iops_by_qd): judged at the full queue")
 m_ratio = m_s / m_f
-if cap32 >= 2 * m_s:
-    check("QD32 SPTF", "IOPS", m_s_q, sptf, cap32, 0.9 * m_s_q, 1.1 * m_s_q,
-          "fed (calib. %.0f >= 2 x model): the model at the queue depth the handler saw "
-          "(%s) +-10%%" % (cap32, "%.2f" % depth if depth else "32, unknown"))
-    check("QD32 SPTF / FIFO", "x", m_s_q / m_f, sptf / fifo, None, 0.9 * m_s_q / m_f, INF,
-          ">= 0.9 x the model's at that depth")
+
+
+QD32_RAMP_S = 2.0   # the QD32 jobs' --ramp_time (checks/27-timing.sh)
+
+
+def qd32(tag, name, m_full, m_judge, floor, why):
+    """Judge a QD32 figure per round by its serial calibration; returns fed rounds."""
+    if tag not in pace:
+        fails.append("%s: no serial calibration pace in %s-cal.json" % (name, pre))
+        return []
+    exact = 1e9 / pace[tag]
+    rs, cs = rounds(tag), rounds("s_" + tag)
+    ri, ci = [iops([x]) for x in rs], [iops([x]) for x in cs]
+    check(name + " ser. cal. (hard)", "IOPS", exact, max(ci), None, 0, 1.02 * exact,
+          "one command at a time: <= its pace +2%, every round")
+    notes.append("%s per round: %s IOPS; serial calib. (exact %.1f) %s; %s" % (
+        name, " ".join("%.1f" % x for x in ri), exact, " ".join("%.1f" % x for x in ci),
+        "; ".join("r%d %s, %s" % (i + 1, busy_note("r%d-%s" % (i + 1, tag), rs[i], 1e3 / m_full,
+                                                    QD32_RAMP_S),
+                                  busy_note("r%d-s_%s" % (i + 1, tag), cs[i], pace[tag] / 1e6,
+                                            QD32_RAMP_S))
+                  for i in range(R))))
+    fed = [i for i in range(R) if ci[i] >= FED * exact]
+    starved = [i for i in range(R) if i not in fed]
+    if starved:
+        notes.append("%s: round(s) %s not fed (serial calib. %s < %.2f x its exact %.1f)" % (
+            name, ",".join(str(i + 1) for i in starved), " ".join("%.1f" % ci[i] for i in starved),
+            FED, exact))
+        check(name + (" starved rounds" if fed else ""), "IOPS", m_full,
+              iops([rs[i] for i in starved]), iops([cs[i] for i in starved]), floor,
+              1.1 * m_full, "VM-bound (serial calib. < %.2f x exact): %s" % (FED, why))
+    if fed:
+        check(name, "IOPS", m_judge, iops([rs[i] for i in fed]), iops([cs[i] for i in fed]),
+              0.9 * m_judge, 1.1 * m_judge, "fed in round(s) %s (serial calib. >= %.2f x "
+              "exact): model%s +-10%%" % (",".join(str(i + 1) for i in fed), FED,
+                                          "" if m_judge == m_full else
+                                          " at the queue depth the handler saw (%s)" % (
+                                              "%.2f" % depth if depth else "32, unknown")))
+    else:
+        notes.append("%s: VM-bound in every round" % name)
+    return fed
+
+
+fed_f = qd32("fifo", "QD32 FIFO", m_f, m_f, 0.85 * min(cap32, m_f),
+             ">= 0.85 x min(zlt0 %.0f, model)" % cap32)
+fed_s = qd32("sptf", "QD32 SPTF", m_s, m_s_q, 0.85 * min(cap32, m_f),
+             ">= 0.85 x min(zlt0 %.0f, FIFO's model): SPTF never worse than FIFO fed" % cap32)
+if fed_s and fed_f:
+    r_s, r_f = iops([rounds("sptf")[i] for i in fed_s]), iops([rounds("fifo")[i] for i in fed_f])
+    check("QD32 SPTF / FIFO", "x", m_s_q / m_f, r_s / r_f, None, 0.9 * m_s_q / m_f, INF,
+          "fed rounds: >= 0.9 x the model's at that depth")
 else:
-    notes.append("QD32 SPTF: VM-bound: the timed path does %.0f IOPS at QD32, below 2 x %.0f" %
-                 (cap32, m_s))
-    check("QD32 SPTF", "IOPS", m_s, sptf, cap32, 0.85 * min(cap32, m_f), 1.1 * m_s,
-          "VM-bound (calib. %.0f < 2 x model): >= 0.85 x min(calib., FIFO's model)" % cap32)
     check("QD32 SPTF / FIFO", "x", m_ratio, sptf / fifo, None, 0.9, INF,
           "VM-bound: SPTF no worse than FIFO")
 
 # ---- the handler's own view and the guest's timer ----
-for d in ("zltf", "zlts", "zlt0", "zlt1", "zltr"):
+for d in ("zltf", "zlts", "zlt0", "zlt1", "zltr", "zlt2", "zlt3", "zlt4", "zlt5", "zlt6", "zlt7"):
     try:
         t = json.load(open("%s-stats-%s.json" % (pre, d))).get("timing")
     except (OSError, ValueError, KeyError):
@@ -305,11 +416,11 @@ notes.append("guest timer overshoot (median / p90 ms) of sleeps of " + ", ".join
     "%s ms: %.2f / %.2f" % (k, statistics.median(v), quantile(v, 0.9)) for k, v in so.items()))
 uq1, uod, uq32 = fio("u_qd1"), fio("u_od"), fio("u_qd32")
 notes.append("untimed disk: QD1 %.2f ms, seq %.0f MB/s, QD32 %.0f IOPS; calibration disks: QD1 "
-             "%.2f ms (c1 %.3f, overhead %.2f), seq %.0f MB/s, QD32 %.0f IOPS" % (
+             "%.2f ms (c1 %.3f, overhead %.2f), QD32 %.0f IOPS" % (
                  uq1["lat_ns"]["mean"] / 1e6, uod["bw_bytes"] / 1e6, uq32["iops"], lat_z, c1,
-                 lat_z - c1, cap, cap32))
+                 lat_z - c1, cap32))
 
-print("%-4s %-34s %10s %10s %10s %6s %-5s %s" % ("", "figure", "model", "measured", "calib.",
+print("%-4s %-42s %10s %10s %10s %6s %-5s %s" % ("", "figure", "model", "measured", "calib.",
                                                  "ratio", "unit", "bound"))
 for l in lines:
     print(l)
@@ -319,13 +430,16 @@ for f in fails:
     print("FAIL " + f)
 print("SUMMARY QD1 %.2f ms (model %.2f; overhead out %.2f, calib. overhead %.2f), zone reset %.2f "
       "finish %.2f ms overhead out (model %.2f; raw medians %.2f %.2f, calib. %.2f %.2f), "
-      "seq OD %.1f ID %.1f MB/s (model %.1f %.1f; calib. %.0f), 40/20 disk %.1f %.1f "
-      "(model %.1f %.1f), QD32 FIFO %.1f SPTF %.1f IOPS (model %.1f %.1f; calib. %.0f)" % (
+      "seq OD %.1f ID %.1f MB/s (model %.1f %.1f; serial calib. %.1f %.1f), 40/20 disk %.1f %.1f "
+      "(model %.1f %.1f; serial calib. %.1f %.1f), QD32 FIFO %.1f SPTF %.1f IOPS (model %.1f %.1f; "
+      "serial calib. %.1f %.1f; zlt0 %.0f)" % (
           lat_t, m_lat, rec, lat_z - c1, zop_rec["reset"][0], zop_rec["finish"][0],
           model["zone reset (full zone)"], zop_rec["reset"][1], zop_rec["finish"][1],
           zop_rec["reset"][2], zop_rec["finish"][2],
           rate(rounds("od")), rate(rounds("id")), model["sequential 1 MiB read, OD"],
-          model["sequential 1 MiB read, ID"], cap, rate(rounds("r_od")), rate(rounds("r_id")),
-          slow["sequential 1 MiB read, OD"], slow["sequential 1 MiB read, ID"], fifo, sptf, m_f,
-          m_s, cap32))
+          model["sequential 1 MiB read, ID"], rate(rounds("s_od")), rate(rounds("s_id")),
+          rate(rounds("r_od")), rate(rounds("r_id")),
+          slow["sequential 1 MiB read, OD"], slow["sequential 1 MiB read, ID"],
+          rate(rounds("s_r_od")), rate(rounds("s_r_id")), fifo, sptf, m_f, m_s,
+          iops(rounds("s_fifo")), iops(rounds("s_sptf")), cap32))
 sys.exit(1 if fails else 0)

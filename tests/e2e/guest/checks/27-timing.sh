@@ -19,15 +19,26 @@
 #         path's own overhead at that length of wait
 #   zltr  hc620/cache=0/rate_od=40/rate_id=20: the same mechanism at media
 #         rates the VM may feed (it streams 255 MB/s from no disk here)
+#   zlt2, zlt3, zlt4, zlt5  hc620/cache=0/mech=off/serial=1/cmd=P: serial
+#         calibration disks at the pace of the four streams (P = 1 MiB /
+#         the model's rate: hc620 OD, ID, zltr OD, ID): one command at a
+#         time, each costing P (serial=1, docs/TIMING.md), so a QD32 stream
+#         reaches the model's rate exactly when the VM keeps commands
+#         waiting at the drive all the time, and falls short by the time
+#         the VM let it run dry
+#   zlt6, zlt7  the same at 1 / the model's QD32 IOPS, FIFO and SPTF
 #   zltu  no model (the VM's untimed path; shown, not used in bounds)
 # The model puts emulated zone i at the radius of the drive's zone slot
 # i x 55,879/64, so these disks span the whole stroke.  TM_ROUNDS rounds
-# (default 3), each timed disk's job beside the same job on zlt0, the order
+# (default 3), each timed disk's job next to its calibration job, the order
 # reversed every other round (so a drift of the loaded host's speed hits
 # both alike): QD1 4 KiB random reads (zltf and zlt1 at the same time),
-# 1 MiB sequential reads QD32 of zone 0 (OD) and 63 (ID), QD32 4 KiB random
-# reads (FIFO, SPTF, zlt0), zone FINISH and RESET alternating between zltf
-# and zlt0 one ioctl at a time
+# 1 MiB sequential reads QD32 of zone 0 (OD) and 63 (ID) on zltf and zltr,
+# each adjacent to (before or after, never beside) the same job on its
+# serial calibration disk, the handler's counters read before and after
+# each, QD32 4 KiB random reads (FIFO and SPTF, each adjacent to its serial
+# calibration disk likewise, then zlt0), zone FINISH and RESET
+# alternating between zltf and zlt0 one ioctl at a time
 # (guest/zoneop_lat.py).  guest/timing_cmp.py asserts the bounds
 # (docs/TIMING.md "Validation"): hard ones (no command faster than the
 # model) and the model's figures recovered after the calibration disk's
@@ -58,7 +69,7 @@ NZ=64; ZMIB=256; SZ=$(( NZ * ZMIB << 20 ))
 T_QD1=${TM_QD1_SECS:-4}; T_QD32=${TM_QD32_SECS:-5}; R=${TM_ROUNDS:-3}
 MODEL=hc620/cache=0
 SLOW=$MODEL/rate_od=40/rate_id=20
-DISKS="zltf zlts zlt0 zlt1 zltr zltu"
+DISKS="zltf zlts zlt0 zlt1 zltr zltu zlt2 zlt3 zlt4 zlt5 zlt6 zlt7"
 cfg() { echo "zonelab/$1?zsize=${2}M&conv=0&max_open=16&lba=${E2E_LBA:-512}&ctl=1${3:+&timing=$3}"; }
 for d in $DISKS zltb; do dev_remove $d; rm -f /tmp/$d.img /tmp/$d.img.ctl; done
 # A timed disk needs tcmu-runner's work queue (docs/TIMING.md "In the
@@ -96,13 +107,25 @@ tt $MODEL > $LOGS/timing-model.txt
 C0_US=$(python3 -c 'import json, sys; r = {x["name"]: x["value"] for x in json.load(open(sys.argv[1]))["rows"]}; print(round(1e3 * r["zone reset (full zone)"]))' $J-model.json)
 C1_US=$(python3 -c 'import json, sys; r = {x["name"]: x["value"] for x in json.load(open(sys.argv[1]))["rows"]}; print(round(1e6 / r["QD1 4 KiB random read"]))' $J-model.json)
 [ -n "$C0_US" ] && [ -n "$C1_US" ] || fail "no zone reset or QD1 figure in the model's table"
-echo "{\"c0_ms\": $C0_US.0e-3, \"c1_ms\": $C1_US.0e-3}" > $J-cal.json
+# The serial calibration disks' paces: 1 MiB / the model's stream rate, ns
+pace() { python3 -c 'import json, sys; r = {x["name"]: x["value"] for x in json.load(open(sys.argv[1]))["rows"]}; print(round(1048576e3 / r["sequential 1 MiB read, " + sys.argv[2]]))' $1 $2; }
+P_OD=$(pace $J-model.json OD); P_ID=$(pace $J-model.json ID)
+P_ROD=$(pace $J-model_slow.json OD); P_RID=$(pace $J-model_slow.json ID)
+# ... and 1 / the model's QD32 IOPS (FIFO, SPTF)
+pace32() { python3 -c 'import json, sys; r = {x["name"]: x["value"] for x in json.load(open(sys.argv[1]))["rows"]}; print(round(1e9 / r["QD32 4 KiB random read, " + sys.argv[2]]))' $1 $2; }
+P_FIFO=$(pace32 $J-model.json FIFO); P_SPTF=$(pace32 $J-model.json SPTF)
+[ -n "$P_FIFO" ] && [ -n "$P_SPTF" ] || fail "no QD32 figures in the model's table"
+[ -n "$P_OD" ] && [ -n "$P_ID" ] && [ -n "$P_ROD" ] && [ -n "$P_RID" ] || fail "no sequential read figures in the model's tables"
+echo "{\"c0_ms\": $C0_US.0e-3, \"c1_ms\": $C1_US.0e-3, \"pace_ns\": {\"od\": $P_OD, \"id\": $P_ID, \"r_od\": $P_ROD, \"r_id\": $P_RID, \"fifo\": $P_FIFO, \"sptf\": $P_SPTF}}" > $J-cal.json
 CAL0=$MODEL/mech=off/cmd=${C0_US}us/reset=0/finish=0
 CAL1=$MODEL/mech=off/cmd=${C1_US}us/reset=0/finish=0
+ser() { echo $MODEL/mech=off/serial=1/cmd=${1}ns/reset=0/finish=0; }
 # 64 MiB of TCMU data area (the default 8 MiB holds only 8 commands of
 # 1 MiB: the sequential reads run at QD32)
 dc() { dev_create $1 $SZ "$(cfg /tmp/$1.img $ZMIB $2)" hw_max_sectors=2048 max_data_area_mb=64 || fail "backstore $1"; }
 dc zltf $MODEL; dc zlts $MODEL/sched=sptf; dc zlt0 $CAL0; dc zlt1 $CAL1; dc zltr $SLOW; dc zltu ""
+dc zlt2 $(ser $P_OD); dc zlt3 $(ser $P_ID); dc zlt4 $(ser $P_ROD); dc zlt5 $(ser $P_RID)
+dc zlt6 $(ser $P_FIFO); dc zlt7 $(ser $P_SPTF)
 for d in $DISKS; do
 	lun_attach $d > /dev/null || fail "no disk for $d"
 	s=$(devname $d)
@@ -111,19 +134,26 @@ for d in $DISKS; do
 done
 F=/dev/$(devname zltf); S=/dev/$(devname zlts); Z=/dev/$(devname zlt0); Z1=/dev/$(devname zlt1)
 RS=/dev/$(devname zltr); U=/dev/$(devname zltu)
+S_OD=/dev/$(devname zlt2); S_ID=/dev/$(devname zlt3); S_ROD=/dev/$(devname zlt4); S_RID=/dev/$(devname zlt5)
 
 fio_j() { # TAG DEV fio-args...: one job, JSON into $J-TAG.json
 	local tag=$1 dev=$2; shift 2
 	fio --name=$tag --filename=$dev --direct=1 --ioengine=libaio --readonly \
 		--output-format=json "$@" > $J-$tag.json 2> $J-$tag.err || fail "fio $tag: $(tail -1 $J-$tag.err)"
 }
-fio_p() { # TAG DEV fio-args...: fio_j with guest/stall_probe.py beside it ($J-TAG-probe.json)
-	local rdy=/tmp/probe.$$ pid
+hstat() { $ZONELAB ctl --json /tmp/$1.img.ctl stats | grep -oE '"timing":\{[^}]*\}'; }
+fio_p() { # TAG DISK fio-args...: fio_j on DISK with guest/stall_probe.py beside it
+	# ($J-TAG-probe.json) and the handler's timing counters before and after
+	# ($J-TAG-hs.json: the drive's busy time and commands in that job)
+	local rdy=/tmp/probe.$$ pid tag=$1 d=$2 h0
+	shift 2
+	h0=$(hstat $d)
 	rm -f $rdy
-	python3 /e2e/stall_probe.py $rdy > $J-$1-probe.json & pid=$!
+	python3 /e2e/stall_probe.py $rdy > $J-$tag-probe.json & pid=$!
 	while [ ! -e $rdy ]; do sleep 0.05; done
-	fio_j "$@"
+	fio_j $tag /dev/$(devname $d) "$@"
 	kill -TERM $pid; wait $pid
+	echo "{\"before\": {$h0}, \"after\": {$(hstat $d)}}" > $J-$tag-hs.json
 }
 rnd="--rw=randread --bs=4k --norandommap --randrepeat=0 --time_based"
 seq="--rw=read --bs=1M --iodepth=32"
@@ -138,7 +168,7 @@ fio_j u_qd32 $U $rnd --iodepth=32 --runtime=3 --ramp_time=1
 # (the kernel fills the disk's TCMU data area and the runner maps it page by
 # page); in runs B-F round 1 was the slowest stream on every disk
 # (docs/TIMING.md "Validation").  Zone 1, QD32, on each streaming disk.
-for d in zltf zlt0 zltr; do fio_j warm-$d /dev/$(devname $d) $seq --offset=${ZMIB}M --size=64M; done
+for d in zltf zltr zlt2 zlt3 zlt4 zlt5; do fio_j warm-$d /dev/$(devname $d) $seq --offset=${ZMIB}M --size=64M; done
 stat1() { $ZONELAB ctl --json /tmp/$1.img.ctl stats | grep -oE "\"$2\":[0-9]+" | head -1 | cut -d: -f2; }
 r0=$(stat1 zltf zop_reset); f0=$(stat1 zltf zop_finish)
 t_s=$EPOCHREALTIME
@@ -150,22 +180,34 @@ for r in $(seq $R); do
 		> $J-r$r-qd1.json 2> $J-r$r-qd1.err || fail "fio qd1: $(tail -1 $J-r$r-qd1.err)"
 	python3 /e2e/zoneop_lat.py 8 16 1 $( [ $(( r % 2 )) = 1 ] && echo $F $Z || echo $Z $F ) \
 		> $J-r$r-zop.json || fail "zone ops on zltf and zlt0"
-	od_t() { fio_p r$r-od $F $seq --offset=0 --size=128M; fio_p r$r-id $F $seq --offset=$ID --size=64M; }
-	od_z() { fio_p r$r-z_od $Z $seq --offset=0 --size=128M; }
-	pair od_t od_z
-	od_r() { fio_p r$r-r_od $RS $seq --offset=0 --size=128M; fio_p r$r-r_id $RS $seq --offset=$ID --size=64M; }
-	od_r
-	q32_t() { fio_j r$r-fifo $F $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2
-		fio_j r$r-sptf $S $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2; }
-	q32_z() { fio_j r$r-z_qd32 $Z $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2; }
-	pair q32_t q32_z
+	# each stream and its serial calibration (the same job on a disk
+	# that serves one command at a time at the stream's pace): adjacent,
+	# never at the same time (one vCPU: a job beside it would starve it)
+	od_t() { fio_p r$r-od zltf $seq --offset=0 --size=128M; }
+	od_s() { fio_p r$r-s_od zlt2 $seq --offset=0 --size=128M; }
+	id_t() { fio_p r$r-id zltf $seq --offset=$ID --size=64M; }
+	id_s() { fio_p r$r-s_id zlt3 $seq --offset=$ID --size=64M; }
+	rod_t() { fio_p r$r-r_od zltr $seq --offset=0 --size=128M; }
+	rod_s() { fio_p r$r-s_r_od zlt4 $seq --offset=0 --size=128M; }
+	rid_t() { fio_p r$r-r_id zltr $seq --offset=$ID --size=64M; }
+	rid_s() { fio_p r$r-s_r_id zlt5 $seq --offset=$ID --size=64M; }
+	pair od_t od_s; pair id_t id_s; pair rod_t rod_s; pair rid_t rid_s
+	# QD32 random reads, FIFO and SPTF, each adjacent to its serial
+	# calibration (one command at a time at 1 / the model's IOPS: is a
+	# command kept waiting at the drive?), then zlt0's (the capacity)
+	q_f() { fio_p r$r-fifo zltf $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2; }
+	q_fs() { fio_p r$r-s_fifo zlt6 $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2; }
+	q_s() { fio_p r$r-sptf zlts $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2; }
+	q_ss() { fio_p r$r-s_sptf zlt7 $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2; }
+	pair q_f q_fs; pair q_s q_ss
+	fio_j r$r-z_qd32 $Z $rnd --iodepth=32 --runtime=$T_QD32 --ramp_time=2
 	say "round $r of $R done at $(awk -v a=$EPOCHREALTIME -v b=$t_s 'BEGIN { printf "%.0f", a - b }') s"
 done
 r1=$(stat1 zltf zop_reset); f1=$(stat1 zltf zop_finish)
 say "handler zltf: $(( r1 - r0 )) resets, $(( f1 - f0 )) finishes counted during the zone-op loops ($(( 16 * R )) each sent)"
 [ "$(( r1 - r0 ))" = $(( 16 * R )) ] && [ "$(( f1 - f0 ))" = $(( 16 * R )) ] ||
 	fail "the zone-op loops sent $(( 16 * R )) resets and finishes, the handler counted $(( r1 - r0 )) and $(( f1 - f0 ))"
-for d in zltf zlts zlt0 zlt1 zltr; do
+for d in zltf zlts zlt0 zlt1 zltr zlt2 zlt3 zlt4 zlt5 zlt6 zlt7; do
 	$ZONELAB ctl --json /tmp/$d.img.ctl stats > $J-stats-$d.json
 	say "handler $d timing: $(grep -oE '"timing":\{[^}]*\}' $J-stats-$d.json)"
 done
