@@ -1000,13 +1000,26 @@ static void test_zdisk_concurrent_writers_on_distinct_zones(void **state)
  * must see exactly the data below the write pointer the writer published,
  * never an error; readers racing a zone going OFFLINE must fail every read
  * that starts after the change returned; and the read count must add up.
+ *
+ * The phases end by the readers' progress, not by the clock: each reader has
+ * read the full zone RACE_READS times before the zone goes OFFLINE, and has
+ * started RACE_READS reads after the change returned before it stops, however
+ * the host schedules the threads.  No assertion runs while a thread of the
+ * test does: every thread is stopped and joined first (an assertion leaving a
+ * reader running freed the disk under it at teardown, and the process died
+ * without its message).
  */
+#define RACE_READS 64
+#define RACE_STALL_NS (60 * 1000000000ull)   /* a reader stuck this long: a hang */
+
 struct race {
 	struct zdisk *z;
 	uint64_t wp;           /* published by the writer: data below it is complete */
 	bool offline;          /* set after zdisk_zone_set_cond(OFFLINE) returned */
 	bool stop;
-	uint64_t ok, stale_ok, offline_errs, bad;
+	uint64_t ok;           /* reads of data, started before OFFLINE (atomic: polled) */
+	uint64_t nr_off;       /* reads started after OFFLINE (atomic: polled) */
+	uint64_t stale_ok, offline_errs, bad;
 	char what[160];
 };
 
@@ -1119,19 +1132,22 @@ static void *race_reader(void *p)
 {
 	struct race *r = p;
 	uint8_t buf[8 * LBS], want[8 * LBS];
-	uint64_t seed = (uint64_t)(uintptr_t)p ^ 0x9e3779b97f4a7c15ull, i = 0;
+	uint64_t seed = (uint64_t)(uintptr_t)p ^ 0x9e3779b97f4a7c15ull;
 
 	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE)) {
 		uint64_t wp = __atomic_load_n(&r->wp, __ATOMIC_ACQUIRE), lba, n;
 		bool off = __atomic_load_n(&r->offline, __ATOMIC_ACQUIRE);
 		int ret;
 
-		if (wp <= 4 * ZS)
+		if (wp <= 4 * ZS) {
+			sched_yield();
 			continue;
+		}
 		lba = 4 * ZS + zl_test_rand(&seed) % (wp - 4 * ZS);
 		n = wp - lba < 8 ? wp - lba : 8;
 		ret = zdisk_read(r->z, lba, n, buf, NULL);
-		i++;
+		if (off)
+			__atomic_add_fetch(&r->nr_off, 1, __ATOMIC_RELEASE);
 		if (ret == 0 && !off) {
 			fill(want, lba, n, 5);
 			if (memcmp(buf, want, n * LBS)) {
@@ -1139,7 +1155,7 @@ static void *race_reader(void *p)
 					 " below wp %" PRIu64 ": wrong data", lba, n, wp);
 				r->bad++;
 			}
-			r->ok++;
+			__atomic_add_fetch(&r->ok, 1, __ATOMIC_RELEASE);
 		} else if (ret == 0) {
 			r->stale_ok++;             /* after OFFLINE: must never happen */
 		} else if (ret == ZL_E_OFFLINE) {
@@ -1153,6 +1169,40 @@ static void *race_reader(void *p)
 	return NULL;
 }
 
+/*
+ * Wait until every reader has made RACE_READS reads of data (@after_off
+ * false) or started RACE_READS reads after OFFLINE (true).  False (and @why
+ * filled) if one made no progress for RACE_STALL_NS: a hang, not a slow host.
+ */
+static bool race_wait(struct race *rd, int nr, bool after_off, char *why, size_t len)
+{
+	const char *what = after_off ? "reads after OFFLINE" : "reads of data";
+	const uint64_t want = RACE_READS;
+
+	for (int i = 0; i < nr; i++) {
+		uint64_t *ctr = after_off ? &rd[i].nr_off : &rd[i].ok, last = 0;
+		uint64_t since = zl_test_now_ns();
+
+		for (;;) {
+			uint64_t v = __atomic_load_n(ctr, __ATOMIC_ACQUIRE);
+
+			if (v >= want)
+				break;
+			if (v != last) {
+				last = v;
+				since = zl_test_now_ns();
+			} else if (zl_test_now_ns() - since > RACE_STALL_NS) {
+				snprintf(why, len, "reader %d: %s stuck at %" PRIu64 " of %" PRIu64
+					 " for %llu s", i, what, v, want,
+					 (unsigned long long)(RACE_STALL_NS / 1000000000ull));
+				return false;
+			}
+			sched_yield();
+		}
+	}
+	return true;
+}
+
 static void test_zdisk_lock_free_reads_race_writes_and_offline_exactly(void **state)
 {
 	struct fx *f = *state;
@@ -1160,6 +1210,8 @@ static void test_zdisk_lock_free_reads_race_writes_and_offline_exactly(void **st
 	pthread_t tw, tr[2];
 	struct zl_stats st;
 	uint64_t ok = 0, offline_errs = 0;
+	char why[160] = "";
+	int off_ret = -1;
 
 	assert_int_equal(open_disk(f, ZSTORE_FILE, true, true, NULL), 0);
 	w.z = f->z;
@@ -1179,23 +1231,34 @@ static void test_zdisk_lock_free_reads_race_writes_and_offline_exactly(void **st
 		sched_yield();
 	}
 	pthread_join(tw, NULL);
-	assert_int_equal(w.bad, 0);
-	usleep(20000);                      /* reads of the full zone */
-	assert_int_equal(zdisk_zone_set_cond(f->z, 4, ZL_COND_OFFLINE), 0);
+	/* reads of the full zone, then reads after OFFLINE, by progress */
+	if (!w.bad && race_wait(rd, 2, false, why, sizeof(why))) {
+		off_ret = zdisk_zone_set_cond(f->z, 4, ZL_COND_OFFLINE);
+		for (int i = 0; i < 2; i++)
+			__atomic_store_n(&rd[i].offline, true, __ATOMIC_RELEASE);
+		if (!off_ret)
+			race_wait(rd, 2, true, why, sizeof(why));
+	}
+	/* every thread stopped before any assertion */
 	for (int i = 0; i < 2; i++)
-		__atomic_store_n(&rd[i].offline, true, __ATOMIC_RELEASE);
-	usleep(20000);                      /* reads after OFFLINE */
-	for (int i = 0; i < 2; i++) {
 		__atomic_store_n(&rd[i].stop, true, __ATOMIC_RELEASE);
+	for (int i = 0; i < 2; i++)
 		pthread_join(tr[i], NULL);
+	assert_int_equal(w.bad, 0);
+	if (why[0])
+		fail_msg("%s", why);
+	assert_int_equal(off_ret, 0);
+	for (int i = 0; i < 2; i++) {
 		if (rd[i].bad)
 			fail_msg("reader %d: %s", i, rd[i].what);
 		assert_int_equal(rd[i].stale_ok, 0);
-		assert_true(rd[i].ok > 0);
+		assert_true(rd[i].ok >= RACE_READS);
+		assert_true(rd[i].nr_off >= RACE_READS);
 		ok += rd[i].ok;
 		offline_errs += rd[i].offline_errs;
 	}
-	assert_true(offline_errs > 0);
+	/* the reads that started after OFFLINE all failed, and some racing it may have */
+	assert_true(offline_errs >= rd[0].nr_off + rd[1].nr_off);
 	zdisk_stats(f->z, &st);
 	/* every read counted once, the lock-free ones too, and the refused ones as errors */
 	assert_int_equal(st.reads, ok);
