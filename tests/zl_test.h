@@ -2,7 +2,8 @@
  * zl_test.h — small helpers shared by the cmocka test programs, the
  * benchmarks, the tcmu stand-in programs and the conformance runner:
  * scratch directories, a seeded generator, big-endian fields, the build
- * directory, a zdisk command on a thread of its own.  No wall clock.
+ * directory, a zdisk command on a thread of its own, a host stall probe.
+ * The wall clock only where a test runs in real time (zl_test_now_ns()).
  *
  * The static inlines need nothing at link time (the fuzz targets use them);
  * the other functions live in zl_test.c (no library calls) and, for the
@@ -31,8 +32,42 @@ static inline uint64_t zl_test_rand(uint64_t *state)
 	return zl_splitmix64(state);
 }
 
-/* Monotonic time in ns, for benchmarks only (never in assertions). */
+/*
+ * Monotonic time in ns (CLOCK_MONOTONIC, as zl_timed_clock_ns()): for
+ * benchmarks, and for real-time tests only through a bound that a host
+ * stall cannot break (a lower bound, or one judged with a zl_test_probe).
+ */
 uint64_t zl_test_now_ns(void);
+
+/*
+ * A host stall probe, in process: a thread sleeping ZL_TEST_PROBE_TICK_NS at
+ * a time that keeps every span it was woken more than ZL_TEST_PROBE_LATE_NS
+ * late (the time it was due to run and did not: the host did not schedule
+ * it).  A thread of the same process woken meanwhile (a timer thread, the
+ * test's own) waited the same way, so a real-time test subtracts the stall
+ * inside a command's interval before it judges an upper bound, and retries a
+ * round whose bound still fails only if the probe saw a stall in it (as the
+ * e2e timing check does with tests/e2e/guest/stall_probe.py).
+ */
+#define ZL_TEST_PROBE_TICK_NS 1000000ull     /* 1 ms */
+#define ZL_TEST_PROBE_LATE_NS 500000ull      /* woken later than this: a stall */
+
+struct zl_test_probe;
+
+/* Start the probe's thread.  0, or -errno (caller owns *@out on success). */
+int zl_test_probe_start(struct zl_test_probe **out);
+
+/* Stop and free it (NULL: no-op). */
+void zl_test_probe_stop(struct zl_test_probe *p);
+
+/*
+ * The stalled time (ns) the probe saw inside [@t0, @t1] (zl_test_now_ns()
+ * times), once it has woken past @t1 (it waits for that).
+ */
+uint64_t zl_test_probe_stalled_ns(struct zl_test_probe *p, uint64_t t0, uint64_t t1);
+
+/* The longest single stall (ns) the probe saw inside [@t0, @t1]. */
+uint64_t zl_test_probe_worst_ns(struct zl_test_probe *p, uint64_t t0, uint64_t t1);
 
 /* Store the low @nbytes (1..8) bytes of @v at @p, most significant first
  * (CDB fields, parameter lists). */
