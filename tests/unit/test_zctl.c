@@ -71,7 +71,8 @@ static int setup(void **state)
 	f->dir = zl_test_mkdtemp("zctl");
 	assert_non_null(f->dir);
 	snprintf(f->sock, sizeof(f->sock), "%s/d.ctl", f->dir);
-	assert_int_equal(open_fx(f, 2000, 4), 0);
+	/* a line is given 30 s: a stalled host must not cut one a test sends in two */
+	assert_int_equal(open_fx(f, 30000, 4), 0);
 	*state = f;
 	return 0;
 }
@@ -124,7 +125,7 @@ static char *cli_recv(int fd)
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		ssize_t n;
 
-		assert_int_equal(poll(&p, 1, 10000), 1);       /* a hang fails the test */
+		assert_int_equal(poll(&p, 1, 60000), 1);       /* a hang fails the test */
 		n = recv(fd, buf + len, 1, 0);
 		if (n <= 0)
 			return NULL;
