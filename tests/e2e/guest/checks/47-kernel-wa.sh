@@ -389,8 +389,8 @@ done
 #   blktrace), the FUA gap counted in the 0.5% too;
 # - where blktrace records FUA requests (before 6.19, or any that shows
 #   some), the FUA bytes equal in every phase whose other bytes are equal
-#   (every late write on 6.1 and 6.12 so far held tree blocks, 160 KiB or
-#   more, with the commit's 4 KiB superblock); where it records none (a
+#   (a late write is not a superblock alone: every one in the stored 6.1
+#   and 6.12 runs was 160 KiB or more); where it records none (a
 #   version-1 trace on 6.19+, bt_v1_blind) the handler's FUA bytes are set
 #   aside and reported;
 # unless blktrace said it dropped events: then it saw less, never more (the
