@@ -585,6 +585,10 @@ int zdisk_writev(struct zdisk *z, uint64_t lba, uint64_t nr_lba, const struct io
 	} else {
 		z->stats.writes++;
 		z->stats.write_lbas += nr_lba;
+		if (fua) {
+			z->stats.fua_writes++;
+			z->stats.fua_write_lbas += nr_lba;
+		}
 	}
 	zdisk_leave(z);
 	/*

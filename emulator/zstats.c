@@ -39,7 +39,8 @@ int zl_stats_json(const struct zl_stats *s, char *buf, size_t len)
 	if (!len)
 		return -ENOSPC;
 	jprintf(&j, "{\"reads\":%" PRIu64 ",\"read_lbas\":%" PRIu64
-		",\"writes\":%" PRIu64 ",\"write_lbas\":%" PRIu64 ",\"flushes\":%" PRIu64
+		",\"writes\":%" PRIu64 ",\"write_lbas\":%" PRIu64
+		",\"fua_writes\":%" PRIu64 ",\"fua_write_lbas\":%" PRIu64 ",\"flushes\":%" PRIu64
 		",\"reports\":%" PRIu64 ",\"report_zones\":%" PRIu64
 		",\"zone_ops\":%" PRIu64 ",\"imp_opens\":%" PRIu64 ",\"exp_opens\":%" PRIu64
 		",\"imp_closes\":%" PRIu64 ",\"exp_closes\":%" PRIu64
@@ -51,7 +52,8 @@ int zl_stats_json(const struct zl_stats *s, char *buf, size_t len)
 		",\"zop_zones\":%" PRIu64
 		",\"faults_fired\":%" PRIu64 ",\"injected_delay_ns\":%" PRIu64
 		",\"power_cycles\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"error_kinds\":{",
-		s->reads, s->read_lbas, s->writes, s->write_lbas, s->flushes,
+		s->reads, s->read_lbas, s->writes, s->write_lbas, s->fua_writes, s->fua_write_lbas,
+		s->flushes,
 		s->reports, s->report_zones, s->zone_ops, s->imp_opens, s->exp_opens,
 		s->imp_closes, s->exp_closes, s->finishes, s->resets,
 		s->zop_reset, s->zop_reset_all, s->zop_finish, s->zop_finish_all,

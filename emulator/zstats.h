@@ -15,6 +15,14 @@
 struct zl_stats {
 	uint64_t reads, read_lbas;           /* successful commands, LBAs transferred */
 	uint64_t writes, write_lbas;
+	/*
+	 * Of those writes, the ones written through at the command's demand
+	 * (zdisk_writev()'s @fua: the FUA bit of WRITE(10/12/16) and COMPARE
+	 * AND WRITE, and WRITE AND VERIFY, which writes to the medium before it
+	 * verifies), and their LBAs: what a version-1 blktrace on 6.19+ does not
+	 * see (docs/E2E.md kernel_wa).
+	 */
+	uint64_t fua_writes, fua_write_lbas;
 	uint64_t flushes;
 	uint64_t reports, report_zones;      /* zdisk_report() calls (a SCSI REPORT ZONES makes one per
 						256 zones), descriptors returned */

@@ -940,6 +940,93 @@ static void test_zscsi_concurrent_writers_fill_their_zones(void **state)
 	assert_int_equal(zl_test_get_be(buf, 4), 4 * 64);
 }
 
+/* ---- statistics ---- */
+
+/* A WRITE(10/12/16) with @fua (byte 1 bit 3) of @n blocks at @lba. */
+static uint8_t write_cdb(struct fx *f, uint8_t op, bool fua, uint64_t lba, uint32_t n, void *buf)
+{
+	uint8_t cdb[16] = { op, fua ? 0x08 : 0 };
+	size_t len = op == 0x2a ? 10 : op == 0xaa ? 12 : 16;
+
+	if (op == 0x2a) {
+		zl_test_put_be(cdb + 2, lba, 4);
+		zl_test_put_be(cdb + 7, n, 2);
+	} else if (op == 0xaa) {
+		zl_test_put_be(cdb + 2, lba, 4);
+		zl_test_put_be(cdb + 6, n, 4);
+	} else {
+		zl_test_put_be(cdb + 2, lba, 8);
+		zl_test_put_be(cdb + 10, n, 4);
+	}
+	return run(f, cdb, len, buf, (size_t)n * 512);
+}
+
+/*
+ * fua_writes / fua_write_lbas count the writes done with FUA (what a
+ * version-1 blktrace on 6.19+ loses, e2e kernel_wa): WRITE(10/12/16) and
+ * COMPARE AND WRITE with the bit, WRITE AND VERIFY (written through); not a
+ * plain write, not WRITE SAME, not a FUA write that was refused.
+ */
+static void test_zscsi_stats_count_fua_writes_that_completed(void **state)
+{
+	struct fx *f = *state;
+	uint8_t buf[16 * 512] = { 0 }, cdb[16];
+	struct zl_stats st;
+	char json[2048];
+
+	assert_int_equal(write_cdb(f, 0x8a, true, 2 * ZS, 8, buf), ZSCSI_GOOD);   /* 8 */
+	assert_int_equal(write_cdb(f, 0x2a, true, 0, 4, buf), ZSCSI_GOOD);        /* 4, conventional */
+	assert_int_equal(write_cdb(f, 0xaa, true, 2 * ZS + 8, 2, buf), ZSCSI_GOOD); /* 2 */
+	assert_int_equal(write_cdb(f, 0x8a, false, 2 * ZS + 10, 6, buf), ZSCSI_GOOD);
+	assert_int_equal(write_cdb(f, 0x2a, false, 100, 1, buf), ZSCSI_GOOD);
+	zdisk_stats(f->disk, &st);
+	assert_int_equal(st.writes, 5);
+	assert_int_equal(st.write_lbas, 8 + 4 + 2 + 6 + 1);
+	assert_int_equal(st.fua_writes, 3);
+	assert_int_equal(st.fua_write_lbas, 8 + 4 + 2);
+
+	/* refused: not at the write pointer, beyond the capacity, WRPROTECT set */
+	assert_int_equal(write_cdb(f, 0x8a, true, 3 * ZS + 8, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 5, 0x21, 0x04);
+	assert_int_equal(write_cdb(f, 0x8a, true, CAP - 4, 8, buf), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 5, 0x21, 0x00);
+	memset(cdb, 0, sizeof(cdb));
+	cdb[0] = 0x2a;
+	cdb[1] = 0x08 | 0x20;
+	zl_test_put_be(cdb + 2, 200, 4);
+	zl_test_put_be(cdb + 7, 1, 2);
+	assert_int_equal(run(f, cdb, 10, buf, 512), ZSCSI_CHECK_CONDITION);
+	assert_sense(f, 5, 0x24, 0x00);
+
+	/* COMPARE AND WRITE with FUA (zeros compared, 1 block written); WRITE SAME has no FUA */
+	memset(cdb, 0, sizeof(cdb));
+	cdb[0] = 0x89;
+	cdb[1] = 0x08;
+	zl_test_put_be(cdb + 2, 300, 8);
+	cdb[13] = 1;
+	assert_int_equal(run(f, cdb, 16, buf, 2 * 512), ZSCSI_GOOD);
+	memset(cdb, 0, sizeof(cdb));
+	cdb[0] = 0x93;
+	zl_test_put_be(cdb + 2, 400, 8);
+	zl_test_put_be(cdb + 10, 4, 4);
+	assert_int_equal(run(f, cdb, 16, buf, 512), ZSCSI_GOOD);
+	/* WRITE AND VERIFY(16), BYTCHK 0: written through, so counted */
+	memset(cdb, 0, sizeof(cdb));
+	cdb[0] = 0x8e;
+	zl_test_put_be(cdb + 2, 2 * ZS + 16, 8);
+	zl_test_put_be(cdb + 10, 2, 4);
+	assert_int_equal(run(f, cdb, 16, buf, 2 * 512), ZSCSI_GOOD);
+
+	zdisk_stats(f->disk, &st);
+	assert_int_equal(st.writes, 5 + 3);
+	assert_int_equal(st.write_lbas, 21 + 1 + 4 + 2);
+	assert_int_equal(st.fua_writes, 3 + 2);
+	assert_int_equal(st.fua_write_lbas, 14 + 1 + 2);
+	assert_int_equal(st.errors, 1);          /* the unaligned one: the others never reached the disk */
+	assert_true(zl_stats_json(&st, json, sizeof(json)) > 0);
+	assert_non_null(strstr(json, "\"writes\":8,\"write_lbas\":28,\"fua_writes\":5,\"fua_write_lbas\":17,"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -977,6 +1064,7 @@ int main(void)
 		T(test_zscsi_report_zones_alloc_below_header),
 		T(test_zscsi_report_zones_scattered_buffer),
 		T(test_zscsi_concurrent_writers_fill_their_zones),
+		T(test_zscsi_stats_count_fua_writes_that_completed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

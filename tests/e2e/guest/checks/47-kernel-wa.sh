@@ -57,6 +57,15 @@ trap cleanup EXIT
 ctl() { $ZONELAB ctl $img.ctl "$@"; }
 # stat_of KEY - one counter of the handler's statistics.
 stat_of() { $ZONELAB ctl --json $img.ctl stats | grep -oE "\"$1\":[0-9]+" | head -1 | cut -d: -f2; }
+# wf_of - the handler's written LBAs, and of them its FUA commands and LBAs,
+# from one reading: "WRITE_LBAS FUA_WRITES FUA_WRITE_LBAS".
+wf_of() {
+	$ZONELAB ctl --json $img.ctl stats | awk '{ o = ""
+		for (i = 1; i <= 3; i++) { k = i == 1 ? "write_lbas" : i == 2 ? "fua_writes" : "fua_write_lbas"
+			if (!match($0, "\"" k "\":[0-9]+")) { print "no " k > "/dev/stderr"; exit 1 }
+			o = o (i > 1 ? " " : "") substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3) }
+		print o }'
+}
 # quiet - wait until the disk wrote nothing for 3 s (at most 300 s).
 quiet() {
 	local a b n=0 i
@@ -81,10 +90,15 @@ bt_start() {
 	sleep 0.5
 }
 # Sum the written bytes by kind: superblock (zones 0-1), metadata
-# (REQ_META: M in RWBS), data; and the requests without data that are not
+# (REQ_META: M in RWBS), data; the requests without data that are not
 # writes (N in RWBS: the commits' empty flushes, FN; zone resets are
-# zero-byte writes, counted by bt_zops).
-# Prints "DATA META SB OTHER".
+# zero-byte writes, counted by bt_zops); and, across those kinds, the bytes
+# written with FUA: blkparse's RWBS puts F after the direction letter for
+# BLK_TC_FUA and before it for a flush (fill_rwbs(), blkparse_fmt.c; the
+# kernel sets BLK_TC_FUA from REQ_FUA, 6.1 kernel/trace/blktrace.c:240, and
+# sd turns REQ_FUA into the CDB's FUA bit, drivers/scsi/sd.c:1262): a
+# version-1 trace on 6.19+ has none (bt_v1_blind).
+# Prints "DATA META SB OTHER FUA".
 bt_stop() { kill -INT $bt_pid; wait $bt_pid; bt_pid=""; }
 # The events blktrace dropped in this phase ("Total: N events (dropped D)"
 # per device; 0 if it printed no total).
@@ -123,8 +137,9 @@ bt_split() {
 	awk -v zs=$((zmib * 2048)) '$1 == "D" && $2 ~ /W/ && $4 > 0 {
 		b = $4 * 512
 		if ($3 < 2 * zs) sb += b; else if ($2 ~ /M/) m += b; else d += b
+		if ($2 ~ /^F?WF/) fua += b
 	} $1 == "D" && $2 ~ /N/ { o++ }
-	END { printf "%d %d %d %d\n", d, m, sb, o }'
+	END { printf "%d %d %d %d %d\n", d, m, sb, o, fua }'
 }
 # Zone commands as blktrace sees them (issued, flushes apart): zero-byte
 # writes are RESET, RESET ALL and CLOSE (odd REQ_OP_ZONE_* codes), zero-byte
@@ -236,9 +251,10 @@ run_point() {
 	local phases="fill" p
 	for pass in $(seq $passes); do for k in $(seq $KWA_PHASES); do phases="$phases $pass.$k"; done; done
 	for p in $phases; do
-		local w0 r0 c0 t0 rw size io seed split err app km rd rm rs vict md5
+		local w0 fw0 f0 w1 fw1 f1 r0 c0 t0 rw size io seed split err app km rd rm rs vict md5
 		local zw0 zn0 zw zn bzw bzn
-		w0=$(stat_of write_lbas); r0=$(stat_of resets); read zw0 zn0 < <(zops_of)
+		read w0 fw0 f0 < <(wf_of) || fail "$id $p: no write counters in the handler's stats"
+		r0=$(stat_of resets); read zw0 zn0 < <(zops_of)
 		c0=$(awk '/commits/ { print $2 }' /sys/fs/btrfs/$uuid/commit_stats)
 		# the kernel log of this phase alone: drained into logs/kwa-dmesg.log
 		# first (a phase can log more than the ring holds, so a line-count
@@ -300,10 +316,11 @@ run_point() {
 		vict=$(grep -oE 'reclaiming chunk [0-9]+ with [0-9]+% used ([0-9]+% reserved )?[0-9]+% unusable' $km |
 			awk '{ u = $5; z = $(NF - 1); sub(/%/, "", u); sub(/%/, "", z); printf "%s[%d,%d]", n++ ? "," : "", u, z }')
 		supp=$(grep -oE '[0-9]+ callbacks suppressed' $km | awk '{ s += $1 } END { print s + 0 }')
-		printf '{"point":"%s","phase":"%s","secs":%.1f,"app_bytes":%d,"fio_error":%d,"iolog_md5":"%s","dev_write_bytes":%d,"dev_resets":%d,"bt_data":%d,"bt_meta":%d,"bt_sb":%d,"bt_other":%d,"reloc":{"data":%d,"metadata":%d,"system":%d},"victims":[%s],"commits":%d,"space":{"data":[%d,%d,%d],"metadata":[%d,%d,%d],"system":[%d,%d,%d]},"enospc_msgs":%d,"bt_dropped":%d,"log_suppressed":%d%s}\n' \
+		read w1 fw1 f1 < <(wf_of) || fail "$id $p: no write counters in the handler's stats"
+		printf '{"point":"%s","phase":"%s","secs":%.1f,"app_bytes":%d,"fio_error":%d,"iolog_md5":"%s","dev_write_bytes":%d,"dev_fua_writes":%d,"dev_fua_bytes":%d,"dev_resets":%d,"bt_data":%d,"bt_meta":%d,"bt_sb":%d,"bt_other":%d,"bt_fua":%d,"reloc":{"data":%d,"metadata":%d,"system":%d},"victims":[%s],"commits":%d,"space":{"data":[%d,%d,%d],"metadata":[%d,%d,%d],"system":[%d,%d,%d]},"enospc_msgs":%d,"bt_dropped":%d,"log_suppressed":%d%s}\n' \
 			$id $p $(bc_sub $EPOCHREALTIME $t0) ${app:-0} ${err:-0} \
 			"$md5" \
-			$(( ($(stat_of write_lbas) - w0) * LBA )) $(( $(stat_of resets) - r0 )) $split \
+			$(( (w1 - w0) * LBA )) $((fw1 - fw0)) $(( (f1 - f0) * LBA )) $(( $(stat_of resets) - r0 )) $split \
 			$rd $rm $rs "$vict" \
 			$(( $(awk '/commits/ { print $2 }' /sys/fs/btrfs/$uuid/commit_stats) - c0 )) \
 			$(sysv data total_bytes) $(sysv data bytes_used) $(sysv data bytes_zone_unusable) \
@@ -365,26 +382,48 @@ for pt in $KWA_POINTS; do
 	say "point $F,$T,$S: $(bc_sub $EPOCHREALTIME $t_pt) s"
 done
 # The measurement holds together: over each point, blktrace's bytes are
-# the handler's (within 0.5%: a late write of the cleaner may fall between
-# two phases' traces), unless blktrace said it dropped events: then it saw
-# less, never more (the handler counts every write; the gap is reported);
-# where the kernel log suppressed nothing, every relocation it logged was a
-# pick the tracepoint saw (a pick whose relocation fails at once logs none);
-# something was written.
+# the handler's, the writes done with FUA (the handler's fua_write_lbas,
+# blktrace's F after the direction in RWBS) apart from the others:
+# - the others within 0.5% (a late write of the cleaner or a late commit
+#   may fall between two phases' traces: counted by the handler, outside
+#   blktrace), the FUA gap counted in the 0.5% too;
+# - where blktrace records FUA requests (before 6.19, or any that shows
+#   some), the FUA bytes equal in every phase whose other bytes are equal
+#   (a late write is not a superblock alone: every one in the stored 6.1
+#   and 6.12 runs was 160 KiB or more); where it records none (a
+#   version-1 trace on 6.19+, bt_v1_blind) the handler's FUA bytes are set
+#   aside and reported;
+# unless blktrace said it dropped events: then it saw less, never more (the
+# handler counts every write; the gap is reported); where the kernel log
+# suppressed nothing, every relocation it logged was a pick the tracepoint
+# saw (a pick whose relocation fails at once logs none); something was
+# written.
 J='function g(k) { return match($0, "\"" k "\":[0-9]+") ? substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3) : 0 }'
 for f in $LOGS/kwa-*.out; do
-	awk "$J"' /"phase"/ { dev += g("dev_write_bytes"); bt += g("bt_data") + g("bt_meta") + g("bt_sb"); app += g("app_bytes")
+	awk "$J"' /"phase"/ { h = g("dev_write_bytes"); b = g("bt_data") + g("bt_meta") + g("bt_sb"); hf = g("dev_fua_bytes"); bf = g("bt_fua")
+			dev += h; bt += b; app += g("app_bytes"); fh += hf; fb += bf; fw += g("dev_fua_writes")
+			if (h - hf != b - bf) late++; else if (hf != bf) fx++
 			drop += g("bt_dropped"); sup += g("log_suppressed"); tp += /"reloc_tp"/
 			lr = g("data") + g("metadata") + g("system")   # the first of each: "reloc"
 			rt = 0; if (match($0, /"reloc_tp":\{[^}]*\}/)) { x = substr($0, RSTART, RLENGTH); gsub(/[^0-9,]/, "", x); split(x, a, ","); rt = a[1] + a[2] + a[3] }
 			logr += lr; tpr += rt }
-		END { printf "%s %d %d %d %d %d %d %d %d\n", FILENAME, dev, bt, app, drop, sup, tp, logr, tpr }' $f
+		END { printf "%s %d %d %d %d %d %d %d %d %d %d %d %d %d\n", FILENAME, dev, bt, app, drop, sup, tp, logr, tpr, fh, fb, fw, fx, late }' $f
 done > $W/sums
-bad=$(awk '{ d = $2 - $3; if (d < 0) d = -d
-	if ($5 == 0 && d > $2 / 200) print $1 ": handler " $2 ", blktrace " $3 " (blktrace dropped no event)"
-	else if ($5 > 0 && $3 > $2 + $2 / 200) print $1 ": handler " $2 ", blktrace " $3 " (more, though it dropped " $5 " events)"
+# sums: 1 file, 2 handler bytes, 3 blktrace bytes, 4 app, 5 dropped, 6
+# suppressed, 7 phases with the tracepoint, 8 log relocations, 9 tracepoint
+# relocations, 10 handler FUA bytes, 11 blktrace FUA bytes, 12 handler FUA
+# writes, 13 phases whose FUA bytes alone differ, 14 phases with a late write
+blind=0; bt_v1_blind && blind=1
+bad=$(awk -v blind=$blind '{ hn = $2 - $10; bn = $3 - $11; vis = !(blind && $11 == 0)
+	dn = hn - bn; if (dn < 0) dn = -dn; df = vis ? $10 - $11 : 0; if (df < 0) df = -df
+	if ($5 == 0 && dn + df > hn / 200) print $1 ": handler " hn ", blktrace " bn " without FUA, FUA handler " $10 ", blktrace " (vis ? $11 : "-") " (blktrace dropped no event)"
+	else if ($5 > 0 && (bn > hn + hn / 200 || (vis && $11 > $10))) print $1 ": handler " hn ", blktrace " bn " without FUA, FUA handler " $10 ", blktrace " $11 " (more, though it dropped " $5 " events)"
+	if ($5 == 0 && vis && $13 > 0) print $1 ": FUA bytes differ (handler " $10 ", blktrace " $11 ") in " $13 " phases whose other bytes agree"
 	if ($7 > 0 && $6 == 0 && $8 > $9) print $1 ": the kernel log names " $8 " relocations, the tracepoint " $9 }' $W/sums | sed "s|$LOGS/||")
 [ -z "$bad" ] || fail "the measurement does not hold together: $bad"
+note "$(awk -v blind=$blind '{ n = $1; sub(/.*kwa-/, "", n); sub(/\.out$/, "", n)
+	if (blind && $11 == 0) printf "%s: FUA writes set aside: %d, %d bytes (blktrace version 1 records none since 6.19), late writes in %d phases; ", n, $12, $10, $14
+	else printf "%s: FUA writes %d, %d bytes, blktrace %d bytes, late writes in %d phases; ", n, $12, $10, $11, $14 }' $W/sums)"
 note "$(awk '$5 > 0 { n = $1; sub(/.*kwa-/, "", n); sub(/\.out$/, "", n); printf "%s: blktrace dropped %d events, saw %.2f%% fewer bytes than the handler; ", n, $5, 100 * ($2 - $3) / $2 }' $W/sums)"
 note "$(awk '{ n = $1; sub(/.*kwa-/, "", n); sub(/\.out$/, "", n); printf "%s: relocations tracepoint %s, kernel log %d (%d lines suppressed); ", n, $7 ? $9 : "-", $8, $6 }' $W/sums)"
 awk '{ s += $4 } END { exit !(s > 0) }' $W/sums || fail "no phase wrote anything"
