@@ -30,6 +30,8 @@ struct zl_timed {
 	uint64_t last_zt_ns;           /* the model's clock never goes back */
 	bool sptf;
 	bool in_service;               /* SPTF: one command is with the mechanism */
+	bool served;                   /* the model has served a data command */
+	bool read_mark;                /* zl_timed_stats() read since the last idle start */
 	struct zl_timed_item **heap;   /* by (due, seq) */
 	size_t nr_heap, cap_heap;
 	struct zl_timed_item **wq;     /* SPTF: waiting, in arrival order */
@@ -104,6 +106,11 @@ static struct zl_timed_item *heap_pop(struct zl_timed *t)
 	return top;
 }
 
+static bool positional(const struct zl_timed_item *it)
+{
+	return it->r.op == ZTIME_READ || it->r.op == ZTIME_WRITE;
+}
+
 /* The model serves @it from @at on; it goes on the heap at its completion time. */
 static void serve(struct zl_timed *t, struct zl_timed_item *it, uint64_t at)
 {
@@ -116,6 +123,19 @@ static void serve(struct zl_timed *t, struct zl_timed_item *it, uint64_t at)
 		at = t->last_zt_ns;
 	t->last_zt_ns = at;
 	free_ns = ztime_media_free_ns(t->zt);
+	if (positional(it)) {
+		/* the mechanism idle at the arrival: the VM's feed ran dry */
+		if (t->served && at > free_ns) {
+			t->st.idle_starts++;
+			t->st.idle_ns += at - free_ns;
+			if (t->read_mark) {
+				t->st.idle_first_starts++;
+				t->st.idle_first_ns += at - free_ns;
+				t->read_mark = false;
+			}
+		}
+	}
+	t->served = true;
 	it->due = ztime_submit(t->zt, at, &it->r);
 	it->in_model = true;
 	it->start = free_ns > at ? free_ns : at;
@@ -124,11 +144,6 @@ static void serve(struct zl_timed *t, struct zl_timed_item *it, uint64_t at)
 	if (it->start < it->arrival)
 		it->start = it->arrival;
 	heap_push(t, it);
-}
-
-static bool positional(const struct zl_timed_item *it)
-{
-	return it->r.op == ZTIME_READ || it->r.op == ZTIME_WRITE;
 }
 
 /*
@@ -356,6 +371,7 @@ void zl_timed_stats(struct zl_timed *t, struct zl_timed_stats *out)
 {
 	pthread_mutex_lock(&t->lock);
 	*out = t->st;
+	t->read_mark = true;
 	pthread_mutex_unlock(&t->lock);
 }
 

@@ -52,6 +52,15 @@ struct zl_timed_stats {
 	uint64_t candidates;  /* SPTF: sum over them of the commands chosen among
 				 (waiting, arrived by then, within qd): their mean
 				 is the queue depth the reordering saw */
+	uint64_t idle_starts; /* positional (read/write) commands given to the model
+				 with the mechanism idle (arrival after it was free)
+				 once it had served something: each may lose up to a
+				 turn (no read look-ahead is modelled) */
+	uint64_t idle_ns;     /* sum over them of (given at - mechanism free) */
+	uint64_t idle_first_starts; /* of them, the first after a zl_timed_stats()
+				 read (at most one per read) */
+	uint64_t idle_first_ns;     /* ... their gaps: a caller bracketing a job with
+				 two reads takes the gap since the previous job out */
 };
 
 /* Monotonic clock (CLOCK_MONOTONIC), ns: the handler's "now". */
@@ -83,6 +92,10 @@ int zl_timed_submit(struct zl_timed *t, uint64_t now_ns, const struct ztime_req 
  */
 unsigned zl_timed_run_until(struct zl_timed *t, uint64_t now_ns);
 
+/*
+ * The counters.  Marks the read: the next idle start's gap also counts in
+ * idle_first_* (the gap before a job a caller brackets with two reads).
+ */
 void zl_timed_stats(struct zl_timed *t, struct zl_timed_stats *out);
 const struct ztime_params *zl_timed_params(const struct zl_timed *t);
 

@@ -8,7 +8,9 @@
  * that finishes sooner; a command that does not reach the media pays the
  * command overhead only; the longest arrival -> completion is kept, real
  * (as the timer took it) and the model's; destroy completes what is
- * queued; a geometry the drive cannot hold is refused with a message.
+ * queued; a geometry the drive cannot hold is refused with a message; a
+ * data command that finds the mechanism idle counts as an idle start with
+ * its gap (none in a closed loop; the first after a stats read apart).
  * Fixed seeds.
  */
 #include <errno.h>
@@ -497,6 +499,108 @@ static void test_timer_thread_completes_at_the_time(void **state)
 	zl_timed_destroy(t);
 }
 
+/*
+ * Idle starts (issue 32): a data command given to the model when the
+ * mechanism had been free for a while (the VM's feed ran dry) counts once,
+ * with the gap.  A QD1 closed loop that resubmits at each completion never
+ * leaves it idle; a gap of G before command k gives one idle start of G
+ * (the SPTF queue's path alike); the first command of all is no idle
+ * start; a closed loop at QD32 (each completed command replaced at once)
+ * gives none.  A stats read marks the next idle start as the first after
+ * it (idle_first_*: the gap before a job bracketed by two reads).
+ */
+static void idle_loop(const char *text, uint64_t gap, unsigned k)
+{
+	struct log l = { 0 };
+	struct zl_timed *t = make(text, &l);
+	struct zl_timed_stats st;
+	struct zl_rng rng;
+	uint64_t now = 1000000;
+
+	zl_rng_seed(&rng, 11);
+	for (unsigned i = 0; i < 40; i++) {
+		struct ztime_req r = rd4k(rand_off(&rng));
+
+		if (i == k)
+			now += gap;
+		assert_int_equal(zl_timed_submit(t, now, &r, (void *)(uintptr_t)(i + 1)), 0);
+		assert_int_equal(zl_timed_run_until(t, UINT64_MAX), 1);
+		now = l.due[i];
+	}
+	/* no stats read before: nothing counted as the first after one */
+	zl_timed_stats(t, &st);
+	assert_int_equal(st.timed, 40);
+	assert_int_equal(st.idle_starts, gap ? 1 : 0);
+	assert_int_equal(st.idle_ns, gap);
+	assert_int_equal(st.idle_first_starts, 0);
+	assert_int_equal(st.idle_first_ns, 0);
+	zl_timed_destroy(t);
+}
+
+static void test_idle_starts_count_the_gaps_in_the_feed(void **state)
+{
+	const uint64_t gap = 2345678;
+	struct log l = { 0 };
+	struct zl_timed *t;
+	struct zl_timed_stats st;
+	struct ztime_req r;
+	struct ztime_params p;
+	struct ztime_geo g = { ZONE, NR_ZONES };
+	struct ztime *ref = NULL;
+	uint64_t at = 1000, want[200];
+	unsigned sent, k;
+	char msg[256];
+
+	(void)state;
+	idle_loop("hc620,cache=0", 0, 0);
+	idle_loop("hc620,cache=0", gap, 17);
+	idle_loop("hc620,cache=0,sched=sptf,qd=32", 0, 0);
+	idle_loop("hc620,cache=0,sched=sptf,qd=32", gap, 17);
+	/* a closed loop at QD32, sequential 1 MiB reads, each completed one
+	 * replaced at its completion (the model's time, from a second ztime) */
+	params_of("hc620,cache=0", &p);
+	assert_int_equal(ztime_create(&p, &g, &ref, msg, sizeof(msg)), 0);
+	t = make("hc620,cache=0", &l);
+	r = (struct ztime_req){ .op = ZTIME_READ, .len_bytes = MiB };
+	for (sent = 0; sent < 32; sent++) {
+		r.off_bytes = sent * MiB;
+		want[sent] = ztime_submit(ref, at, &r);
+		assert_int_equal(zl_timed_submit(t, at, &r, (void *)(uintptr_t)(sent + 1)), 0);
+	}
+	for (k = 0; k < 150; k++) {
+		assert_int_equal(zl_timed_run_until(t, want[k]), 1);
+		assert_int_equal(l.due[k], want[k]);
+		r.off_bytes = sent * MiB;
+		want[sent] = ztime_submit(ref, want[k], &r);
+		assert_int_equal(zl_timed_submit(t, want[k], &r, (void *)(uintptr_t)++sent), 0);
+	}
+	ztime_destroy(ref);
+	zl_timed_stats(t, &st);                 /* marks: the next idle start is the first */
+	assert_int_equal(st.timed, 150);
+	assert_int_equal(st.idle_starts, 0);
+	assert_int_equal(st.idle_ns, 0);
+	/* drain, then a new job after a gap of G: one idle start, the first after the read */
+	assert_int_equal(zl_timed_run_until(t, UINT64_MAX), 32);
+	at = l.due[l.n - 1] + gap;
+	r.off_bytes = 0;
+	assert_int_equal(zl_timed_submit(t, at, &r, (void *)1000), 0);
+	assert_int_equal(zl_timed_run_until(t, UINT64_MAX), 1);
+	/* a gap of 1 ms inside the job: an idle start, not the first after the read */
+	r.off_bytes = MiB;
+	assert_int_equal(zl_timed_submit(t, l.due[l.n - 1] + 1000000, &r, (void *)1001), 0);
+	assert_int_equal(zl_timed_run_until(t, UINT64_MAX), 1);
+	/* a non-data command after a gap: not counted */
+	r = (struct ztime_req){ .op = ZTIME_FLUSH };
+	assert_int_equal(zl_timed_submit(t, l.due[l.n - 1] + 5000000, &r, (void *)1002), 0);
+	assert_int_equal(zl_timed_run_until(t, UINT64_MAX), 1);
+	zl_timed_stats(t, &st);
+	assert_int_equal(st.idle_starts, 2);
+	assert_int_equal(st.idle_ns, gap + 1000000);
+	assert_int_equal(st.idle_first_starts, 1);
+	assert_int_equal(st.idle_first_ns, gap);
+	zl_timed_destroy(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -512,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_destroy_completes_what_is_queued),
 		cmocka_unit_test(test_disk_bigger_than_the_drive_is_refused),
 		cmocka_unit_test(test_timer_thread_completes_at_the_time),
+		cmocka_unit_test(test_idle_starts_count_the_gaps_in_the_feed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
