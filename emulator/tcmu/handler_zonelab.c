@@ -347,8 +347,8 @@ static void zl_timing_stats(void *arg, struct zdisk_timing_stats *out)
 	out->sptf_candidates = st.candidates;
 	out->idle_starts = st.idle_starts;
 	out->idle_ns = st.idle_ns;
-	out->idle_first_starts = st.idle_first_starts;
-	out->idle_first_ns = st.idle_first_ns;
+	out->idle_long_starts = st.idle_long_starts;
+	out->idle_long_ns = st.idle_long_ns;
 }
 
 /*
