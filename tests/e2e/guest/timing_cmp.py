@@ -36,12 +36,15 @@ rounds, taken out):
   zone FINISH / RESET: each timed op paired with the calibration op sent
       next to it: median of (timed - calibration + c0) within max(10%,
       3 se of that median, from its interquartile range).
-  sequential reads: each stream (hc620 OD and ID on the timed disk, the
-      same on zltr at 40 / 20 MB/s) is judged per round by the timed disk's
+  sequential reads: each stream (hc620 OD and ID on zlts, the SPTF disk:
+      the kernel and tcmu-runner's threads hand the commands over out of
+      LBA order, and a FIFO drive loses up to a turn on each one arriving
+      after its successor, run N; the same on zltr, SPTF too, at 40 / 20
+      MB/s) is judged per round by the timed disk's
       own counters over the job (docs/CTL.md: idle_starts, the commands
       that found the mechanism idle, and idle_ns, the gaps; the job's first
-      idle start, the gap since the previous job, taken out by
-      idle_first_*, the first after the 'before' read): a gap in the VM's
+      idle start, the gap since the previous job, which the check makes
+      over 2 s, taken out by idle_long_*, gaps >= 2 s): a gap in the VM's
       feed costs a serial calibration disk only the gap, but the timed
       drive the gap and the platter's turn back to the next sector (no read
       look-ahead is modelled), which no calibration disk sees (run M: 0.66
@@ -225,23 +228,37 @@ def hstats(tag):
 
 
 IDLE_FED = 0.02   # a round is fed when at most this share of its commands found the drive idle
+IDLE_LONG_S = 2.0  # the handler's ZL_TIMED_IDLE_LONG_NS: a gap this long is a job boundary
 seq_fed = {}
 
 
 def idle_stats(tag):
     """The timed disk's idle starts over a job (docs/CTL.md): (commands, idle
-    starts, idle s, the gap before the job, s), the job's first idle start
-    (the gap since the previous job: the first after the 'before' read)
-    taken out; None without the counters."""
+    starts, idle s, the gap before the job s, a note), the job's boundary
+    taken out: the check leaves the disk idle over 2 s before the job, so
+    its first command is an idle start the handler also counts in
+    idle_long_* (gaps >= 2 s); a second long one is a gap of over 2 s
+    inside the job (a guest stall), counted as an idle start of at most
+    its share of idle_long_ns less the boundary's 2 s; None without the
+    counters."""
     try:
         h = load(tag + "-hs")
         b, a = h["before"]["timing"], h["after"]["timing"]
-        d = {k: a[k] - b[k] for k in ("timed", "idle_starts", "idle_ns", "idle_first_starts",
-                                       "idle_first_ns")}
+        d = {k: a[k] - b[k] for k in ("timed", "idle_starts", "idle_ns", "idle_long_starts",
+                                       "idle_long_ns")}
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return (d["timed"], d["idle_starts"] - d["idle_first_starts"],
-            (d["idle_ns"] - d["idle_first_ns"]) / 1e9, d["idle_first_ns"] / 1e9)
+    n, ns, note = d["idle_starts"], d["idle_ns"], ""
+    if d["idle_long_starts"] >= 1:
+        n -= 1
+        ns -= d["idle_long_ns"]
+        if d["idle_long_starts"] > 1:   # the boundary is >= 2 s: the rest at most this
+            ns += d["idle_long_ns"] - IDLE_LONG_S * 1e9
+            note = " (%d gaps over 2 s inside the job)" % (d["idle_long_starts"] - 1)
+        before = d["idle_long_ns"] / 1e9 if d["idle_long_starts"] == 1 else IDLE_LONG_S
+    else:
+        before, note = 0.0, " (no job boundary of 2 s: nothing taken out)"
+    return d["timed"], n, ns / 1e9, before, note
 
 
 def busy_note(tag, r, per_cmd_ms, ramp_s=0.0):
@@ -296,10 +313,10 @@ for tag, name, label, mod in (("od", "sequential 1 MiB read, OD", "hc620", model
     notes.append("%s: the serial calibration calls round(s) %s fed (>= %.2f x exact), "
                  "the timed disk's idle starts: %s" % (
                      nm, ",".join(str(i + 1) for i in ser_fed) or "none", FED,
-                     "; ".join("r%d %d of %d cmds, idle %.1f ms (gap before the job %.0f ms), "
+                     "; ".join("r%d %d of %d cmds, idle %.1f ms (gap before the job %.0f ms%s), "
                                "guest stalls > 50 ms %.0f ms" % (
                                    i + 1, ids[i][1], ids[i][0], ids[i][2] * 1e3, ids[i][3] * 1e3,
-                                   sum(stalls("r%d-%s" % (i + 1, tag))))
+                                   ids[i][4], sum(stalls("r%d-%s" % (i + 1, tag))))
                                for i in range(R))))
     fed = [i for i in range(R) if ids[i][1] <= IDLE_FED * ids[i][0]]
     seq_fed[tag] = fed
@@ -341,9 +358,15 @@ check("QD32 SPTF (hard)", "IOPS", m_s, sptf, cap32, 0, 1.10 * m_s, "<= model +10
 # that depth (sptf_iops_by_qd, the same job at QD 1..32, interpolated at
 # mean candidates + 1; the curve is concave, so the model at the mean depth
 # is at least the model's mean over the depths seen: not a looser bound).
+# Counted over the SPTF QD32 jobs only (their -hs.json): zlts also serves the
+# hc620 streams.
 m_s_q, depth = m_s, None
 try:
-    st = json.load(open("%s-stats-zlts.json" % pre)).get("timing") or {}
+    st = {"sptf_choices": 0, "sptf_candidates": 0}
+    for i in range(1, R + 1):
+        h = load("r%d-sptf-hs" % i)
+        for k in st:
+            st[k] += h["after"]["timing"][k] - h["before"]["timing"][k]
     by_qd = mj.get("sptf_iops_by_qd") or []
     if st.get("sptf_choices") and len(by_qd) >= 2:
         depth = min(max(st["sptf_candidates"] / st["sptf_choices"] + 1, 1.0), float(len(by_qd)))
@@ -353,7 +376,7 @@ try:
         notes.append("QD32 SPTF: the handler chose among %.2f commands on average (%d choices): "
                      "the model at QD %.2f is %.1f IOPS (%.1f at QD %d)" % (
                          depth - 1, st["sptf_choices"], depth, m_s_q, by_qd[-1], len(by_qd)))
-except (OSError, ValueError, KeyError):
+except (OSError, ValueError, KeyError, TypeError):
     pass
 if depth is None:
     notes.append("QD32 SPTF: no queue depth from the handler (sptf_choices) or the model "
