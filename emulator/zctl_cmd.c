@@ -206,8 +206,11 @@ static char *do_stats(struct zdisk *z, struct ztrace *tr)
 		jb_printf(&j, ",\"timing\":{\"timed\":%" PRIu64 ",\"service_ns\":%" PRIu64
 			  ",\"wait_ns\":%" PRIu64 ",\"pending\":%" PRIu64 ",\"max_ns\":%" PRIu64
 			  ",\"max_model_ns\":%" PRIu64 ",\"sptf_choices\":%" PRIu64
-			  ",\"sptf_candidates\":%" PRIu64 "}", ts.timed, ts.service_ns, ts.wait_ns,
-			  ts.pending, ts.max_ns, ts.max_model_ns, ts.sptf_choices, ts.sptf_candidates);
+			  ",\"sptf_candidates\":%" PRIu64 ",\"idle_starts\":%" PRIu64
+			  ",\"idle_ns\":%" PRIu64 ",\"idle_long_starts\":%" PRIu64
+			  ",\"idle_long_ns\":%" PRIu64 "}", ts.timed, ts.service_ns, ts.wait_ns,
+			  ts.pending, ts.max_ns, ts.max_model_ns, ts.sptf_choices, ts.sptf_candidates,
+			  ts.idle_starts, ts.idle_ns, ts.idle_long_starts, ts.idle_long_ns);
 	jb_printf(&j, "}");
 	return jb_done(&j);
 }

@@ -155,6 +155,10 @@ struct zdisk_timing_stats {
 	uint64_t max_model_ns;     /* the longest arrival -> the model's completion time */
 	uint64_t sptf_choices;     /* sched=sptf: data commands chosen for the mechanism */
 	uint64_t sptf_candidates;  /* ... summed: how many each was chosen among */
+	uint64_t idle_starts;      /* data commands that found the mechanism idle */
+	uint64_t idle_ns;          /* ... summed: how long it had been idle */
+	uint64_t idle_long_starts; /* of them, gaps >= 2 s (ZL_TIMED_IDLE_LONG_NS): job boundaries */
+	uint64_t idle_long_ns;     /* ... their gaps */
 };
 typedef void (*zdisk_timing_stats_fn)(void *arg, struct zdisk_timing_stats *out);
 void zdisk_set_timing_stats(struct zdisk *z, zdisk_timing_stats_fn fn, void *arg);

@@ -345,6 +345,10 @@ static void zl_timing_stats(void *arg, struct zdisk_timing_stats *out)
 	out->max_model_ns = st.max_model_ns;
 	out->sptf_choices = st.choices;
 	out->sptf_candidates = st.candidates;
+	out->idle_starts = st.idle_starts;
+	out->idle_ns = st.idle_ns;
+	out->idle_long_starts = st.idle_long_starts;
+	out->idle_long_ns = st.idle_long_ns;
 }
 
 /*

@@ -30,6 +30,7 @@ struct zl_timed {
 	uint64_t last_zt_ns;           /* the model's clock never goes back */
 	bool sptf;
 	bool in_service;               /* SPTF: one command is with the mechanism */
+	bool served;                   /* the model has served a data command */
 	struct zl_timed_item **heap;   /* by (due, seq) */
 	size_t nr_heap, cap_heap;
 	struct zl_timed_item **wq;     /* SPTF: waiting, in arrival order */
@@ -104,6 +105,11 @@ static struct zl_timed_item *heap_pop(struct zl_timed *t)
 	return top;
 }
 
+static bool positional(const struct zl_timed_item *it)
+{
+	return it->r.op == ZTIME_READ || it->r.op == ZTIME_WRITE;
+}
+
 /* The model serves @it from @at on; it goes on the heap at its completion time. */
 static void serve(struct zl_timed *t, struct zl_timed_item *it, uint64_t at)
 {
@@ -116,6 +122,18 @@ static void serve(struct zl_timed *t, struct zl_timed_item *it, uint64_t at)
 		at = t->last_zt_ns;
 	t->last_zt_ns = at;
 	free_ns = ztime_media_free_ns(t->zt);
+	if (positional(it)) {
+		/* the mechanism idle at the arrival: the VM's feed ran dry */
+		if (t->served && at > free_ns) {
+			t->st.idle_starts++;
+			t->st.idle_ns += at - free_ns;
+			if (at - free_ns >= ZL_TIMED_IDLE_LONG_NS) {
+				t->st.idle_long_starts++;
+				t->st.idle_long_ns += at - free_ns;
+			}
+		}
+	}
+	t->served = true;
 	it->due = ztime_submit(t->zt, at, &it->r);
 	it->in_model = true;
 	it->start = free_ns > at ? free_ns : at;
@@ -126,53 +144,51 @@ static void serve(struct zl_timed *t, struct zl_timed_item *it, uint64_t at)
 	heap_push(t, it);
 }
 
-static bool positional(const struct zl_timed_item *it)
-{
-	return it->r.op == ZTIME_READ || it->r.op == ZTIME_WRITE;
-}
-
 /*
- * SPTF: the mechanism is idle at @at: give it the waiting command, among
- * the first qd, whose first byte the head would reach soonest
+ * SPTF: the mechanism is idle at @at (the completion of the command it
+ * served, or a command's arrival): give it the waiting command, among the
+ * first qd, whose first byte the head would reach soonest
  * (ztime_reach_ns()), never passing a non-data command (flush, zone
  * operation: served in arrival order, like a barrier).
+ *
+ * The drive chooses a command overhead (cmd_ns) before the mechanism is
+ * free, among the commands that had arrived by then, so the chosen one's
+ * overhead overlaps the work in progress, as a queued command's does under
+ * FIFO (ztime serves a read from max(arrival + cmd, media free)) and an NCQ
+ * drive's does.  Until issue 32 the choice came at the free time and the
+ * overhead after it: a stream in LBA order lost a turn on every command
+ * (186 of 242 MB/s at QD32; tests/unit/test_zl_timed.c).  The timer thread
+ * runs this at the completion (or later): the choice is made in the
+ * model's time, among what had arrived by then; commands that arrived
+ * after wait for the next choice.  `zonelab timing table` chooses the same
+ * way (sim/sim_tbench.c sptf_read()).
  */
 static void dispatch(struct zl_timed *t, uint64_t at)
 {
 	uint32_t qd = ztime_params(t->zt)->qd;
+	uint64_t cmd = ztime_params(t->zt)->cmd_ns, free_ns = ztime_media_free_ns(t->zt);
 	size_t best = 0, n = t->nr_wq < qd ? t->nr_wq : qd;
-	uint64_t best_ns = UINT64_MAX, start;
+	uint64_t best_ns = UINT64_MAX, ch = at;
 	struct zl_timed_item *it;
 
 	if (!t->nr_wq || t->in_service)
 		return;
-	if (at < t->last_zt_ns)
-		at = t->last_zt_ns;
-	start = ztime_media_free_ns(t->zt) > at ? ztime_media_free_ns(t->zt) : at;
-	/* the choice is among the commands that had arrived when the mechanism
-	 * became free: the timer may handle a completion late, after later
-	 * commands arrived, and one of those chosen for its position at @start
-	 * would be served from its arrival, the platter turned on (an idle
-	 * drive waits for the oldest) */
-	if (t->wq[0]->arrival > start)
-		start = t->wq[0]->arrival;
-	/* each is judged where serve() would give it to the model (the later
-	 * of @at and its arrival) by when the head would reach its first byte:
-	 * the command overhead comes before the mechanism moves, so the angle
-	 * is the one cmd_ns after the mechanism is free, as in `zonelab timing
-	 * table` (choosing with the angle at the free time itself missed the
-	 * turn of every command whose sector came by within cmd_ns: SPTF at
-	 * 0.89 of the table in virtual time, tests/unit/test_zl_timed.c) */
+	if (free_ns > cmd && free_ns - cmd < ch)
+		ch = free_ns - cmd;
+	if (ch < t->last_zt_ns)
+		ch = t->last_zt_ns;
+	/* none had arrived by then: an idle drive takes the oldest at its arrival */
+	if (t->wq[0]->arrival > ch)
+		ch = t->wq[0]->arrival;
 	if (positional(t->wq[0])) {
 		t->st.choices++;
 		for (size_t i = 0; i < n && positional(t->wq[i]); i++) {
 			uint64_t ns;
 
-			if (t->wq[i]->arrival > start)
+			if (t->wq[i]->arrival > ch)
 				continue;
 			t->st.candidates++;
-			ns = ztime_reach_ns(t->zt, t->wq[i]->arrival > at ? t->wq[i]->arrival : at,
-					    &t->wq[i]->r);
+			ns = ztime_reach_ns(t->zt, ch, &t->wq[i]->r);
 			if (ns < best_ns) {
 				best_ns = ns;
 				best = i;
@@ -183,7 +199,7 @@ static void dispatch(struct zl_timed *t, uint64_t at)
 	memmove(t->wq + best, t->wq + best + 1, (t->nr_wq - best - 1) * sizeof(*t->wq));
 	t->nr_wq--;
 	t->in_service = true;
-	serve(t, it, at);
+	serve(t, it, ch);
 }
 
 int zl_timed_submit(struct zl_timed *t, uint64_t now_ns, const struct ztime_req *r, void *ctx)

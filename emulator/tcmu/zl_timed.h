@@ -39,6 +39,14 @@ struct zl_timed_cfg {
 	bool thread;          /* start the timer thread (false: tests drive zl_timed_run_until()) */
 };
 
+/*
+ * An idle start whose gap is at least this long counts also in idle_long_*:
+ * the time between two jobs (the e2e check leaves a disk idle this long
+ * before each job it judges by the idle starts), not a gap in one job's
+ * feed (the guest's stalls within a job were under 0.9 s in every run).
+ */
+#define ZL_TIMED_IDLE_LONG_NS 2000000000ULL
+
 struct zl_timed_stats {
 	uint64_t timed;       /* commands completed through the model */
 	uint64_t service_ns;  /* sum of (completion - start of service) */
@@ -52,6 +60,15 @@ struct zl_timed_stats {
 	uint64_t candidates;  /* SPTF: sum over them of the commands chosen among
 				 (waiting, arrived by then, within qd): their mean
 				 is the queue depth the reordering saw */
+	uint64_t idle_starts; /* positional (read/write) commands given to the model
+				 with the mechanism idle (arrival after it was free)
+				 once it had served something: each may lose up to a
+				 turn (no read look-ahead is modelled) */
+	uint64_t idle_ns;     /* sum over them of (given at - mechanism free) */
+	uint64_t idle_long_starts; /* of them, those whose gap was at least
+				 ZL_TIMED_IDLE_LONG_NS: a job boundary, not a feed
+				 that ran dry within a job */
+	uint64_t idle_long_ns;     /* ... their gaps */
 };
 
 /* Monotonic clock (CLOCK_MONOTONIC), ns: the handler's "now". */
@@ -83,6 +100,7 @@ int zl_timed_submit(struct zl_timed *t, uint64_t now_ns, const struct ztime_req 
  */
 unsigned zl_timed_run_until(struct zl_timed *t, uint64_t now_ns);
 
+/* The counters (a read changes nothing). */
 void zl_timed_stats(struct zl_timed *t, struct zl_timed_stats *out);
 const struct ztime_params *zl_timed_params(const struct zl_timed *t);
 

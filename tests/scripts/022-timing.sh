@@ -99,8 +99,8 @@ grep -q '^timing: *hc620,mech=off,serial=1,cmd=4ms$' "$dir/out" || fail "disk in
 # --- timing table on a given disk (the e2e VM's: 64 zones of 256 MiB)
 run timing table --zones 64 --zone-size 256M --json
 [ $rc = 0 ] || fail "timing table --zones 64 --zone-size 256M: exit $rc: $(cat "$dir/err")"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["zones"] == 64 and d["zone_size"] == 256 << 20, d; r={x["name"]: x["value"] for x in d["rows"]}; assert 240 < r["sequential 1 MiB read, OD"] <= 255, r; assert r["sequential 1 MiB read, ID"] < r["sequential 1 MiB read, OD"] * 0.6, r; assert r["QD32 4 KiB random read, SPTF"] > 2 * r["QD32 4 KiB random read, FIFO"], r; b=d["sptf_iops_by_qd"]; assert len(b) == 32 and b[-1] == r["QD32 4 KiB random read, SPTF"] and abs(b[0] - b[1]) < 1e-9 and b[1] < b[7] < b[15] < b[-1], b' "$dir/out" ||
-	fail "timing table --zones: not the expected figures (the SPTF job at QD 1..32: the closed loop at QD2 has 1 to choose among, as QD1; growing; QD32 the row): $(cat "$dir/out")"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["zones"] == 64 and d["zone_size"] == 256 << 20, d; r={x["name"]: x["value"] for x in d["rows"]}; assert 240 < r["sequential 1 MiB read, OD"] <= 255, r; assert r["sequential 1 MiB read, ID"] < r["sequential 1 MiB read, OD"] * 0.6, r; assert r["QD32 4 KiB random read, SPTF"] > 2 * r["QD32 4 KiB random read, FIFO"], r; b=d["sptf_iops_by_qd"]; assert len(b) == 32 and b[-1] == r["QD32 4 KiB random read, SPTF"] and b[0] < b[1] < 1.02 * b[0] and b[1] < b[7] < b[15] < b[-1], b' "$dir/out" ||
+	fail "timing table --zones: not the expected figures (the SPTF job at QD 1..32: the closed loop at QD2 has 1 to choose among, as QD1, but chosen before the drive is free, its overhead hidden; growing; QD32 the row): $(cat "$dir/out")"
 run timing table --zones 64 --zone-size 256M
 grep -q '^disk: 64 zones of 268435456 bytes$' "$dir/out" || fail "timing table --zones: no disk line"
 run timing table

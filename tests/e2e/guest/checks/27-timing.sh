@@ -17,8 +17,14 @@
 #         operation (zlt0, 1.1 ms) or its mean QD1 read (zlt1, 1 / its
 #         IOPS): what they measure above C is the VM's and the timed
 #         path's own overhead at that length of wait
-#   zltr  hc620/cache=0/rate_od=40/rate_id=20: the same mechanism at media
-#         rates the VM may feed (it streams 255 MB/s from no disk here)
+#   zltr  hc620/cache=0/sched=sptf/rate_od=40/rate_id=20: the same
+#         mechanism at media rates the VM may feed (it streams 255 MB/s
+#         from no disk here)
+#   The streams run on the SPTF disks (zlts, zltr): the kernel and
+#   tcmu-runner's threads hand 1 MiB commands to the handler out of LBA
+#   order, a FIFO drive loses up to a turn on each one that arrives after
+#   its successor (run N), a real HC620 reorders its queue (NCQ), and SPTF
+#   serves the queued ones in LBA order (docs/TIMING.md "Validation")
 #   zlt2, zlt3, zlt4, zlt5  hc620/cache=0/mech=off/serial=1/cmd=P: serial
 #         calibration disks at the pace of the four streams (P = 1 MiB /
 #         the model's rate: hc620 OD, ID, zltr OD, ID): one command at a
@@ -33,10 +39,11 @@
 # (default 3), each timed disk's job next to its calibration job, the order
 # reversed every other round (so a drift of the loaded host's speed hits
 # both alike): QD1 4 KiB random reads (zltf and zlt1 at the same time),
-# 1 MiB sequential reads QD32 of zone 0 (OD) and 63 (ID) on zltf and zltr,
+# 1 MiB sequential reads QD32 of zone 0 (OD) and 63 (ID) on zlts and zltr,
 # each adjacent to (before or after, never beside) the same job on its
 # serial calibration disk, the handler's counters read before and after
-# each, QD32 4 KiB random reads (FIFO and SPTF, each adjacent to its serial
+# each (on the timed disks: the idle starts, commands that found the
+# mechanism idle, and their gaps, that judge the streams; docs/CTL.md), QD32 4 KiB random reads (FIFO and SPTF, each adjacent to its serial
 # calibration disk likewise, then zlt0), zone FINISH and RESET
 # alternating between zltf and zlt0 one ioctl at a time
 # (guest/zoneop_lat.py).  guest/timing_cmp.py asserts the bounds
@@ -68,7 +75,7 @@
 NZ=64; ZMIB=256; SZ=$(( NZ * ZMIB << 20 ))
 T_QD1=${TM_QD1_SECS:-4}; T_QD32=${TM_QD32_SECS:-5}; R=${TM_ROUNDS:-3}
 MODEL=hc620/cache=0
-SLOW=$MODEL/rate_od=40/rate_id=20
+SLOW=$MODEL/sched=sptf/rate_od=40/rate_id=20
 DISKS="zltf zlts zlt0 zlt1 zltr zltu zlt2 zlt3 zlt4 zlt5 zlt6 zlt7"
 cfg() { echo "zonelab/$1?zsize=${2}M&conv=0&max_open=16&lba=${E2E_LBA:-512}&ctl=1${3:+&timing=$3}"; }
 for d in $DISKS zltb; do dev_remove $d; rm -f /tmp/$d.img /tmp/$d.img.ctl; done
@@ -144,9 +151,14 @@ fio_j() { # TAG DEV fio-args...: one job, JSON into $J-TAG.json
 hstat() { $ZONELAB ctl --json /tmp/$1.img.ctl stats | grep -oE '"timing":\{[^}]*\}'; }
 fio_p() { # TAG DISK fio-args...: fio_j on DISK with guest/stall_probe.py beside it
 	# ($J-TAG-probe.json) and the handler's timing counters before and after
-	# ($J-TAG-hs.json: the drive's busy time and commands in that job)
+	# ($J-TAG-hs.json: the drive's busy time and commands in that job).  A
+	# stream's disk (zlts, zltr) is left idle 2.2 s first: its first command
+	# is then an idle start of at least 2 s, which the handler also counts
+	# in idle_long_* (ZL_TIMED_IDLE_LONG_NS) and the judge takes out (the
+	# gap between jobs, not in fio's runtime; docs/CTL.md)
 	local rdy=/tmp/probe.$$ pid tag=$1 d=$2 h0
 	shift 2
+	case $d in zlts|zltr) sleep 2.2 ;; esac
 	h0=$(hstat $d)
 	rm -f $rdy
 	python3 /e2e/stall_probe.py $rdy > $J-$tag-probe.json & pid=$!
@@ -168,7 +180,7 @@ fio_j u_qd32 $U $rnd --iodepth=32 --runtime=3 --ramp_time=1
 # (the kernel fills the disk's TCMU data area and the runner maps it page by
 # page); in runs B-F round 1 was the slowest stream on every disk
 # (docs/TIMING.md "Validation").  Zone 1, QD32, on each streaming disk.
-for d in zltf zltr zlt2 zlt3 zlt4 zlt5; do fio_j warm-$d /dev/$(devname $d) $seq --offset=${ZMIB}M --size=64M; done
+for d in zlts zltr zlt2 zlt3 zlt4 zlt5; do fio_j warm-$d /dev/$(devname $d) $seq --offset=${ZMIB}M --size=64M; done
 stat1() { $ZONELAB ctl --json /tmp/$1.img.ctl stats | grep -oE "\"$2\":[0-9]+" | head -1 | cut -d: -f2; }
 r0=$(stat1 zltf zop_reset); f0=$(stat1 zltf zop_finish)
 t_s=$EPOCHREALTIME
@@ -183,9 +195,9 @@ for r in $(seq $R); do
 	# each stream and its serial calibration (the same job on a disk
 	# that serves one command at a time at the stream's pace): adjacent,
 	# never at the same time (one vCPU: a job beside it would starve it)
-	od_t() { fio_p r$r-od zltf $seq --offset=0 --size=128M; }
+	od_t() { fio_p r$r-od zlts $seq --offset=0 --size=128M; }
 	od_s() { fio_p r$r-s_od zlt2 $seq --offset=0 --size=128M; }
-	id_t() { fio_p r$r-id zltf $seq --offset=$ID --size=64M; }
+	id_t() { fio_p r$r-id zlts $seq --offset=$ID --size=64M; }
 	id_s() { fio_p r$r-s_id zlt3 $seq --offset=$ID --size=64M; }
 	rod_t() { fio_p r$r-r_od zltr $seq --offset=0 --size=128M; }
 	rod_s() { fio_p r$r-s_r_od zlt4 $seq --offset=0 --size=128M; }
@@ -212,6 +224,10 @@ for d in zltf zlts zlt0 zlt1 zltr zlt2 zlt3 zlt4 zlt5 zlt6 zlt7; do
 	say "handler $d timing: $(grep -oE '"timing":\{[^}]*\}' $J-stats-$d.json)"
 done
 python3 /e2e/timing_cmp.py $J $R $F $Z > $LOGS/timing.out; rc=$?
+# the judge's inputs, back to the host (base64 of a .tgz: the console
+# carries text): `base64 -d logs/timing-json.b64.txt | tar xz` and
+# timing_cmp.py re-runs there on logs/timing-*.json
+(cd $LOGS && tar czf - timing-*.json | base64) > $LOGS/timing-json.b64.txt
 cat $LOGS/timing.out
 note "$(grep '^SUMMARY' $LOGS/timing.out | cut -d' ' -f2-)"
 # the btrfs part runs whatever the measurement said; the verdict at the end
