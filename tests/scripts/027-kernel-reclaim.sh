@@ -124,6 +124,15 @@ cases = [("Linux version 6.1.0-57-amd64 ... Debian 6.1.192-3", "", "linux-6.1"),
 for k, path, m in cases:
     got = kwa.reclaim_model({"kernel": k}, path)
     assert got == m, (k, path, got, m)
+# superblock bytes: blktrace's where it saw them; the handler's FUA bytes
+# where blktrace recorded no FUA write at all (>= 6.19 drops them)
+sb = [({"bt_sb": 8192, "bt_fua": 8192, "dev_fua_bytes": 8192}, 8192),
+      ({"bt_sb": 0, "bt_fua": 0, "dev_fua_bytes": 12288}, 12288),
+      ({"bt_sb": 4096, "bt_fua": 0, "dev_fua_bytes": 12288}, 4096),
+      ({"bt_sb": 0, "bt_fua": 4096, "dev_fua_bytes": 4096}, 0),
+      ({"bt_sb": 4096}, 4096), ({"bt_sb": 0}, 0)]
+for ph, want in sb:
+    assert kwa.sb_bytes(ph) == want, (ph, kwa.sb_bytes(ph), want)
 print("kwa.py model by kernel: ok")
 EOF3
 
