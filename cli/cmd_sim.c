@@ -31,9 +31,11 @@ static const char sim_help[] =
 "             --commit-interval-ms N --commit-bytes BYTES\n"
 "             --meta-model file|btrfs (btrfs: the kernel's extent, checksum and root\n"
 "             trees and relocation stages; docs/VALIDATION.md) --extent-size BYTES\n"
-"             --space-resv none|linux-6.1|linux-6.12 (with --meta-model btrfs: the\n"
-"             kernel's metadata reservations and the commits they force; 6.12:\n"
-"             with 6.12's overcommit, btrfs_can_overcommit())\n"
+"             --space-resv none|linux-6.1|linux-6.12|linux-7.3 (with --meta-model\n"
+"             btrfs: the kernel's metadata reservations and the commits they force;\n"
+"             6.12: with 6.12's overcommit, btrfs_can_overcommit(); 7.3: 6.12's with\n"
+"             a 64th as overcommit and a commit when the delayed refs reserve passes\n"
+"             half the usable metadata space at a relocation's transaction start)\n"
 "             --buffered MAX_EXTENT (buffered writes: dirty until a flush writes them\n"
 "             back in file order, extents of at most MAX_EXTENT bytes freed whole;\n"
 "             a trace's datasync is the file's fsync, its sync a commit; docs/SIM.md)\n"
@@ -327,7 +329,8 @@ static int sim_opt(struct sim_cfg *c, int o, const char *a, const char **csv)
 	case O_SPACE_RESV:
 		r = pick("space-resv", a, sim_space_resv_names, &e);
 		c->resv_linux61 = e >= 1;
-		c->resv_612 = e == 2;
+		c->resv_612 = e >= 2;
+		c->resv_73 = e == 3;
 		break;
 	case O_MAP: r = pick("map", a, trc_map_names, &e); c->map = e; break;
 	case O_FILE_SIZE: c->file_bytes = v; break;

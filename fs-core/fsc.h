@@ -203,6 +203,12 @@ struct fsc_cfg {
 	 * unallocated bytes per copy one data chunk less, an eighth, aligned
 	 * down to the zone (fsc_resv.c; --space-resv linux-6.12) */
 	bool resv_612;
+	/* with both, Linux 7.3's: the overcommit a 64th, not an eighth
+	 * (space-info.c:506 of 7.3.4), and a relocation's transaction start
+	 * commits first when the delayed refs reserve is over half the
+	 * metadata space's usable bytes (btrfs_zoned_cap_metadata_reservation(),
+	 * delayed-ref.c:210, transaction.c:692; fsc_resv.c; --space-resv linux-7.3) */
+	bool resv_73;
 	/* device replace (fsc_replace.c): REFUSE is the RFC (006: -EOPNOTSUPP
 	 * in HMZONED mode); ZONED is zoned btrfs since 5.12 (dev-replace.c +
 	 * scrub.c): copy in zone order, write pointers kept in step */
@@ -798,6 +804,10 @@ struct fsc_stats {
 	 * (per victim its inode's, 6 items, 4.5 MiB; per extent its prealloc's,
 	 * 3 items, 2.25 MiB: fsc_resv_reloc()) */
 	uint64_t nr_resv_reloc_starts;
+	/* cfg.resv_73: commits the zoned cap on the delayed refs reserve
+	 * forced at a relocation's transaction start, and relocations it
+	 * deferred (-EAGAIN: still over the cap after that commit) */
+	uint64_t nr_resv_cap_commits, nr_resv_cap_deferred;
 	uint64_t nr_zone_finishes;         /* zones finished to stay under max active */
 	uint64_t finish_waste_bytes;       /* capacity those finishes left unwritten (all copies) */
 	uint32_t active_max;               /* most zones fs-core held active on one device */

@@ -433,6 +433,10 @@ struct fsc {
 				       * fitted (6.12, fsc_resv_reloc()) */
 		uint64_t gone;        /* bytes of metadata block groups removed: still in
 				       * 6.1's active_total_bytes (fsc_resv.c) */
+		uint64_t drefs;       /* cfg.resv_73: the delayed refs reserve's size, bytes:
+				       * heads and dirty block group items since the refs
+				       * last ran (fsc_resv.c) */
+		bool cap_committed;   /* cfg.resv_73: this refill's cap commit is done */
 	} resv;
 	struct fsc_bg **meta_bgs; /* the metadata block groups (fsc_bg_insert() keeps it) */
 	uint32_t nr_meta_bgs, meta_bgs_cap;
@@ -711,14 +715,25 @@ bool fsc_ext_is_ghost(const struct fsc *fs, uint32_t owner, uint32_t *id);
 void fsc_ext_ghost_moved(struct fsc *fs, uint32_t id, uint64_t from, uint64_t to);
 
 /* fsc_resv.c: Linux 6.1's metadata reservation (fsc_resv_write() in fsc.h) */
+/* One delayed ref head's bytes in the delayed refs reserve's size:
+ * btrfs_calc_delayed_ref_bytes(1), an insert's (node x BTRFS_MAX_LEVEL x
+ * 2) doubled by the free space tree (delayed-ref.h:309 of 7.3.4). */
+static inline uint64_t fsc_resv_head_bytes(const struct fsc *fs)
+{
+	return (uint64_t)fs->cfg.node_bytes * 8 * 2 * 2;
+}
 /* A tree block was allocated (a CoW; @ext: of the extent tree): it uses
- * its bytes of the reservations (may_use -> used). */
+ * its bytes of the reservations (may_use -> used).  cfg.resv_73: two
+ * heads (the new block's reference, the old one's drop) join the delayed
+ * refs reserve's size (btrfs_update_delayed_refs_rsv(), delayed-ref.c:88). */
 static inline void fsc_resv_cow(struct fsc *fs, bool ext)
 {
 	struct fsc_resv *r = &fs->resv;
 
 	if (!fs->cfg.resv_linux61)
 		return;
+	if (fs->cfg.resv_73)
+		r->drefs += 2 * fsc_resv_head_bytes(fs);
 	r->drsv -= r->drsv < fs->cfg.node_bytes ? r->drsv : fs->cfg.node_bytes;
 	r->fresh += ext;
 }
@@ -730,12 +745,20 @@ static inline void fsc_resv_bg_dirty(struct fsc *fs, struct fsc_bg *bg)
 	if (fs->cfg.resv_linux61 && bg->resv_trans != fs->trans_id) {
 		bg->resv_trans = fs->trans_id;
 		fs->resv.dirty_bgs++;
+		/* 7.3: btrfs_inc_delayed_refs_rsv_bg_updates(), a
+		 * btrfs_calc_metadata_size(1) (node x BTRFS_MAX_LEVEL) */
+		if (fs->cfg.resv_73)
+			fs->resv.drefs += (uint64_t)fs->cfg.node_bytes * 8;
 	}
 }
-/* The write a reservation was made for is allocated (fsc_write_file_hint()). */
+/* The write a reservation was made for is allocated (fsc_write_file_hint()).
+ * cfg.resv_73: its extent's reference and the overwritten one's drop are
+ * two heads of the delayed refs reserve's size. */
 static inline void fsc_resv_spent(struct fsc *fs)
 {
 	fs->resv.pending = 0;
+	if (fs->cfg.resv_73)
+		fs->resv.drefs += 2 * fsc_resv_head_bytes(fs);
 }
 /* The commit starts: its delayed refs run, the reservations come back. */
 void fsc_resv_commit(struct fsc *fs);

@@ -65,6 +65,21 @@
  * the copies are done, and a write's reservation per extent of a data
  * victim, through the same steps (relocation.c:3630, 3034 of 6.12; the
  * same code is in 6.1, whose mode leaves it out so its outputs stay).
+ * With cfg.resv_73, 7.3.4's two changes on this path:
+ *  - the overcommit is a 64th of the unallocated bytes per copy less a
+ *    zone, not an eighth (calc_available_free_space(), space-info.c:506):
+ *    aligned down to the zone, 0 below 64 zones and one per copy, i.e.
+ *    never on a 1 GiB disk of 16 MiB zones with metadata DUP;
+ *  - btrfs_delayed_refs_rsv_refill() refuses (-EAGAIN) while the delayed
+ *    refs reserve's size is over half the metadata space's total less its
+ *    zone_unusable (btrfs_zoned_cap_metadata_reservation(),
+ *    delayed-ref.c:210-230), and a transaction start with no items (the
+ *    relocation's per extent, relocation.c:3648) then commits and refills
+ *    again (transaction.c:692-701); refused again, the start fails and the
+ *    relocation is deferred (block-group.c:2050).  The size is tracked in
+ *    resv.drefs: two heads per tree block CoW'd, per user write and per
+ *    relocated extent, a metadata item per dirty block group, 0 after a
+ *    commit (reloc_refill()).
  */
 #include <errno.h>
 
@@ -120,6 +135,7 @@ void fsc_resv_commit(struct fsc *fs)
 	if (!fs->cfg.resv_linux61)
 		return;
 	fs->resv.drsv = fs->resv.pending;  /* a write still to come keeps its own */
+	fs->resv.drefs = 0;                /* every head ran */
 	fs->resv.fresh = 0;
 	fs->resv.dirty_bgs = 0;
 	fs->resv.global = global_size(fs);
@@ -143,7 +159,7 @@ static void meta_space(const struct fsc *fs, uint64_t *used, uint64_t *total)
  * (space-info.c:388) the unallocated disk per copy, an eighth; 6.12
  * (space-info.c:414) the same less one data chunk first (nothing when at
  * most one is left: space-info.c:458), then aligned down to the zone
- * (space-info.c:478). */
+ * (space-info.c:478); 7.3 (space-info.c:506) a 64th instead of an eighth. */
 uint64_t fsc_resv_overcommit(const struct fsc *fs)
 {
 	uint64_t disk = 0, alloc = (uint64_t)fs->nr_chunk_zones * fs->zone_bytes, copies;
@@ -167,7 +183,7 @@ uint64_t fsc_resv_overcommit(const struct fsc *fs)
 
 		if (avail <= z)
 			return 0;
-		avail = (avail - z) >> 3;
+		avail = (avail - z) >> (fs->cfg.resv_73 ? 6 : 3);
 		return z ? avail / z * z : avail;
 	}
 	return disk > alloc ? (disk - alloc) / copies / 8 : 0;
@@ -231,6 +247,7 @@ static int ticket(struct fsc *fs, uint64_t need, uint64_t now_ns)
 	/* FLUSH_DELAYED_REFS: the heads the run leaves pending keep their bytes */
 	left = ((uint64_t)r->fresh * 2 + r->dirty_bgs) * insert_size(fs, 1) * FST;
 	r->drsv = r->drsv > left ? left : r->drsv;
+	r->drefs = r->drefs > left ? left : r->drefs;
 	r->fresh = 0;
 	if (fits(fs, need)) {
 		fs->st.nr_resv_by_refs++;
@@ -305,6 +322,27 @@ static uint64_t bg_extents(const struct fsc *fs, const struct fsc_bg *bg)
 }
 
 /*
+ * 7.3: is the delayed refs reserve's size over half the metadata space's
+ * usable bytes, its total less zone_unusable
+ * (btrfs_zoned_cap_metadata_reservation(), delayed-ref.c:210)?  A block
+ * group's zone_unusable is what lies behind its write pointer and is
+ * neither live nor pinned (freed by a commit): alloc_offset - used_bytes.
+ */
+static bool over_cap(const struct fsc *fs)
+{
+	uint64_t total = 0, unusable = 0;
+	uint32_t i;
+
+	for (i = 0; i < fs->nr_meta_bgs; i++) {
+		const struct fsc_bg *bg = fs->meta_bgs[i];
+
+		total += bg->len_bytes;
+		unusable += bg->alloc_offset > bg->used_bytes ? bg->alloc_offset - bg->used_bytes : 0;
+	}
+	return fs->resv.drefs > (total - unusable) / 2;
+}
+
+/*
  * 6.12: relocate_block_group() starts a transaction per extent of the
  * victim (btrfs_start_transaction(extent_root, 0), relocation.c:3692),
  * and a start with no items refills the delayed refs reserve while it is
@@ -326,12 +364,27 @@ static int reloc_refill(struct fsc *fs, uint64_t now_ns)
 
 	if (r->reloc_step)
 		return 0;
+	if (fs->cfg.resv_73 && over_cap(fs)) {
+		/* 7.3: commit, then refill again (transaction.c:692-701);
+		 * still over: the start fails, the relocation is deferred */
+		if (r->cap_committed) {
+			r->cap_committed = false;
+			fs->st.nr_resv_cap_deferred++;
+			return -EAGAIN;
+		}
+		r->cap_committed = true;
+		fs->st.nr_resv_cap_commits++;
+		return FSC_RESV_COMMIT;
+	}
+	r->cap_committed = false;
 	ret = ticket(fs, need, now_ns);
 	if (ret)
 		return ret;
 	r->drsv += need;
 	r->cycles = 0;
 	r->reloc_step = 1;
+	if (fs->cfg.resv_73)  /* the extent's new reference and the old one's drop */
+		r->drefs += 2 * fsc_resv_head_bytes(fs);
 	fs->st.nr_resv_reloc_refills++;
 	if (fsc_resv_may_use(fs) > fs->st.resv_may_use_max)
 		fs->st.resv_may_use_max = fsc_resv_may_use(fs);
@@ -429,7 +482,8 @@ int fsc_resv_reloc(struct fsc *fs, const struct fsc_bg *bg, uint64_t now_ns)
 	return 0;
 out_fail:
 	if (ret < 0) {  /* the relocation gives up: its control reserve goes */
-		fs->st.nr_resv_reloc_enospc++;
+		if (ret != -EAGAIN)
+			fs->st.nr_resv_reloc_enospc++;
 		fsc_resv_reloc_done(fs);
 	}
 	return ret;

@@ -61,7 +61,10 @@ enum sim_store { SIM_STORE_NONE = 0, SIM_STORE_MEM, SIM_STORE_FILE };
 extern const char *const sim_profile_names[];   /* enum fsc_profile */
 extern const char *const sim_order_names[];     /* enum fsc_order */
 extern const char *const sim_meta_model_names[]; /* enum fsc_meta_model */
-extern const char *const sim_space_resv_names[];  /* none, linux-6.1, linux-6.12 */
+extern const char *const sim_space_resv_names[];  /* none, linux-6.1, linux-6.12, linux-7.3 */
+/* The --space-resv name of @c's mode (with resv_linux61 set). */
+#define sim_space_resv_name(c) \
+	(sim_space_resv_names[(c)->resv_73 ? 3 : (c)->resv_612 ? 2 : 1])
 extern const char *const sim_release_names[];   /* enum fsc_release */
 #define sim_clean_names fsc_clean_names          /* enum fsc_clean_policy (fs-core's table) */
 extern const char *const sim_dist_names[];      /* enum sim_dist */
@@ -156,6 +159,8 @@ struct sim_cfg {
 				     * 0 = direct writes */
 	bool resv_linux61;          /* --space-resv linux-6.1 (fs-core's fsc_resv.c) */
 	bool resv_612;              /* --space-resv linux-6.12: with 6.12's overcommit */
+	bool resv_73;               /* --space-resv linux-7.3: 6.12's with 7.3's overcommit
+				     * and zoned delayed refs cap (fs-core's cfg.resv_73) */
 	bool raid56_model;          /* --raid56-model: HYPOTHETICAL RAID5/6 data (fs-core's
 				     * cfg.raid56_model); off: --profile raid5|raid6 gets
 				     * the HMZONED refusal, as every zoned kernel */
@@ -260,6 +265,7 @@ struct sim_result {
 	uint64_t rs_tickets, rs_by_refs, rs_chunks, rs_commits, rs_enospc, rs_may_use_max;
 	uint64_t rs_reloc, rs_reloc_enospc; /* --space-resv linux-6.12: relocations' reservations */
 	uint64_t rs_reloc_refills;          /* ... their transaction starts' delayed refs refills */
+	uint64_t rs_cap_commits, rs_cap_deferred; /* linux-7.3: the zoned cap's commits, deferrals */
 	uint64_t rs_reloc_starts;           /* ... their prealloc's transaction starts */
 	uint32_t chunk_zones[3];    /* at the end: zones in data, metadata, system chunks */
 	uint64_t finish_waste_bytes;  /* measured window: capacity finishes left unwritten */

@@ -159,6 +159,8 @@ void sim_acct_results(struct sim *s)
 	res->rs_reloc = st->nr_resv_reloc;
 	res->rs_reloc_enospc = st->nr_resv_reloc_enospc;
 	res->rs_reloc_refills = st->nr_resv_reloc_refills;
+	res->rs_cap_commits = st->nr_resv_cap_commits;
+	res->rs_cap_deferred = st->nr_resv_cap_deferred;
 	res->rs_reloc_starts = st->nr_resv_reloc_starts;
 	res->chunk_zones[0] = fsc_chunk_zones(s->fs, FSC_BG_DATA);
 	res->chunk_zones[1] = fsc_chunk_zones(s->fs, FSC_BG_META);

@@ -278,7 +278,7 @@ static int check_layout(const struct sim_cfg *c, char *msg, size_t msg_len)
 	}
 	if (c->resv_linux61 && c->meta_model != FSC_META_BTRFS) {
 		zl_msgf(msg, msg_len, "--space-resv %s: the reservations cover the kernel's "
-			"trees; give --meta-model btrfs too", c->resv_612 ? "linux-6.12" : "linux-6.1");
+			"trees; give --meta-model btrfs too", sim_space_resv_name(c));
 		return -EINVAL;
 	}
 	if (c->metadata && c->zone_bytes < 16384) {

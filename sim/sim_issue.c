@@ -113,7 +113,7 @@ static int reserve(struct sim *s, uint64_t bytes)
 					"reservation of a %llu-byte write after three commits "
 					"(--space-resv %s: the kernel's ENOSPC)",
 					(unsigned long long)bytes,
-					s->cfg->resv_612 ? "linux-6.12" : "linux-6.1");
+					sim_space_resv_name(s->cfg));
 			return ret ? ret : 1;
 		}
 		s->resv_wait = true;

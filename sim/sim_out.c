@@ -19,7 +19,8 @@ const char *const sim_profile_names[] = {
 const char *const sim_order_names[] = { "submit-buffer", "serialize", "append", "none", NULL };
 const char *const sim_release_names[] = { "redirty", "zeros", "none", NULL };
 const char *const sim_meta_model_names[] = { "file", "btrfs", NULL };
-const char *const sim_space_resv_names[] = { "none", "linux-6.1", "linux-6.12", NULL };
+const char *const sim_space_resv_names[] = { "none", "linux-6.1", "linux-6.12", "linux-7.3",
+					       NULL };
 const char *const sim_dist_names[] = { "const", "exp", "pareto", NULL };
 const char *const sim_workload_names[] = { "seq", "uniform", "hotcold", "zipf", NULL };
 const char *const sim_store_names[] = { "none", "mem", "file", NULL };
@@ -296,7 +297,7 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 	if (c->meta_model == FSC_META_BTRFS)
 		fprintf(f, ", \"meta_model\": \"btrfs\", \"extent_bytes\": %llu", U(c->extent_bytes));
 	if (c->resv_linux61)
-		fprintf(f, ", \"space_resv\": \"%s\"", c->resv_612 ? "linux-6.12" : "linux-6.1");
+		fprintf(f, ", \"space_resv\": \"%s\"", sim_space_resv_name(c));
 	if (c->trace) {
 		fprintf(f, ",\n    \"trace\": ");
 		zl_json_fprint_str(f, c->trace->name);
@@ -393,6 +394,9 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 			fprintf(f, ", \"reloc\": %llu, \"reloc_enospc\": %llu, \"reloc_refills\": %llu, "
 				"\"reloc_starts\": %llu", U(r->rs_reloc), U(r->rs_reloc_enospc),
 				U(r->rs_reloc_refills), U(r->rs_reloc_starts));
+		if (c->resv_73)  /* the zoned cap on the delayed refs reserve */
+			fprintf(f, ", \"cap_commits\": %llu, \"cap_deferred\": %llu",
+				U(r->rs_cap_commits), U(r->rs_cap_deferred));
 		fprintf(f, " }");
 	}
 	if (r->replay)

@@ -125,6 +125,7 @@ static int create_fs(struct sim *s)
 	fc.extent_refs = c->buffered_bytes > 0;
 	fc.resv_linux61 = c->resv_linux61;
 	fc.resv_612 = c->resv_612;
+	fc.resv_73 = c->resv_73;
 	fc.place_params = c->place_params;
 	fc.max_active_zones = c->max_active;
 	if (s->fl.on)  /* the rebuild is zoned btrfs's replace (fsc_replace.c) */

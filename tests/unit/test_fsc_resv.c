@@ -12,7 +12,9 @@
  * allocated yet survives a commit.  6.12: that chunk is on the unused list
  * from its creation, deleted by the cleaner unless the space is short;
  * and its chunk allocator: a DUP chunk in two adjacent free zones, first
- * fit, a removed block group's zones free only after the commit.
+ * fit, a removed block group's zones free only after the commit.  7.3:
+ * the overcommit a 64th; the delayed refs reserve's size, and the zoned
+ * cap on it at a relocation's transaction start (a commit, then -EAGAIN).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -29,6 +31,7 @@
 #define MIB (1ull << 20)
 #define RESV (640ull << 10)   /* 16 KiB x 8 x 2 x (extent + csum leaf) + 16 KiB x 8 */
 #define REFILL (512ull << 10) /* 6.12: btrfs_calc_delayed_ref_bytes(1), 16 KiB x 8 x 2 x 2 (FST) */
+#define ITEM (128ull << 10)  /* 7.3: a block group item, btrfs_calc_metadata_size(1) */
 #define GLOBAL (5632ull << 10) /* 16 KiB x 8 x 2 x 10 items + x 6 refs x 2 (FST) */
 
 static struct fsc *mk(struct tdevs *t, uint32_t zones, uint64_t file_bytes)
@@ -797,10 +800,162 @@ static void test_612_first_fit(void **state)
 	}
 }
 
+/* 7.3 (--space-resv linux-7.3): the overcommit is a 64th of the
+ * unallocated bytes per copy less a zone, where 6.12's is an eighth
+ * (calc_available_free_space(), space-info.c:506 of 7.3.4), aligned down
+ * to the zone alike: nothing below 64 zones and one left. */
+static void test_73_overcommit_is_a_64th(void **state)
+{
+	struct tdevs t;
+	struct fsc *fs = mk(&t, 256, 8 * MIB);
+	struct fsc_bg *bg;
+	uint64_t u, l;
+
+	fs->cfg.resv_612 = true;
+	u = (256 - (uint64_t)fs->nr_chunk_zones) * MIB;  /* single: one copy */
+	assert_true(u > 200 * MIB);
+	assert_int_equal(fsc_resv_overcommit(fs), (u - MIB) / 8 / MIB * MIB);   /* 6.12 */
+	fs->cfg.resv_73 = true;
+	assert_int_equal(fsc_resv_overcommit(fs), (u - MIB) / 64 / MIB * MIB);  /* 7.3 */
+	assert_true(fsc_resv_overcommit(fs) < (u - MIB) / 8 / MIB * MIB);
+	/* data takes zones until 66, 65 and 64 MiB are left */
+	for (uint64_t left = 66; left >= 64; left--) {
+		while ((256 - (uint64_t)fs->nr_chunk_zones) > left) {
+			assert_int_equal(fsc_alloc(fs, FSC_BG_DATA, BLK, FSC_NO_OWNER, 0, &bg, &l), 0);
+			bg->nr_inflight--;
+		}
+		fs->cfg.resv_73 = true;
+		assert_int_equal(fsc_resv_overcommit(fs), left > 64 ? MIB : 0);  /* 65 / 64, 64 / 64; 63 / 64 */
+		fs->cfg.resv_73 = false;
+		assert_int_equal(fsc_resv_overcommit(fs), (left - 1) / 8 * MIB); /* 6.12: 8, 8, 7 MiB */
+	}
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+static uint64_t cow_count(const struct fsc_stats *st)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < 5; i++)
+		n += st->nr_cow[i];
+	return n;
+}
+
+/* 7.3: the delayed refs reserve's size (resv.drefs) grows by two heads
+ * (512 KiB each) per user write and per tree block CoW'd, by a metadata
+ * item (128 KiB) per block group made dirty, and is 0 after a commit ran
+ * the refs; 6.12's mode does not track it. */
+static void test_73_delayed_refs_size(void **state)
+{
+	for (int v73 = 0; v73 < 2; v73++) {
+		struct tdevs t;
+		struct fsc *fs = mk(&t, 256, 8 * MIB);
+		const struct fsc_stats *st = fsc_stats(fs);
+		uint64_t cows, dirty, base;
+
+		fs->cfg.resv_612 = true;
+		fs->cfg.resv_73 = v73;
+		write_ext(fs, 0);
+		assert_true(tcommit(fs) > 0);
+		/* the refs ran; what the commit itself changed is the next
+		 * transaction's block group items */
+		assert_int_equal(fs->resv.drefs, v73 ? fs->resv.dirty_bgs * ITEM : 0);
+		base = fs->resv.drefs;
+		cows = cow_count(st);
+		dirty = fs->resv.dirty_bgs;
+		write_ext(fs, 1);
+		if (!v73) {
+			assert_int_equal(fs->resv.drefs, 0);
+		} else {
+			cows = cow_count(st) - cows;
+			dirty = fs->resv.dirty_bgs - dirty;
+			assert_true(cows > 0);
+			assert_int_equal(fs->resv.drefs - base, (2 + 2 * cows) * REFILL + dirty * ITEM);
+		}
+		assert_true(tcommit(fs) > 0);
+		assert_int_equal(fs->resv.drefs, v73 ? fs->resv.dirty_bgs * ITEM : 0);
+		fsc_destroy(fs);
+		tdevs_fini(&t);
+	}
+}
+
+/* 7.3: a relocation's transaction start finds the delayed refs reserve's
+ * size over half the metadata space's total less its zone_unusable
+ * (btrfs_zoned_cap_metadata_reservation(), delayed-ref.c:210): it commits
+ * first (transaction.c:692), then refills; over it again after that
+ * commit, the start fails and the relocation is deferred (-EAGAIN,
+ * block-group.c:2050), which is not an ENOSPC.  6.12's mode refills at once. */
+static void test_73_cap_commits_then_defers(void **state)
+{
+	for (int v73 = 0; v73 < 2; v73++) {
+		struct tdevs t;
+		struct fsc *fs = mk(&t, 2048, 8 * MIB);  /* 7.3 overcommits 31 MiB */
+		const struct fsc_stats *st = fsc_stats(fs);
+		struct fsc_bg *data;
+		uint64_t total;
+		uint32_t i;
+		int ret;
+
+		fs->cfg.resv_612 = true;
+		fs->cfg.resv_73 = v73;
+		for (i = 0; i < 4; i++)
+			write_ext(fs, i);
+		assert_true(tcommit(fs) > 0);
+		data = fsc_bg_lookup(fs, fs->file_map[0]);
+		/* the metadata space's total: over half of it less zone_unusable */
+		for (;;) {
+			for (total = 0, i = 0; i < fs->nr_meta_bgs; i++)
+				total += fs->meta_bgs[i]->len_bytes;
+			fs->resv.drefs = total;
+			ret = fsc_resv_reloc(fs, data, 0);
+			if (ret != FSC_RESV_COMMIT || st->nr_resv_cap_commits)
+				break;
+			assert_true(tcommit(fs) >= 0);  /* a ticket's commit */
+		}
+		if (!v73) {
+			assert_int_equal(ret, 0);
+			assert_int_equal(st->nr_resv_reloc_refills, 4);
+			assert_int_equal(st->nr_resv_cap_commits, 0);
+			fsc_destroy(fs);
+			tdevs_fini(&t);
+			continue;
+		}
+		assert_int_equal(ret, FSC_RESV_COMMIT);
+		assert_int_equal(st->nr_resv_cap_commits, 1);
+		assert_int_equal(st->nr_resv_reloc_refills, 0);
+		/* no commit ran (still over): deferred, not ENOSPC */
+		assert_int_equal(fsc_resv_reloc(fs, data, 0), -EAGAIN);
+		assert_int_equal(st->nr_resv_cap_deferred, 1);
+		assert_int_equal(st->nr_resv_reloc_enospc, 0);
+		assert_int_equal(fs->resv.reloc, 0);       /* its control reserve went */
+		/* asked again: a commit (the refs ran) lets it through; on these
+		 * 1 MiB metadata block groups the cap is a few heads, so later
+		 * extents' starts commit again: the storm in small, and a commit
+		 * before each refill keeps it from deferring again */
+		do {
+			assert_true(tcommit(fs) >= 0);
+			ret = fsc_resv_reloc(fs, data, 0);
+		} while (ret == FSC_RESV_COMMIT);
+		assert_int_equal(ret, 0);
+		assert_true(st->nr_resv_cap_commits >= 2);
+		assert_int_equal(st->nr_resv_cap_deferred, 1);
+		assert_int_equal(st->nr_resv_reloc_enospc, 0);
+		assert_int_equal(st->nr_resv_reloc_refills, 4);
+		/* the last extent's start added its two heads */
+		assert_true(fs->resv.drefs >= 2 * REFILL);
+		fsc_destroy(fs);
+		tdevs_fini(&t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_612_overcommit),
+		cmocka_unit_test(test_73_overcommit_is_a_64th),
+		cmocka_unit_test(test_73_delayed_refs_size),
+		cmocka_unit_test(test_73_cap_commits_then_defers),
 		cmocka_unit_test(test_size_and_commit),
 		cmocka_unit_test(test_fresh_counts_frees_checksums),
 		cmocka_unit_test(test_refs_give_back),
