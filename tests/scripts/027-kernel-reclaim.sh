@@ -94,9 +94,20 @@ refused "--space-resv linux-6.12: the reservations cover the kernel's trees" sim
 run "${base[@]}" --reclaim linux-6.12 --meta-model btrfs --extent-size 64K --space-resv linux-6.12
 [ $rc = 0 ] || fail "--space-resv linux-6.12: exit $rc: $(head -c 300 "$dir/err")"
 grep -q '"space_resv": "linux-6.12"' "$dir/out" || fail "--space-resv linux-6.12: not in the config"
+c612=$(grep -o '"commits": [0-9]*' "$dir/out" | head -1)
+# --space-resv linux-7.3: named in the config, its cap counted; with no
+# overcommit on this disk the flusher commits more often than 6.12's
+refused "--space-resv linux-7.3: the reservations cover the kernel's trees" sim --space-resv linux-7.3
+run "${base[@]}" --reclaim linux-6.12 --meta-model btrfs --extent-size 64K --space-resv linux-7.3
+[ $rc = 0 ] || fail "--space-resv linux-7.3: exit $rc: $(head -c 300 "$dir/err")"
+grep -q '"space_resv": "linux-7.3"' "$dir/out" || fail "--space-resv linux-7.3: not in the config"
+grep -q '"cap_commits": [0-9]' "$dir/out" || fail "--space-resv linux-7.3: no cap_commits in the output"
+c73=$(grep -o '"commits": [0-9]*' "$dir/out" | head -1)
+[ "${c73#*: }" -gt "${c612#*: }" ] || fail "--space-resv linux-7.3: $c73, not more than 6.12's $c612"
 # kwa.py picks the model by the kernel each point ran: a 6.12 point (a
 # fake header) replays with linux-6.12, a 6.1 one with linux-6.1, 7.3 with
-# linux-6.12, one that does not say by its directory's name
+# linux-6.12's reclaim and linux-7.3's reservations, one that does not say
+# by its directory's name
 mkdir -p "$dir/kernel-6.12"
 python3 - "$src/tests/validate" "$dir/kernel-6.12" <<'EOF3' || fail "kwa.py's model by kernel version"
 import os, sys
@@ -124,6 +135,18 @@ cases = [("Linux version 6.1.0-57-amd64 ... Debian 6.1.192-3", "", "linux-6.1"),
 for k, path, m in cases:
     got = kwa.reclaim_model({"kernel": k}, path)
     assert got == m, (k, path, got, m)
+# the reservations: 7.3's from 7.0 on, 6.12's for 6.12..6.x, 6.1's below
+for k, m in [("Linux version 7.3.4+deb13-amd64 ...", "linux-7.3"),
+             ("Linux version 7.0.1 ...", "linux-7.3"),
+             ("Linux version 6.19.3 ...", "linux-6.12"),
+             ("Linux version 6.12.117+deb13-amd64 ...", "linux-6.12"),
+             ("Linux version 6.1.0-57-amd64 ...", "linux-6.1")]:
+    got = kwa.resv_model({"kernel": k})
+    assert got == m, (k, got, m)
+h73 = dict(h, kernel="Linux version 7.3.4+deb13-amd64 ...")
+a = kwa.sim_args(h73)
+assert a[a.index("--space-resv") + 1] == "linux-7.3", a
+assert a[a.index("--reclaim") + 1] == want, a
 # superblock bytes: blktrace's where it saw them; the handler's FUA bytes
 # where blktrace recorded no FUA write at all (>= 6.19 drops them)
 sb = [({"bt_sb": 8192, "bt_fua": 8192, "dev_fua_bytes": 8192}, 8192),

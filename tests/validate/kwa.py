@@ -3,9 +3,10 @@
 
 Reads the kernel's measurements (kwa-F-T-SEED.out, one JSON line per phase,
 from the e2e check kernel_wa: tests/e2e/guest/checks/47-kernel-wa.sh), replays
-the same workload in fs-core (`zonelab sim --trace` with the --reclaim mode of
-the point's kernel: linux-6.1, or linux-6.12 for 6.12 and later, read from the
-header's "kernel" line; the kernel's geometry and thresholds), and compares write amplification phase
+the same workload in fs-core (`zonelab sim --trace` with the --reclaim and
+--space-resv modes of the point's kernel: linux-6.1, linux-6.12 for 6.12..6.x,
+and from 7.0 on linux-6.12's reclaim with linux-7.3's reservations, read from
+the header's "kernel" line; the kernel's geometry and thresholds), and compares write amplification phase
 by phase.
 
   kwa.py table DIR [--zonelab Z] [--json OUT]   the comparison table (markdown)
@@ -225,10 +226,12 @@ def write_iolog(path, head, phases, idx, upto, as_run=True):
 
 # The kernel version each point records (its .out header's "kernel": the
 # guest's /proc/version, "Linux version 6.12.117+deb13-amd64 ..."), and the
-# fs-core models that follow that kernel (--reclaim and --space-resv):
-# linux-6.12 from 6.12 on (7.3 too, until a linux-7.3 mode is shown to be
-# needed), linux-6.1 below.
-MODELS = [((6, 12), "linux-6.12"), ((0, 0), "linux-6.1")]
+# fs-core models that follow that kernel, (--reclaim, --space-resv):
+# from 7.0 on 6.12's reclaim list (7.3's differs only off these defaults:
+# docs/VALIDATION.md, "Linux 7.3: the 45% points") with 7.3's reservations,
+# linux-6.12 for 6.12..6.x, linux-6.1 below.
+MODELS = [((7, 0), ("linux-6.12", "linux-7.3")), ((6, 12), ("linux-6.12", "linux-6.12")),
+          ((0, 0), ("linux-6.1", "linux-6.1"))]
 
 
 def kernel_release(head, path=""):
@@ -241,13 +244,23 @@ def kernel_release(head, path=""):
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
-def reclaim_model(head, path=""):
-    """The --reclaim and --space-resv mode for a point: by its kernel's version (linux-6.1
-    when the point does not say: every point stored before issue 30)."""
+def models(head, path=""):
+    """(--reclaim, --space-resv) modes for a point: by its kernel's version
+    (linux-6.1 when the point does not say: every point stored before issue 30)."""
     rel = kernel_release(head, path)
     if rel is None:
-        return "linux-6.1"
+        return MODELS[-1][1]
     return next(m for v, m in MODELS if rel >= v)
+
+
+def reclaim_model(head, path=""):
+    """The --reclaim mode for a point (models())."""
+    return models(head, path)[0]
+
+
+def resv_model(head, path=""):
+    """The --space-resv mode for a point (models())."""
+    return models(head, path)[1]
 
 
 # Buffered points (header direct=0): the largest extent writeback allocates.
@@ -269,9 +282,9 @@ def sim_args(head):
     t = head["threshold"]
     # --meta-model btrfs: the kernel's trees, their sizes from the 16 KiB
     # node (mkfs's default) and the extent size, the point's block size
-    # the reservations follow the same kernel: 6.12's overcommit from 6.12 on
+    # the reservations follow the same kernel: 6.12's overcommit from 6.12 on, 7.3's from 7.0
     return ["--meta-model", "btrfs", "--extent-size", str(head["bs"]), "--space-resv",
-            reclaim_model(head, head.get("_path", "")), "--zones", str(head["disk_bytes"] // z), "--zone-size", str(z), "--conv", "0",
+            resv_model(head, head.get("_path", "")), "--zones", str(head["disk_bytes"] // z), "--zone-size", str(z), "--conv", "0",
             "--profile", "single", "--meta-profile", "dup", "--placement", "reloc",
             "--reserve", "0",
             "--reclaim", f"{reclaim_model(head, head.get('_path', ''))}:data={t['data']},"
@@ -393,6 +406,8 @@ def compare(zonelab, path):
          "threshold": head["threshold"]["data"], "seed": head["seed"], "exact_offsets": exact,
          "kernel_version": head["kernel"].split("Debian ")[-1].split(" ")[0],
          "model": reclaim_model(head, path)}
+    if resv_model(head, path) != r["model"]:
+        r["space_resv"] = resv_model(head, path)
     # first failed write (kernel: fio stopped a phase with an error, ENOSPC
     # or, once a transaction aborted, EROFS); whether writes went on after it
     kfail = next((i for i, ph in enumerate(phases) if ph["fio_error"]), None)
@@ -575,7 +590,7 @@ def table(results):
         if r.get("shape", "grid") != "grid":
             name = f"{r['point']}: {r['shape']}"
         if r.get("model", "linux-6.1") != "linux-6.1":
-            name += f" ({r['model']})"
+            name += f" ({r['model']}{', ' + r['space_resv'] if 'space_resv' in r else ''})"
         lines.append(f"| {name} | "
                      f"{'exact' if r['exact_offsets'] else 'drawn'} | {fmt(r.get('kernel_data_wa'))} | "
                      f"{fmt(r.get('fscore_data_wa'))} | {fmt(r.get('data_wa_ratio'))} | "
