@@ -48,9 +48,12 @@ e2e-kernels: $(E2E_SHLIB_DEP) $(ZONELAB)
 validate-kernel: $(E2E_SHLIB_DEP) $(ZONELAB)
 	@O=$(O) E2E_KERNEL=$(KERNEL) tests/validate/kernel.sh
 
-# every other kernel's stored points (tests/data/kernel-6.12, ...): kwa.py
-# replays each with the --reclaim mode of the kernel its header names
-KWA_OTHER_DIRS := $(filter-out tests/data/kernel-6.1/ tests/data/kernel-6.1-shapes/,$(sort $(dir $(wildcard tests/data/kernel-*/kwa-*.out))))
+# every other kernel's stored points (tests/data/kernel-6.12, its shapes
+# kernel-6.12-shapes, ..., grids first): kwa.py replays each with the
+# --reclaim mode of the kernel its header names, and checks those with an
+# expect.json
+KWA_ALL_DIRS := $(filter-out tests/data/kernel-6.1/ tests/data/kernel-6.1-shapes/,$(sort $(dir $(wildcard tests/data/kernel-*/kwa-*.out))))
+KWA_OTHER_DIRS := $(filter-out %-shapes/,$(KWA_ALL_DIRS)) $(filter %-shapes/,$(KWA_ALL_DIRS))
 validate-fscore: $(ZONELAB)
 	@python3 tests/validate/kwa.py table tests/data/kernel-6.1 --zonelab $(ZONELAB)
 	@python3 tests/validate/kwa.py table tests/data/kernel-6.1-shapes --zonelab $(ZONELAB)
