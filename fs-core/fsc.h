@@ -808,6 +808,9 @@ struct fsc_stats {
 	 * forced at a relocation's transaction start, and relocations it
 	 * deferred (-EAGAIN: still over the cap after that commit) */
 	uint64_t nr_resv_cap_commits, nr_resv_cap_deferred;
+	/* cfg.resv_73: fully zone_unusable unused metadata block groups the
+	 * flusher's RESET_ZONES reset and allocates from again */
+	uint64_t nr_resv_zone_resets;
 	uint64_t nr_zone_finishes;         /* zones finished to stay under max active */
 	uint64_t finish_waste_bytes;       /* capacity those finishes left unwritten (all copies) */
 	uint32_t active_max;               /* most zones fs-core held active on one device */

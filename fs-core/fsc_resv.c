@@ -80,6 +80,9 @@
  *    resv.drefs: two heads per tree block CoW'd, per user write and per
  *    relocated extent, a metadata item per dirty block group, 0 after a
  *    commit (reloc_refill()).
+ * and, new in 7.3 (not in 6.12), RESET_ZONES after each cycle's commit:
+ * a fully zone_unusable metadata block group on the unused list is reset
+ * and allocated from again (reset_zones()).
  */
 #include <errno.h>
 
@@ -229,6 +232,67 @@ static void grant(struct fsc *fs, uint64_t bytes)
 }
 
 /*
+ * RESET_ZONES (7.3, the metadata flusher's final state in zoned mode,
+ * space-info.c:949, 1194-1195; btrfs_reset_unused_block_groups(),
+ * zoned.c:3115): a metadata block group on the unused list that is fully
+ * zone_unusable (written to its end, nothing live) has its zones reset and
+ * is allocated from again in place, without the cleaner and without a
+ * commit.  Here it becomes the reservation's block group ahead
+ * (resv.spare), so one at a time (a 16 MiB block group covers any one
+ * ticket).  Returns true when one was reset.
+ */
+static bool reset_zones(struct fsc *fs)
+{
+	struct fsc_bg *bg = NULL;
+	uint32_t i;
+
+	if (fs->resv.spare)
+		return false;
+	for (i = 0; i < fs->nr_unused; i++) {
+		struct fsc_bg *b = fs->unused[i];
+
+		if (b->type == FSC_BG_META && b->alloc_done && b->alloc_offset == b->len_bytes &&
+		    !b->used_bytes && !b->pinned_bytes && !b->nr_inflight && !b->nr_held &&
+		    !b->relocating) {
+			bg = b;
+			break;
+		}
+	}
+	if (!bg)
+		return false;
+	for (i = 0; i < bg->nr_stripes; i++) {
+		struct fsc_dev *dev = &fs->devs[bg->stripes[i].dev];
+		int ret;
+
+		if (!dev->blk || !dev->zone_bytes)
+			continue;
+		ret = zblk_zone_mgmt(dev->blk, ZL_ZOP_RESET, bg->stripes[i].phys);
+		if (ret) {
+			fs->st.nr_dev_errors++;
+			fs->st.last_dev_error = ret;
+			return false;  /* as the kernel: the reset's error ends the state */
+		}
+		fs->st.nr_zone_resets++;
+		if (dev->resets[bg->stripes[i].phys / dev->zone_bytes] < UINT16_MAX)
+			dev->resets[bg->stripes[i].phys / dev->zone_bytes]++;
+	}
+	for (i = 0; i < fs->nr_unused && fs->unused[i] != bg; i++)
+		;
+	fs->unused[i] = fs->unused[--fs->nr_unused];
+	bg->unused = false;
+	bg->alloc_done = false;
+	bg->alloc_offset = 0;
+	bg->submit_offset = bg->start;
+	bg->dispatched_bytes = 0;
+	bg->rc_freed = false;
+	fsc_reclaim_forget(fs, bg);
+	fsc_clean_sync(fs, bg);  /* allocatable again: no cleaning candidate */
+	fs->resv.spare = bg;
+	fs->st.nr_resv_zone_resets++;
+	return true;
+}
+
+/*
  * The flusher's steps for a reservation of @need that does not fit (a
  * ticket, btrfs_async_reclaim_metadata_space()): 0 when it fits (at once
  * or after a step), FSC_RESV_COMMIT or -ENOSPC.  The caller takes the
@@ -244,6 +308,9 @@ static int ticket(struct fsc *fs, uint64_t need, uint64_t now_ns)
 		return 0;
 	if (!r->cycles)
 		fs->st.nr_resv_tickets++;
+	/* 7.3: RESET_ZONES ends each cycle, after its commit */
+	if (fs->cfg.resv_73 && r->cycles && reset_zones(fs) && fits(fs, need))
+		return 0;
 	/* FLUSH_DELAYED_REFS: the heads the run leaves pending keep their bytes */
 	left = ((uint64_t)r->fresh * 2 + r->dirty_bgs) * insert_size(fs, 1) * FST;
 	r->drsv = r->drsv > left ? left : r->drsv;

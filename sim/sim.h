@@ -266,6 +266,7 @@ struct sim_result {
 	uint64_t rs_reloc, rs_reloc_enospc; /* --space-resv linux-6.12: relocations' reservations */
 	uint64_t rs_reloc_refills;          /* ... their transaction starts' delayed refs refills */
 	uint64_t rs_cap_commits, rs_cap_deferred; /* linux-7.3: the zoned cap's commits, deferrals */
+	uint64_t rs_zone_resets;  /* linux-7.3: RESET_ZONES's block groups reset for reuse */
 	uint64_t rs_reloc_starts;           /* ... their prealloc's transaction starts */
 	uint32_t chunk_zones[3];    /* at the end: zones in data, metadata, system chunks */
 	uint64_t finish_waste_bytes;  /* measured window: capacity finishes left unwritten */

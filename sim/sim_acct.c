@@ -161,6 +161,7 @@ void sim_acct_results(struct sim *s)
 	res->rs_reloc_refills = st->nr_resv_reloc_refills;
 	res->rs_cap_commits = st->nr_resv_cap_commits;
 	res->rs_cap_deferred = st->nr_resv_cap_deferred;
+	res->rs_zone_resets = st->nr_resv_zone_resets;
 	res->rs_reloc_starts = st->nr_resv_reloc_starts;
 	res->chunk_zones[0] = fsc_chunk_zones(s->fs, FSC_BG_DATA);
 	res->chunk_zones[1] = fsc_chunk_zones(s->fs, FSC_BG_META);

@@ -395,8 +395,8 @@ void sim_json(FILE *f, const struct sim_cfg *c, const struct sim_result *r)
 				"\"reloc_starts\": %llu", U(r->rs_reloc), U(r->rs_reloc_enospc),
 				U(r->rs_reloc_refills), U(r->rs_reloc_starts));
 		if (c->resv_73)  /* the zoned cap on the delayed refs reserve */
-			fprintf(f, ", \"cap_commits\": %llu, \"cap_deferred\": %llu",
-				U(r->rs_cap_commits), U(r->rs_cap_deferred));
+			fprintf(f, ", \"cap_commits\": %llu, \"cap_deferred\": %llu, \"zone_resets\": %llu",
+				U(r->rs_cap_commits), U(r->rs_cap_deferred), U(r->rs_zone_resets));
 		fprintf(f, " }");
 	}
 	if (r->replay)

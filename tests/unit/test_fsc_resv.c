@@ -14,7 +14,8 @@
  * and its chunk allocator: a DUP chunk in two adjacent free zones, first
  * fit, a removed block group's zones free only after the commit.  7.3:
  * the overcommit a 64th; the delayed refs reserve's size, and the zoned
- * cap on it at a relocation's transaction start (a commit, then -EAGAIN).
+ * cap on it at a relocation's transaction start (a commit, then -EAGAIN);
+ * RESET_ZONES after a commit reuses a freed metadata block group in place.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -949,6 +950,74 @@ static void test_73_cap_commits_then_defers(void **state)
 	}
 }
 
+/* 7.3: RESET_ZONES ends each flush cycle (space-info.c:1194, zoned.c:3115):
+ * with no zone left for a chunk, a metadata block group written full and
+ * freed (on the unused list) is reset after the commit and allocated from
+ * again, and the ticket is met; 6.12 has no such state: ENOSPC after three
+ * commits, the block group still waiting for the cleaner.  (Six empty
+ * metadata block groups beside it: with it the global reserve and a write
+ * fit, without it they do not.) */
+static void test_73_reset_zones_reuses_unused(void **state)
+{
+	for (int v73 = 0; v73 < 2; v73++) {
+		struct tdevs t;
+		struct fsc *fs = mk(&t, 24, 2 * MIB);
+		struct fsc_bg *bg, *b = NULL;
+		uint64_t l, zone_resets;
+		int i, ret = 0, commits = 0;
+
+		fs->cfg.resv_612 = true;
+		fs->cfg.resv_73 = v73;
+		write_ext(fs, 0);
+		assert_true(tcommit(fs) > 0);
+		/* a metadata block group of its own, written to its end and freed */
+		do {
+			assert_int_equal(fsc_alloc(fs, FSC_BG_META, 16384, FSC_NO_OWNER, 0, &bg, &l), 0);
+			bg->nr_inflight--;
+			if (!b && l == bg->start)
+				b = bg;
+			if (b)
+				fsc_free_extent(fs, l, 16384, 0);
+		} while (!b || b->alloc_offset < b->len_bytes);
+		assert_true(b->unused);
+		assert_int_equal(b->used_bytes, 0);
+		for (i = 0; i < 6; i++)
+			assert_int_equal(fsc_bg_create(fs, FSC_BG_META, 0, &bg), 0);
+		while (!fsc_alloc(fs, FSC_BG_DATA, BLK, FSC_NO_OWNER, 0, &bg, &l))
+			bg->nr_inflight--;  /* every free zone into data: no chunk */
+		zone_resets = fsc_stats(fs)->nr_zone_resets;
+		for (i = 0; i < 100; i++) {
+			ret = fsc_resv_write(fs, EXT, 0);
+			if (ret == FSC_RESV_COMMIT) {
+				commits++;
+				assert_true(tcommit(fs) >= 0);
+			} else if (ret || commits) {
+				break;  /* failed, or met after a commit */
+			}
+		}
+		if (v73) {
+			assert_int_equal(ret, 0);
+			assert_int_equal(commits, 1);  /* after the cycle's commit */
+			assert_int_equal(fsc_stats(fs)->nr_resv_zone_resets, 1);
+			assert_int_equal(fsc_stats(fs)->nr_zone_resets, zone_resets + b->nr_stripes);
+			assert_ptr_equal(fs->resv.spare, b);  /* in place: the same block group */
+			assert_ptr_equal(fsc_bg_lookup(fs, b->start), b);
+			assert_false(b->unused);
+			assert_false(b->alloc_done);
+			assert_int_equal(b->alloc_offset, 0);
+			assert_int_equal(fsc_stats(fs)->nr_resv_enospc, 0);
+		} else {
+			assert_int_equal(ret, -ENOSPC);
+			assert_int_equal(commits, 3);
+			assert_int_equal(fsc_stats(fs)->nr_resv_zone_resets, 0);
+			assert_true(b->unused);
+			assert_int_equal(b->alloc_offset, b->len_bytes);
+		}
+		fsc_destroy(fs);
+		tdevs_fini(&t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -956,6 +1025,7 @@ int main(void)
 		cmocka_unit_test(test_73_overcommit_is_a_64th),
 		cmocka_unit_test(test_73_delayed_refs_size),
 		cmocka_unit_test(test_73_cap_commits_then_defers),
+		cmocka_unit_test(test_73_reset_zones_reuses_unused),
 		cmocka_unit_test(test_size_and_commit),
 		cmocka_unit_test(test_fresh_counts_frees_checksums),
 		cmocka_unit_test(test_refs_give_back),
