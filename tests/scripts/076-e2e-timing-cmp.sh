@@ -14,7 +14,10 @@
 #            starved, with a 3 s guest stall inside fio's measured window:
 #            above its VM-bound floor only with the stall added (said so);
 #   ramp     the same stall in the first 2 s (fio's --ramp_time, not in
-#            its runtime): not counted: fails.
+#            its runtime): not counted: fails;
+#   idle     QD32 SPTF at 184 IOPS (0.75 of the model) in a round whose
+#            serial calibration was fed, the timed drive idle 931 ms of its
+#            7 s job (run Q's round 1): not fed, VM-bound: passes.
 set -u
 cd "$(dirname "$0")/../.."
 dir=$(mktemp -d)
@@ -109,5 +112,19 @@ rc, out = run("ramp", lambda f: stall(f, 1.9, 1800.0))
 l = next((x for x in out.splitlines() if x[5:].split("  ")[0] == "QD32 FIFO"), "")
 expect("ramp", "a stall inside fio's ramp is not counted: the round fails",
        rc == 1 and l.startswith("FAIL") and "r1 0.000 s" in out, out)
+
+
+def idle(f):
+    f["r1-sptf"]["jobs"][0]["read"].update(total_ios=920, iops=184.0)
+    a = f["r1-sptf-hs"]["after"]["timing"]
+    a["idle_starts"] += 7
+    a["idle_ns"] += 931000000
+
+
+rc, out = run("idle", idle)
+l = next((x for x in out.splitlines() if x[5:].split("  ")[0] == "QD32 SPTF"), "")
+expect("idle", "a round its serial calibration calls fed, with the timed drive idle 13%, "
+       "is VM-bound", rc == 0 and l.startswith("ok ") and "VM-bound" in l and
+       "the timed drive was idle 13.3% of its job" in out, out)
 sys.exit(1 if fails else 0)
 PYEOF
