@@ -159,6 +159,9 @@ struct zdisk_timing_stats {
 	uint64_t idle_ns;          /* ... summed: how long it had been idle */
 	uint64_t idle_long_starts; /* of them, gaps >= 2 s (ZL_TIMED_IDLE_LONG_NS): job boundaries */
 	uint64_t idle_long_ns;     /* ... their gaps */
+	uint64_t jump_starts;      /* data commands given to the busy mechanism not where the
+				      previous one ended (a stream out of LBA order) */
+	uint64_t back_starts;      /* of them, starting before that end (late partners) */
 };
 typedef void (*zdisk_timing_stats_fn)(void *arg, struct zdisk_timing_stats *out);
 void zdisk_set_timing_stats(struct zdisk *z, zdisk_timing_stats_fn fn, void *arg);

@@ -349,6 +349,8 @@ static void zl_timing_stats(void *arg, struct zdisk_timing_stats *out)
 	out->idle_ns = st.idle_ns;
 	out->idle_long_starts = st.idle_long_starts;
 	out->idle_long_ns = st.idle_long_ns;
+	out->jump_starts = st.jump_starts;
+	out->back_starts = st.back_starts;
 }
 
 /*

@@ -31,6 +31,8 @@ struct zl_timed {
 	bool sptf;
 	bool in_service;               /* SPTF: one command is with the mechanism */
 	bool served;                   /* the model has served a data command */
+	bool has_end;                  /* a data command was given to the model */
+	uint64_t end_bytes;            /* where the last one ended */
 	struct zl_timed_item **heap;   /* by (due, seq) */
 	size_t nr_heap, cap_heap;
 	struct zl_timed_item **wq;     /* SPTF: waiting, in arrival order */
@@ -123,8 +125,10 @@ static void serve(struct zl_timed *t, struct zl_timed_item *it, uint64_t at)
 	t->last_zt_ns = at;
 	free_ns = ztime_media_free_ns(t->zt);
 	if (positional(it)) {
+		bool idle = t->served && at > free_ns;
+
 		/* the mechanism idle at the arrival: the VM's feed ran dry */
-		if (t->served && at > free_ns) {
+		if (idle) {
 			t->st.idle_starts++;
 			t->st.idle_ns += at - free_ns;
 			if (at - free_ns >= ZL_TIMED_IDLE_LONG_NS) {
@@ -132,6 +136,19 @@ static void serve(struct zl_timed *t, struct zl_timed_item *it, uint64_t at)
 				t->st.idle_long_ns += at - free_ns;
 			}
 		}
+		/*
+		 * the mechanism busy and this one not where the previous one
+		 * ended (the order the model serves in): a stream out of LBA
+		 * order; an idle start is counted as such, not again here, so
+		 * that each start is counted once (each may lose up to a turn)
+		 */
+		if (!idle && t->has_end && it->r.off_bytes != t->end_bytes) {
+			t->st.jump_starts++;
+			if (it->r.off_bytes < t->end_bytes)
+				t->st.back_starts++;
+		}
+		t->end_bytes = it->r.off_bytes + it->r.len_bytes;
+		t->has_end = true;
 	}
 	t->served = true;
 	it->due = ztime_submit(t->zt, at, &it->r);

@@ -69,6 +69,14 @@ struct zl_timed_stats {
 				 ZL_TIMED_IDLE_LONG_NS: a job boundary, not a feed
 				 that ran dry within a job */
 	uint64_t idle_long_ns;     /* ... their gaps */
+	uint64_t jump_starts; /* positional commands given to the model with the
+				 mechanism busy (not idle starts: those are counted
+				 above, each start once) whose first byte is not where
+				 the previous one given to it ended: a stream served
+				 out of LBA order; each may wait up to a turn (and a
+				 short seek) that a contiguous start would not */
+	uint64_t back_starts; /* of them, those starting before that end (a late
+				 partner: served after its successor) */
 };
 
 /* Monotonic clock (CLOCK_MONOTONIC), ns: the handler's "now". */

@@ -69,4 +69,4 @@ validate-scenario: $(ZONELAB)
 
 e2e-fetch:
 	@tests/e2e/host-deps.sh && E2E_KERNEL=$(KERNEL) tests/e2e/fetch.sh
-CHECK_SCRIPTS += tests/scripts/075-e2e-ksigs.sh
+CHECK_SCRIPTS += tests/scripts/075-e2e-ksigs.sh tests/scripts/076-e2e-timing-cmp.sh

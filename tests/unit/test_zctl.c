@@ -216,6 +216,8 @@ static void fake_timing(void *arg, struct zdisk_timing_stats *out)
 	out->idle_ns = 2500000;
 	out->idle_long_starts = 1;
 	out->idle_long_ns = 2000000;
+	out->jump_starts = 3;
+	out->back_starts = 1;
 }
 
 static void test_zctl_stats_timing_block_only_with_a_model_and_carries_the_max(void **state)
@@ -232,7 +234,8 @@ static void test_zctl_stats_timing_block_only_with_a_model_and_carries_the_max(v
 	assert_has(r, "\"timing\":{\"timed\":7,\"service_ns\":70000000,\"wait_ns\":5000000,"
 		   "\"pending\":2,\"max_ns\":31000000,\"max_model_ns\":29500000,"
 		   "\"sptf_choices\":6,\"sptf_candidates\":93,\"idle_starts\":4,"
-		   "\"idle_ns\":2500000,\"idle_long_starts\":1,\"idle_long_ns\":2000000}");
+		   "\"idle_ns\":2500000,\"idle_long_starts\":1,\"idle_long_ns\":2000000,"
+		   "\"jump_starts\":3,\"back_starts\":1}");
 	zdisk_set_timing_stats(f->z, NULL, NULL);
 	r = req(f, "stats");
 	assert_null(strstr(r, "\"timing\""));

@@ -43,8 +43,11 @@
 # each adjacent to (before or after, never beside) the same job on its
 # serial calibration disk, the handler's counters read before and after
 # each (on the timed disks: the idle starts, commands that found the
-# mechanism idle, and their gaps, that judge the streams; docs/CTL.md), QD32 4 KiB random reads (FIFO and SPTF, each adjacent to its serial
-# calibration disk likewise, then zlt0), zone FINISH and RESET
+# mechanism idle, and their gaps, and the jump starts, commands served out
+# of LBA order, that judge the streams; docs/CTL.md), QD32 4 KiB random
+# reads (FIFO and SPTF, each adjacent to its serial calibration disk
+# likewise, then zlt0; the stall probe beside each, its stalls inside
+# fio's measured window added to the model's time), zone FINISH and RESET
 # alternating between zltf and zlt0 one ioctl at a time
 # (guest/zoneop_lat.py).  guest/timing_cmp.py asserts the bounds
 # (docs/TIMING.md "Validation"): hard ones (no command faster than the

@@ -1,0 +1,130 @@
+#!/bin/bash
+# 076-e2e-timing-cmp.sh - the e2e timing check's judge
+# (tests/e2e/guest/timing_cmp.py) on one round of made-up inputs
+# (tests/data/timing-cmp.json: tag -> the JSON the check writes as
+# timing-TAG.json; the model's rows from `zonelab timing table` for the
+# e2e disk).  As given, every figure passes.  Then, one change at a time:
+#   order    hc620's ID stream at 105 MB/s (0.81 of the model) with no idle
+#            start but 12 jump starts (5 back) in the handler's counters:
+#            not fed, and above its feed-aware floor only with a turn
+#            charged per jump start (said so): passes;
+#   no-jumps the same without jump_starts / back_starts (a handler before
+#            them): fed by its idle starts, 0.81 of the model: fails;
+#   stall    QD32 FIFO at 30 IOPS in a round the serial calibration calls
+#            starved, with a 3 s guest stall inside fio's measured window:
+#            above its VM-bound floor only with the stall added (said so);
+#   ramp     the same stall in the first 2 s (fio's --ramp_time, not in
+#            its runtime): not counted: fails;
+#   idle     QD32 SPTF at 184 IOPS (0.75 of the model) in a round whose
+#            serial calibration was fed, the timed drive idle 931 ms of its
+#            7 s job (run Q's round 1): not fed, VM-bound: passes.
+set -u
+cd "$(dirname "$0")/../.."
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+python3 - tests/data/timing-cmp.json tests/e2e/guest/timing_cmp.py "$dir" <<'PYEOF'
+import copy
+import json
+import os
+import subprocess
+import sys
+
+fixture, judge, top = sys.argv[1], sys.argv[2], sys.argv[3]
+base = json.load(open(fixture))
+fails = 0
+
+
+def run(case, change):
+    """Write the inputs with @change applied, run the judge: (exit status, output)."""
+    f = copy.deepcopy(base)
+    change(f)
+    d = os.path.join(top, case)
+    os.mkdir(d)
+    for tag, v in f.items():
+        with open(os.path.join(d, "timing-%s.json" % tag), "w") as o:
+            json.dump(v, o)
+    p = subprocess.run([sys.executable, judge, os.path.join(d, "timing"), "1", "F", "Z"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return p.returncode, p.stdout
+
+
+def expect(case, what, ok, out):
+    global fails
+    if not ok:
+        fails += 1
+        print("FAIL %s: %s\n%s" % (case, what, out))
+    else:
+        print("ok   %s: %s" % (case, what))
+
+
+def line(out, start):
+    """The judge's line for a figure (its verdict, name and bound), or ''."""
+    return next((l for l in out.splitlines() if l[5:].startswith(start)), "")
+
+
+def none(f):
+    pass
+
+
+rc, out = run("base", none)
+expect("base", "every figure passes", rc == 0 and "SUMMARY" in out and "FAIL" not in out, out)
+
+
+def order(f, counters=True):
+    r = f["r1-id"]["jobs"][0]["read"]
+    r["runtime"] = round(r["io_bytes"] / 105.0 / 1e3, 1)
+    a = f["r1-id-hs"]["after"]["timing"]
+    if counters:
+        a["jump_starts"] += 12
+        a["back_starts"] += 5
+    else:
+        for h in ("before", "after"):
+            for k in ("jump_starts", "back_starts"):
+                del f["r1-id-hs"][h]["timing"][k]
+
+
+rc, out = run("order", order)
+l = line(out, "seq 1M QD32 ID hc620 r1 feed-aware")
+expect("order", "passes on the feed-aware floor with 12 jump starts charged a turn each",
+       rc == 0 and l.startswith("ok ") and "12 jump starts, 5 of them back" in l and
+       "passes only with the jump starts' turns" in l, out)
+expect("order", "not judged as fed", not line(out, "seq 1M QD32 ID hc620 r1 fed") and
+       "not fed by its order alone: 12 jump starts (5 back)" in out and
+       " id:12(5) " in out, out)
+rc, out = run("no-jumps", lambda f: order(f, False))
+expect("no-jumps", "without the counters the round is fed and fails",
+       rc == 1 and line(out, "seq 1M QD32 ID hc620 r1 fed").startswith("FAIL") and
+       "no jump_starts / back_starts" in out, out)
+
+
+def stall(f, at_s=6.0, over_ms=3000.0):
+    f["r1-fifo"]["jobs"][0]["read"].update(total_ios=150, iops=30.0)
+    f["r1-s_fifo"]["jobs"][0]["read"].update(total_ios=350, iops=70.0)
+    f["r1-fifo-probe"].update(over_ms=[over_ms], at_s=[at_s])
+
+
+rc, out = run("stall", stall)
+l = next((x for x in out.splitlines() if x[5:].split("  ")[0] == "QD32 FIFO"), "")
+expect("stall", "a starved round passes its floor with the 3 s stall added, and says so",
+       rc == 0 and l.startswith("ok ") and "stalls 3.000 s added" in l and
+       "(passes only with them)" in l and "r1 3.000 s" in out, out)
+rc, out = run("ramp", lambda f: stall(f, 1.9, 1800.0))
+l = next((x for x in out.splitlines() if x[5:].split("  ")[0] == "QD32 FIFO"), "")
+expect("ramp", "a stall inside fio's ramp is not counted: the round fails",
+       rc == 1 and l.startswith("FAIL") and "r1 0.000 s" in out, out)
+
+
+def idle(f):
+    f["r1-sptf"]["jobs"][0]["read"].update(total_ios=920, iops=184.0)
+    a = f["r1-sptf-hs"]["after"]["timing"]
+    a["idle_starts"] += 7
+    a["idle_ns"] += 931000000
+
+
+rc, out = run("idle", idle)
+l = next((x for x in out.splitlines() if x[5:].split("  ")[0] == "QD32 SPTF"), "")
+expect("idle", "a round its serial calibration calls fed, with the timed drive idle 13%, "
+       "is VM-bound", rc == 0 and l.startswith("ok ") and "VM-bound" in l and
+       "the timed drive was idle 13.3% of its job" in out, out)
+sys.exit(1 if fails else 0)
+PYEOF
