@@ -11,7 +11,8 @@
 #  - linux-6.12: with its knobs off as many relocations as linux-6.1 on that
 #    workload; periodic=1 queues by sweeps only; dynamic=1 skips every entry
 #    (threshold 0) and runs out of space; kwa.py picks the mode by the
-#    kernel version a point records;
+#    kernel version a point records, and 6.12's knobs (dynamic_reclaim,
+#    periodic_reclaim) from its header;
 #  - tests/validate/kwa.py check: fs-core's replay of every stored kernel
 #    point (tests/data/kernel-6.1/) against the kernel's numbers, within the
 #    tolerance or as a known gap that has not moved;
@@ -147,6 +148,26 @@ h73 = dict(h, kernel="Linux version 7.3.4+deb13-amd64 ...")
 a = kwa.sim_args(h73)
 assert a[a.index("--space-resv") + 1] == "linux-7.3", a
 assert a[a.index("--reclaim") + 1] == want, a
+# 6.12's knobs as kernel_wa's header records them (dyn=, per=: every space
+# alike): replayed as linux-6.12's dynamic= and periodic=, on 7.x with 7.3's
+# reservations; knobs off (recorded 0) the same as the kernel's defaults
+sp = lambda v: {"data": v, "metadata": v, "system": v}
+for hk, kn in [(h, "linux-6.12"), (h73, "linux-7.3")]:
+    for d_, p_ in [(1, 0), (0, 1), (0, 0)]:
+        a = kwa.sim_args(dict(hk, dynamic_reclaim=sp(d_), periodic_reclaim=sp(p_)))
+        assert a[a.index("--reclaim") + 1] == f"{want},dynamic={d_},periodic={p_}", a
+        assert a[a.index("--space-resv") + 1] == kn, a
+a = kwa.sim_args(dict(h, dynamic_reclaim=sp(1), periodic_reclaim=sp(0)))
+open(os.path.join(d, "dyn.spec"), "w").write(a[a.index("--reclaim") + 1])
+assert kwa.shape(dict(h, tag="dyn", dynamic_reclaim=sp(1), periodic_reclaim=sp(0))) == "dyn, dynamic_reclaim=1"
+# fs-core has one setting for every space; 6.1's model has no knob
+for bad, msg in [(dict(h, dynamic_reclaim={"data": 1, "metadata": 0, "system": 0}), "differs between spaces"),
+                 (dict(h, kernel="Linux version 6.1.0-57-amd64 ...", periodic_reclaim=sp(1)), "linux-6.1, which has no such knob")]:
+    try:
+        kwa.sim_args(bad)
+        raise AssertionError(f"replayed {bad}")
+    except SystemExit as e:
+        assert msg in str(e), e
 # superblock bytes: blktrace's where it saw them; the handler's FUA bytes
 # where blktrace recorded no FUA write at all (>= 6.19 drops them)
 sb = [({"bt_sb": 8192, "bt_fua": 8192, "dev_fua_bytes": 8192}, 8192),
@@ -158,6 +179,10 @@ for ph, want in sb:
     assert kwa.sb_bytes(ph) == want, (ph, kwa.sb_bytes(ph), want)
 print("kwa.py model by kernel: ok")
 EOF3
+# the knobs' spec kwa.py writes is one zonelab takes
+run "${base[@]}" --reclaim "$(cat "$dir/kernel-6.12/dyn.spec")"
+grep -q '"reclaim": "linux-6.12:data=75,meta=75,sys=75,global=75,dynamic=1,periodic=0"' "$dir/out" ||
+	fail "kwa.py's knobs spec: $(head -c 300 "$dir/err")$(grep -o '"reclaim": "[^"]*"' "$dir/out")"
 
 # thresholds 0: nothing queued
 run "${base[@]}" --reclaim linux-6.1:data=0,meta=0,sys=0

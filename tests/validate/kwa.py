@@ -6,8 +6,10 @@ from the e2e check kernel_wa: tests/e2e/guest/checks/47-kernel-wa.sh), replays
 the same workload in fs-core (`zonelab sim --trace` with the --reclaim and
 --space-resv modes of the point's kernel: linux-6.1, linux-6.12 for 6.12..6.x,
 and from 7.0 on linux-6.12's reclaim with linux-7.3's reservations, read from
-the header's "kernel" line; the kernel's geometry and thresholds), and compares write amplification phase
-by phase.
+the header's "kernel" line; the kernel's geometry and thresholds, and 6.12's
+dynamic_reclaim and periodic_reclaim knobs where the header records them, as
+`--reclaim linux-6.12:...,dynamic=D,periodic=P`), and compares write
+amplification phase by phase.
 
   kwa.py table DIR [--zonelab Z] [--json OUT]   the comparison table (markdown)
   kwa.py check DIR EXPECT [--zonelab Z]         make check: every point within
@@ -228,7 +230,7 @@ def write_iolog(path, head, phases, idx, upto, as_run=True):
 # guest's /proc/version, "Linux version 6.12.117+deb13-amd64 ..."), and the
 # fs-core models that follow that kernel, (--reclaim, --space-resv):
 # from 7.0 on 6.12's reclaim list (7.3's differs only off these defaults:
-# docs/VALIDATION.md, "Linux 7.3: the 45% points") with 7.3's reservations,
+# docs/VALIDATION.md, "Linux 7.3: the stored points") with 7.3's reservations,
 # linux-6.12 for 6.12..6.x, linux-6.1 below.
 MODELS = [((7, 0), ("linux-6.12", "linux-7.3")), ((6, 12), ("linux-6.12", "linux-6.12")),
           ((0, 0), ("linux-6.1", "linux-6.1"))]
@@ -263,6 +265,47 @@ def resv_model(head, path=""):
     return models(head, path)[1]
 
 
+# 6.12's per-space sysfs knobs as the header records them (kernel_wa's dyn=
+# and per=, read back from allocation/{data,metadata,system}), and the
+# --reclaim parameter each becomes; fs-core has one setting for every space
+KNOBS = (("dynamic_reclaim", "dynamic"), ("periodic_reclaim", "periodic"))
+
+
+def knobs(head):
+    """{"dynamic": 0|1, "periodic": 0|1} for the knobs the point's header
+    records (none for a kernel without them, or a point stored before they
+    were recorded: then fs-core's default, off, as the kernel's).  Raises
+    SystemExit when a knob differs between spaces, which fs-core cannot
+    replay."""
+    got = {}
+    for k, param in KNOBS:
+        v = head.get(k)
+        if v is None:
+            continue
+        if len(set(v.values())) != 1:
+            raise SystemExit(f"{head['point']}: {k} differs between spaces ({v}); fs-core's "
+                             f"--reclaim {param}= sets every space alike")
+        got[param] = 1 if next(iter(v.values())) else 0
+    return got
+
+
+def reclaim_spec(head):
+    """--reclaim's value: the kernel's model with the point's thresholds,
+    and its knobs from the header (linux-6.12's parameters; a point whose
+    model has no knobs but which ran with one on is refused)."""
+    t = head["threshold"]
+    model = reclaim_model(head, head.get("_path", ""))
+    spec = f"{model}:data={t['data']},meta={t['metadata']},sys={t['system']},global={t['global']}"
+    kn = knobs(head)
+    if model == "linux-6.1":
+        on = [p for p, v in kn.items() if v]
+        if on:
+            raise SystemExit(f"{head['point']}: {', '.join(on)} on, but its kernel replays with "
+                             f"linux-6.1, which has no such knob")
+        return spec
+    return spec + "".join(f",{p}={v}" for p, v in kn.items())
+
+
 # Buffered points (header direct=0): the largest extent writeback allocates.
 # The kernel's fs_info->max_extent_size, zoned: the device's zone append
 # limit (btrfs_check_zoned_mode()); the stored point's fsync batches (16 x
@@ -279,7 +322,6 @@ def buffered_fsync(head):
 # fs-core's tree indexes the file in 4 KiB blocks; btrfs's fs tree holds one
 def sim_args(head):
     z = head["zone_bytes"]
-    t = head["threshold"]
     # --meta-model btrfs: the kernel's trees, their sizes from the 16 KiB
     # node (mkfs's default) and the extent size, the point's block size
     # the reservations follow the same kernel: 6.12's overcommit from 6.12 on, 7.3's from 7.0
@@ -287,8 +329,7 @@ def sim_args(head):
             resv_model(head, head.get("_path", "")), "--zones", str(head["disk_bytes"] // z), "--zone-size", str(z), "--conv", "0",
             "--profile", "single", "--meta-profile", "dup", "--placement", "reloc",
             "--reserve", "0",
-            "--reclaim", f"{reclaim_model(head, head.get('_path', ''))}:data={t['data']},"
-                         f"meta={t['metadata']},sys={t['system']},global={t['global']}",
+            "--reclaim", reclaim_spec(head),
             # commits come from the phases' syncs (the kernel ran with commit=KWA_COMMIT)
             "--commit-interval-ms", str(head["commit_s"] * 1000), "--commit-bytes", "1T",
             "--qd", "1", "--timing", "closed", "--file-size", str(file_size(head))] + \
@@ -536,6 +577,7 @@ def shape(head):
         s.append(f"{head['bs'] >> 10} KiB writes")
     if head.get("dist", "random") != "random":
         s.append(head["dist"])
+    s += [f"{k}=1" for k, _ in KNOBS if any(head.get(k, {}).values())]
     if not head.get("direct", 1):
         s.append(f"buffered, fsync every {head.get('fsync', 0)}" if head.get("fsync") else "buffered")
     return ", ".join(s) or "grid"

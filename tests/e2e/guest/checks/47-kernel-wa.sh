@@ -30,10 +30,24 @@
 # truncates, or an append log deleting its oldest files, run by
 # /e2e/kwa_wl.py, which keeps each phase's operations, one line a phase from
 # the fill on, in logs/kwa-ID.idx in place of fio's offsets: the file
-# is then F% of the disk as the live bytes the files hold); the rest come
-# from the KWA_* knobs.
+# is then F% of the disk as the live bytes the files hold), dyn and per
+# (0 or 1: the kernel's per-space sysfs knobs allocation/SPACE/
+# dynamic_reclaim and periodic_reclaim, issue 30, written after the data
+# threshold on data, metadata and system alike, as fs-core's `--reclaim
+# linux-6.12:dynamic=,periodic=` sets every space; 6.12's sysfs takes
+# both on all three, and its periodic sweep passes system by,
+# btrfs_should_periodic_reclaim(); a kernel without them, 6.1, fails the
+# point); the rest come from the KWA_* knobs.  The header records every
+# space's threshold as set (read before the knobs: with dynamic_reclaim on,
+# bg_reclaim_threshold reads the dynamic threshold, sysfs.c:913) and, where
+# the kernel has them, both knobs read back (dynamic_reclaim,
+# periodic_reclaim: data, metadata, system); with dyn=1 each phase records
+# the thresholds sysfs reads at its end (reclaim_thresh: data, metadata,
+# system).
 # The check fails when the measurement does not hold together: blktrace and
-# the handler disagree on the bytes written, or no phase wrote anything.
+# the handler disagree on the bytes written or on the zone commands (the
+# phase's line, with bt_dropped, is written first, and the message says how
+# many events blktrace dropped), or no phase wrote anything.
 . /e2e/lib.sh
 [ "$E2E_HANDLER" = zonelab ] || skip "needs handler_zonelab's statistics (zonelab ctl stats)"
 [ -x $ZONELAB ] || skip "zonelab command not in the VM"
@@ -158,6 +172,7 @@ zops_of() {
 run_point() {
 	local F=$1 T=$2 S=$3 id=$1-$2-$3 out file disk ph pass k bs=$KWA_BS kv
 	local tag="" wl=fio dist=random direct=1 fsync=0 zmib=$KWA_ZONE_MIB dmib=$KWA_DISK_MIB nconv=$KWA_NCONV passes=$KWA_PASSES
+	local dyn="" per="" thr knobs="" kn sp kf kv2
 	shift 3
 	for kv in "$@"; do
 		case $kv in
@@ -172,7 +187,10 @@ run_point() {
 		passes=*) passes=${kv#*=} ;;
 		wl=fio|wl=files|wl=applog) wl=${kv#*=} ;;
 		wl=*) fail "point $F,$T,$S: unknown workload '$kv' (wl=fio, files or applog)" ;;
-		*) fail "point $F,$T,$S: unknown setting '$kv' (tag dist direct fsync bs zone disk nconv passes wl)" ;;
+		dyn=0|dyn=1) dyn=${kv#*=} ;;
+		per=0|per=1) per=${kv#*=} ;;
+		dyn=*|per=*) fail "point $F,$T,$S: '$kv': ${kv%%=*} is 0 or 1" ;;
+		*) fail "point $F,$T,$S: unknown setting '$kv' (tag dist direct fsync bs zone disk nconv passes wl dyn per)" ;;
 		esac
 	done
 	out=$LOGS/kwa-$id.out; : > $out; : > $LOGS/kwa-$id.idx
@@ -190,6 +208,26 @@ run_point() {
 	uuid=$(findmnt -no UUID $M)
 	[ -d /sys/fs/btrfs/$uuid ] || fail "$id: no /sys/fs/btrfs/$uuid"
 	echo $T > /sys/fs/btrfs/$uuid/allocation/data/bg_reclaim_threshold || fail "$id: data bg_reclaim_threshold=$T"
+	# the thresholds as set, before the knobs (dynamic_reclaim on: the
+	# sysfs file reads the dynamic threshold, and refuses a write, EINVAL)
+	thr="$(sysv data bg_reclaim_threshold) $(sysv metadata bg_reclaim_threshold) $(sysv system bg_reclaim_threshold)"
+	# dyn=, per=: the per-space knobs (6.12: space-info.h:201-207, sysfs.c:954-1009)
+	for kv2 in "dyn dynamic_reclaim $dyn" "per periodic_reclaim $per"; do
+		read -r kf kn kv <<< "$kv2"
+		[ -n "$kv" ] || continue
+		for sp in data metadata system; do
+			[ -e /sys/fs/btrfs/$uuid/allocation/$sp/$kn ] ||
+				fail "$id: $kf=$kv: kernel $(uname -r) has no /sys/fs/btrfs/UUID/allocation/$sp/$kn (the per-space knob $kn is not in this kernel; 6.12 has it, 6.1 does not)"
+			echo $kv > /sys/fs/btrfs/$uuid/allocation/$sp/$kn || fail "$id: $kf=$kv: writing /sys/fs/btrfs/$uuid/allocation/$sp/$kn failed"
+			[ "$(cat /sys/fs/btrfs/$uuid/allocation/$sp/$kn)" = $kv ] ||
+				fail "$id: $kf=$kv: /sys/fs/btrfs/$uuid/allocation/$sp/$kn reads $(cat /sys/fs/btrfs/$uuid/allocation/$sp/$kn) after the write"
+		done
+	done
+	# both knobs read back, where the kernel has them
+	for kn in dynamic_reclaim periodic_reclaim; do
+		[ -e /sys/fs/btrfs/$uuid/allocation/data/$kn ] || continue
+		knobs="$knobs$(printf ',"%s":{"data":%d,"metadata":%d,"system":%d}' $kn $(sysv data $kn) $(sysv metadata $kn) $(sysv system $kn))"
+	done
 	# KWA_TRACE=1: the btrfs tracepoints of space flushing, commits and
 	# chunk allocations (with the caller's stack), the reclaim lists and every change of
 	# the space infos' may_use, pinned and zone_unusable, per phase in
@@ -244,15 +282,15 @@ run_point() {
 	printf '{"point":"%s","kernel":"%s","btrfs_progs":"%s","fio":"%s","disk_bytes":%d,"zone_bytes":%d,"conv_zones":%d,"lba":%d,"file_bytes":%d,"bs":%d,"passes":%d,"phases":%d,"phase_bytes":%d,"commit_s":%d,"seed":%d,"threshold":{"data":%s,"metadata":%s,"system":%s,"global":%s},"profiles":"%s","tag":"%s","dist":"%s","direct":%d,"fsync":%d%s}\n' \
 		$id "$(sed 's/"/'"'"'/g' /proc/version)" "$(mkfs.btrfs --version | head -1)" "$(fio --version)" \
 		$disk $((zmib << 20)) $nconv $LBA $file $bs $passes $KWA_PHASES $ph $KWA_COMMIT $S \
-		$(sysv data bg_reclaim_threshold) $(sysv metadata bg_reclaim_threshold) $(sysv system bg_reclaim_threshold) \
+		$thr \
 		$(cat /sys/fs/btrfs/$uuid/bg_reclaim_threshold) \
 		"$(btrfs filesystem df $M | sed -E 's/^([A-Za-z]+), ([A-Za-z0-9]+):.*/\1:\2/' | tr '\n' ' ' | sed 's/ $//')" "$tag" "$dist" $direct $fsync \
-		"$([ $wl = fio ] || printf ',"wl":"%s"' $wl)" >> $out
+		"$([ $wl = fio ] || printf ',"wl":"%s"' $wl)$knobs" >> $out
 	local phases="fill" p
 	for pass in $(seq $passes); do for k in $(seq $KWA_PHASES); do phases="$phases $pass.$k"; done; done
 	for p in $phases; do
 		local w0 fw0 f0 w1 fw1 f1 r0 c0 t0 rw size io seed split err app km rd rm rs vict md5
-		local zw0 zn0 zw zn bzw bzn
+		local zw0 zn0 zw zn bzw bzn zerr="" rt=""
 		read w0 fw0 f0 < <(wf_of) || fail "$id $p: no write counters in the handler's stats"
 		r0=$(stat_of resets); read zw0 zn0 < <(zops_of)
 		c0=$(awk '/commits/ { print $2 }' /sys/fs/btrfs/$uuid/commit_stats)
@@ -295,8 +333,10 @@ run_point() {
 		if [ $((bzw + bzn)) = 0 ] && [ $((zw + zn)) -gt 0 ] && bt_v1_blind; then
 			zops_blind=$((zops_blind + zw + zn))
 		else
+			# a mismatch fails the point once the phase's line (with
+			# bt_dropped) is written
 			[ $zw -ge $bzw ] && [ $zw -le $((bzw + 2)) ] && [ $zn -ge $bzn ] && [ $zn -le $((bzn + 2)) ] ||
-				fail "$id $p: zone commands: handler reset/close $zw, open/finish $zn; blktrace zero-byte writes $bzw, non-writes $bzn"
+				zerr="$id $p: zone commands: handler reset/close $zw, open/finish $zn; blktrace zero-byte writes $bzw, non-writes $bzn; blktrace dropped $drop events"
 		fi
 		zops_w=$((zops_w + zw)); zops_n=$((zops_n + zn)); zops_bw=$((zops_bw + bzw)); zops_bn=$((zops_bn + bzn))
 		if [ $wl = fio ]; then
@@ -317,7 +357,9 @@ run_point() {
 			awk '{ u = $5; z = $(NF - 1); sub(/%/, "", u); sub(/%/, "", z); printf "%s[%d,%d]", n++ ? "," : "", u, z }')
 		supp=$(grep -oE '[0-9]+ callbacks suppressed' $km | awk '{ s += $1 } END { print s + 0 }')
 		read w1 fw1 f1 < <(wf_of) || fail "$id $p: no write counters in the handler's stats"
-		printf '{"point":"%s","phase":"%s","secs":%.1f,"app_bytes":%d,"fio_error":%d,"iolog_md5":"%s","dev_write_bytes":%d,"dev_fua_writes":%d,"dev_fua_bytes":%d,"dev_resets":%d,"bt_data":%d,"bt_meta":%d,"bt_sb":%d,"bt_other":%d,"bt_fua":%d,"reloc":{"data":%d,"metadata":%d,"system":%d},"victims":[%s],"commits":%d,"space":{"data":[%d,%d,%d],"metadata":[%d,%d,%d],"system":[%d,%d,%d]},"enospc_msgs":%d,"bt_dropped":%d,"log_suppressed":%d%s}\n' \
+		[ "$dyn" != 1 ] || rt=$(printf ',"reclaim_thresh":[%d,%d,%d]' $(sysv data bg_reclaim_threshold) \
+			$(sysv metadata bg_reclaim_threshold) $(sysv system bg_reclaim_threshold))
+		printf '{"point":"%s","phase":"%s","secs":%.1f,"app_bytes":%d,"fio_error":%d,"iolog_md5":"%s","dev_write_bytes":%d,"dev_fua_writes":%d,"dev_fua_bytes":%d,"dev_resets":%d,"bt_data":%d,"bt_meta":%d,"bt_sb":%d,"bt_other":%d,"bt_fua":%d,"reloc":{"data":%d,"metadata":%d,"system":%d},"victims":[%s],"commits":%d,"space":{"data":[%d,%d,%d],"metadata":[%d,%d,%d],"system":[%d,%d,%d]},"enospc_msgs":%d,"bt_dropped":%d,"log_suppressed":%d,"zops":{"handler":[%d,%d],"blktrace":[%d,%d]}%s%s}\n' \
 			$id $p $(bc_sub $EPOCHREALTIME $t0) ${app:-0} ${err:-0} \
 			"$md5" \
 			$(( (w1 - w0) * LBA )) $((fw1 - fw0)) $(( (f1 - f0) * LBA )) $(( $(stat_of resets) - r0 )) $split \
@@ -326,7 +368,7 @@ run_point() {
 			$(sysv data total_bytes) $(sysv data bytes_used) $(sysv data bytes_zone_unusable) \
 			$(sysv metadata total_bytes) $(sysv metadata bytes_used) $(sysv metadata bytes_zone_unusable) \
 			$(sysv system total_bytes) $(sysv system bytes_used) $(sysv system bytes_zone_unusable) \
-			$(grep -ciE 'enospc|No space left' $km) $drop $supp "$tp" >> $out
+			$(grep -ciE 'enospc|No space left' $km) $drop $supp $zw $zn $bzw $bzn "$tp" "$rt" >> $out
 		# the offsets fio wrote, in blocks, one line per random phase (fio
 		# 3.33 does not give the same offsets again from the same seed)
 		if [ -n "${KWA_TRACE:-}" ]; then
@@ -356,6 +398,7 @@ run_point() {
 		elif [ $p != fill ]; then awk -v p=$p -v bs=$bs '$3 == "write" { printf " %d", $4 / bs; n++ }
 			BEGIN { printf "%s", p } END { printf "\n" }' $W/iolog >> $LOGS/kwa-$id.idx
 		fi
+		[ -z "$zerr" ] || fail "$zerr (the phase's line is in logs/kwa-$id.out)"
 	done
 	tp_stop
 	umount $M || fail "$id: umount"
