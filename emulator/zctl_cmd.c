@@ -209,10 +209,11 @@ static char *do_stats(struct zdisk *z, struct ztrace *tr)
 			  ",\"sptf_candidates\":%" PRIu64 ",\"idle_starts\":%" PRIu64
 			  ",\"idle_ns\":%" PRIu64 ",\"idle_long_starts\":%" PRIu64
 			  ",\"idle_long_ns\":%" PRIu64 ",\"jump_starts\":%" PRIu64
-			  ",\"back_starts\":%" PRIu64 "}", ts.timed, ts.service_ns, ts.wait_ns,
+			  ",\"back_starts\":%" PRIu64 ",\"job_start_ns\":%" PRIu64
+			  ",\"last_done_ns\":%" PRIu64 "}", ts.timed, ts.service_ns, ts.wait_ns,
 			  ts.pending, ts.max_ns, ts.max_model_ns, ts.sptf_choices, ts.sptf_candidates,
 			  ts.idle_starts, ts.idle_ns, ts.idle_long_starts, ts.idle_long_ns,
-			  ts.jump_starts, ts.back_starts);
+			  ts.jump_starts, ts.back_starts, ts.job_start_ns, ts.last_done_ns);
 	jb_printf(&j, "}");
 	return jb_done(&j);
 }

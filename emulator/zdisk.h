@@ -162,6 +162,9 @@ struct zdisk_timing_stats {
 	uint64_t jump_starts;      /* data commands given to the busy mechanism not where the
 				      previous one ended (a stream out of LBA order) */
 	uint64_t back_starts;      /* of them, starting before that end (late partners) */
+	uint64_t job_start_ns;     /* arrival of the data command that began the last job
+				      (idle >= 2 s before it, or the first), CLOCK_MONOTONIC */
+	uint64_t last_done_ns;     /* when the last data command's completion was taken */
 };
 typedef void (*zdisk_timing_stats_fn)(void *arg, struct zdisk_timing_stats *out);
 void zdisk_set_timing_stats(struct zdisk *z, zdisk_timing_stats_fn fn, void *arg);

@@ -351,6 +351,8 @@ static void zl_timing_stats(void *arg, struct zdisk_timing_stats *out)
 	out->idle_long_ns = st.idle_long_ns;
 	out->jump_starts = st.jump_starts;
 	out->back_starts = st.back_starts;
+	out->job_start_ns = st.job_start_ns;
+	out->last_done_ns = st.last_done_ns;
 }
 
 /*

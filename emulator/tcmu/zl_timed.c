@@ -142,6 +142,8 @@ static void serve(struct zl_timed *t, struct zl_timed_item *it, uint64_t at)
 		 * order; an idle start is counted as such, not again here, so
 		 * that each start is counted once (each may lose up to a turn)
 		 */
+		if (!t->has_end || (idle && at - free_ns >= ZL_TIMED_IDLE_LONG_NS))
+			t->st.job_start_ns = it->arrival;
 		if (!idle && t->has_end && it->r.off_bytes != t->end_bytes) {
 			t->st.jump_starts++;
 			if (it->r.off_bytes < t->end_bytes)
@@ -273,6 +275,8 @@ static struct zl_timed_item *take_due(struct zl_timed *t, uint64_t now_ns)
 		t->st.max_ns = now_ns - it->arrival;
 	if (it->due > it->arrival && it->due - it->arrival > t->st.max_model_ns)
 		t->st.max_model_ns = it->due - it->arrival;
+	if (it->in_model && positional(it))
+		t->st.last_done_ns = now_ns;
 	if (t->sptf && it->in_model) {
 		t->in_service = false;
 		dispatch(t, it->due);

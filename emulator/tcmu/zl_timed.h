@@ -77,6 +77,19 @@ struct zl_timed_stats {
 				 short seek) that a contiguous start would not */
 	uint64_t back_starts; /* of them, those starting before that end (a late
 				 partner: served after its successor) */
+	uint64_t job_start_ns; /* the arrival (zl_timed_submit()'s @now_ns) of the
+				 last positional command that found the mechanism
+				 idle for at least ZL_TIMED_IDLE_LONG_NS, or of the
+				 first positional command of all: where the job now
+				 running (or last run) began, as the drive saw it;
+				 0 before any */
+	uint64_t last_done_ns; /* when the last positional command's completion
+				 was taken (the timer's clock, its lateness
+				 included; zl_timed_run_until()'s @now_ns): with
+				 job_start_ns, read after a job, the time the drive
+				 held that job's commands; what the job's own
+				 clock measured beyond it was spent outside the
+				 drive (the host's path to it and back) */
 };
 
 /* Monotonic clock (CLOCK_MONOTONIC), ns: the handler's "now". */

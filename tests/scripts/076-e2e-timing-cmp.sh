@@ -4,12 +4,19 @@
 # (tests/data/timing-cmp.json: tag -> the JSON the check writes as
 # timing-TAG.json; the model's rows from `zonelab timing table` for the
 # e2e disk).  As given, every figure passes.  Then, one change at a time:
-#   order    hc620's ID stream at 105 MB/s (0.81 of the model) with no idle
+#   order    hc620's ID stream at 105 MB/s (0.81 of the model, the drive
+#            holding the job all that time) with no idle
 #            start but 12 jump starts (5 back) in the handler's counters:
 #            not fed, and above its feed-aware floor only with a turn
 #            charged per jump start (said so): passes;
 #   no-jumps the same without jump_starts / back_starts (a handler before
 #            them): fed by its idle starts, 0.81 of the model: fails;
+#   outside  hc620's OD stream at 611 ms for 128 MiB (0.868 of the model:
+#            run R's round 2) with no idle, jump start or stall, the drive
+#            holding the job 529 ms (job_start_ns .. last_done_ns): fed,
+#            passes only with the 82 ms outside the drive added (said so);
+#   outside-unknown  the same without the span counters: fails (run R);
+#   held     the same with the drive holding it 608 ms: fails;
 #   stall    QD32 FIFO at 30 IOPS in a round the serial calibration calls
 #            starved, with a 3 s guest stall inside fio's measured window:
 #            above its VM-bound floor only with the stall added (said so);
@@ -70,9 +77,17 @@ rc, out = run("base", none)
 expect("base", "every figure passes", rc == 0 and "SUMMARY" in out and "FAIL" not in out, out)
 
 
+def held(f, tag, runtime_ms, held_ms):
+    """fio measured @runtime_ms for stream @tag's job; the drive held it @held_ms."""
+    f["r1-" + tag]["jobs"][0]["read"]["runtime"] = runtime_ms
+    a = f["r1-%s-hs" % tag]["after"]["timing"]
+    a["last_done_ns"] = a["job_start_ns"] + int(held_ms * 1e6)
+
+
 def order(f, counters=True):
     r = f["r1-id"]["jobs"][0]["read"]
-    r["runtime"] = round(r["io_bytes"] / 105.0 / 1e3, 1)
+    rt = round(r["io_bytes"] / 105.0 / 1e3, 1)
+    held(f, "id", rt, rt - 3.0)     # the drive itself took the time
     a = f["r1-id-hs"]["after"]["timing"]
     if counters:
         a["jump_starts"] += 12
@@ -95,6 +110,30 @@ rc, out = run("no-jumps", lambda f: order(f, False))
 expect("no-jumps", "without the counters the round is fed and fails",
        rc == 1 and line(out, "seq 1M QD32 ID hc620 r1 fed").startswith("FAIL") and
        "no jump_starts / back_starts" in out, out)
+
+
+def outside(f, span=True, held_ms=529.0):
+    held(f, "od", 611.0, held_ms)
+    if not span:
+        for h in ("before", "after"):
+            for k in ("job_start_ns", "last_done_ns"):
+                del f["r1-od-hs"][h]["timing"][k]
+
+
+rc, out = run("outside", outside)
+l = line(out, "seq 1M QD32 OD hc620 r1 fed")
+expect("outside", "run R's round (0.868 of the model, fed, 82 ms of fio's 611 outside the "
+       "drive's span) passes with that time added, and says so",
+       rc == 0 and l.startswith("ok ") and "outside the drive 0.082 s (it held the job 0.529 "
+       "of fio's 0.611 s)" in l and "(passes only with them)" in l, out)
+rc, out = run("outside-unknown", lambda f: outside(f, span=False))
+l = line(out, "seq 1M QD32 OD hc620 r1 fed")
+expect("outside-unknown", "the same without the span counters (a handler before them) fails "
+       "as run R did", rc == 1 and l.startswith("FAIL") and "outside the drive unknown" in l, out)
+rc, out = run("held", lambda f: outside(f, held_ms=608.0))
+l = line(out, "seq 1M QD32 OD hc620 r1 fed")
+expect("held", "the drive itself holding the job 608 of fio's 611 ms (a late timer) fails",
+       rc == 1 and l.startswith("FAIL") and "outside the drive 0.003 s" in l, out)
 
 
 def stall(f, at_s=6.0, over_ms=3000.0):

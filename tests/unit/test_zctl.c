@@ -218,6 +218,8 @@ static void fake_timing(void *arg, struct zdisk_timing_stats *out)
 	out->idle_long_ns = 2000000;
 	out->jump_starts = 3;
 	out->back_starts = 1;
+	out->job_start_ns = 4100000000;
+	out->last_done_ns = 4712000000;
 }
 
 static void test_zctl_stats_timing_block_only_with_a_model_and_carries_the_max(void **state)
@@ -235,7 +237,8 @@ static void test_zctl_stats_timing_block_only_with_a_model_and_carries_the_max(v
 		   "\"pending\":2,\"max_ns\":31000000,\"max_model_ns\":29500000,"
 		   "\"sptf_choices\":6,\"sptf_candidates\":93,\"idle_starts\":4,"
 		   "\"idle_ns\":2500000,\"idle_long_starts\":1,\"idle_long_ns\":2000000,"
-		   "\"jump_starts\":3,\"back_starts\":1}");
+		   "\"jump_starts\":3,\"back_starts\":1,\"job_start_ns\":4100000000,"
+		   "\"last_done_ns\":4712000000}");
 	zdisk_set_timing_stats(f->z, NULL, NULL);
 	r = req(f, "stats");
 	assert_null(strstr(r, "\"timing\""));
