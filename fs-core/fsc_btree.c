@@ -639,6 +639,7 @@ int fsc_bt_init(struct fsc *fs)
 	if (!ext || ext % fs->cfg.sector_bytes || fs->cfg.node_bytes <= LEAF_HDR + 2 * ITEM_HDR)
 		return -EINVAL;
 	t->ext_blocks = (uint32_t)(ext / fs->cfg.sector_bytes);
+	t->bg_removed = fsc_bt_bg_removed;
 	t->span[SPAN_DATA] = room / (ITEM_HDR + DATA_EXT) * ext;
 	t->span[SPAN_META] = room / (ITEM_HDR + META_EXT) * fs->cfg.node_bytes;
 	t->span[SPAN_CSUM] = room / (ITEM_HDR + CSUM * t->ext_blocks) * ext;

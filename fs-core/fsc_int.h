@@ -403,6 +403,9 @@ struct fsc {
 		uint32_t *dead, nr_dead, dead_cap;     /* leaves of removed block groups */
 		uint32_t *edge, nr_edge, edge_cap;     /* linux-6.12: neighbours' checksum leaves
 							* a removal's deletions rewrite */
+		/* fsc_bt_bg_removed(), set by fsc_bt_init(): bg_remove()
+		 * (fsc_bg.c, below this file) calls it through this hook */
+		void (*bg_removed)(struct fsc *fs, const struct fsc_bg *bg);
 		uint32_t *moved, nr_moved, moved_cap;  /* file leaves the relocation moved */
 		uint32_t *mark;       /* per file leaf: relocation seq that listed it */
 		uint32_t seq, stage, nr_stages; /* relocation in progress */
