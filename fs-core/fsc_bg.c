@@ -239,6 +239,9 @@ static void bg_remove(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
 	for (t = 0; t < 3 + FSC_MAX_STREAMS; t++)
 		if (fs->cur[t] == bg)
 			fs->cur[t] = NULL;
+	/* btrfs model (fsc_bt_bg_removed()): before it leaves the slots */
+	if (fs->bt.bg_removed)
+		fs->bt.bg_removed(fs, bg);
 	fsc_bg_unlink(fs, bg);
 	fs->st.nr_bg_removed++;
 	if (bg->kleaf) {

@@ -17,7 +17,10 @@
  * leaf holds (node size less the 101-byte header, over the 25-byte item
  * header plus the item) times the key bytes an item covers; the leaves
  * its live bytes no longer fill are deleted (leaves_merge()), and removing
- * the block group deletes them all.  Above them one level of nodes when a
+ * the block group deletes them all (in linux-6.12 mode the checksum
+ * leaves at its neighbours' ends too are CoW'd then, and a block group's
+ * first checksums CoW the leaf below: the kernel's tree is keyed across
+ * block groups, csum_first_cow()).  Above them one level of nodes when a
  * tree outgrows one root (key pointers of 33 bytes), then the root.
  * Relocation (fsc_reloc_stage()): the kernel's stages and their commits,
  * and what UPDATE_DATA_PTRS costs: each file leaf pointing at moved data
@@ -331,18 +334,136 @@ static int leaf_of(struct fsc *fs, struct fsc_bg *bg, uint32_t tree, uint64_t lo
 	return 0;
 }
 
+/*
+ * The checksum tree is keyed by address across block groups: the kernel's
+ * leaf holding the end of one data block group's items holds the start of
+ * the next one's (fs-core's leaves belong to one block group each, above).
+ * So deleting a block group's checksums (btrfs_del_csums(), file-item.c:875
+ * of 6.12, from do_free_extent_accounting(), extent-tree.c:2982, as its
+ * last extents are freed) rewrites the leaves at both ends of its range,
+ * which its neighbours' items share: the leaf keeps them, or, left under a
+ * third full, pushes them into its left neighbour, else its right
+ * (btrfs_del_items(), ctree.c:4559-4596), each CoW'd into the metadata
+ * block group being written then.  A neighbour not touched again stays
+ * there: one leftover leaf keeps that metadata block group partly live
+ * (docs/VALIDATION.md, "Linux 6.12: the stored grid").  linux-6.12 mode
+ * only: the 6.1 mode's outputs stay as they were.
+ */
+
+/* Whether @bg is a data block group with checksum leaves. */
+static inline bool csum_has_leaves(const struct fsc_bg *bg)
+{
+	return bg && (bg->type & FSC_BG_DATA) && bg->kleaf && bg->khigh[1];
+}
+
+/* The nearest block group by address below (@dir -1) or above (+1) @bg's
+ * start that holds checksum leaves, or NULL. */
+static struct fsc_bg *csum_neighbour(const struct fsc *fs, const struct fsc_bg *bg, int dir)
+{
+	uint32_t lo = 0, hi = fs->nr_slots;
+	int64_t i;
+
+	while (lo < hi) {  /* the first slot starting at or after @bg's start */
+		uint32_t mid = (lo + hi) / 2;
+
+		if (fs->bg_starts[mid] < bg->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = dir < 0 ? (int64_t)lo - 1 : lo; i >= 0 && i < fs->nr_slots; i += dir)
+		if (fs->bgs[i] != bg && csum_has_leaves(fs->bgs[i]))
+			return fs->bgs[i];
+	return NULL;
+}
+
+/* @bg's checksum leaf nearest its start (@last false) or end (true), or 0. */
+static uint32_t csum_end_leaf(const struct fsc_bg *bg, bool last)
+{
+	const uint32_t *slots;
+	uint32_t s;
+
+	if (!bg->kleaf)
+		return 0;
+	slots = &bg->kleaf[bg->kmax];
+	for (s = 0; s < bg->khigh[1]; s++) {
+		uint32_t id = slots[last ? bg->khigh[1] - 1 - s : s];
+
+		if (id)
+			return id;
+	}
+	return 0;
+}
+
+void fsc_bt_bg_removed(struct fsc *fs, const struct fsc_bg *bg)
+{
+	struct fsc_bt *t = &fs->bt;
+	struct fsc_bg *nb;
+
+	if (!fsc_bt_on(fs) || fs->cfg.reclaim.mode != FSC_RECLAIM_LINUX_6_12 ||
+	    !csum_has_leaves(bg))
+		return;
+	/* out of memory: the neighbour's leaf is not rewritten */
+	if ((nb = csum_neighbour(fs, bg, -1)))
+		(void)fsc_push_u32(&t->edge, &t->nr_edge, &t->edge_cap, csum_end_leaf(nb, true));
+	if ((nb = csum_neighbour(fs, bg, 1)))
+		(void)fsc_push_u32(&t->edge, &t->nr_edge, &t->edge_cap, csum_end_leaf(nb, false));
+}
+
+/* Rewrite the leaves fsc_bt_bg_removed() listed, those still live. */
+static int csum_edges_cow(struct fsc *fs, uint64_t now_ns)
+{
+	struct fsc_bt *t = &fs->bt;
+	uint32_t i, d;
+	int ret = 0;
+
+	for (i = 0; i < t->nr_edge && !ret; i++) {
+		for (d = 0; d < t->nr_dead && t->dead[d] != t->edge[i]; d++)
+			;
+		if (d == t->nr_dead)  /* not deleted meanwhile */
+			ret = touch_path(fs, t->edge[i], now_ns);
+	}
+	t->nr_edge = 0;
+	return ret;
+}
+
+/*
+ * The first checksums of @bg, which had none: btrfs_csum_file_blocks()
+ * (file-item.c:1050 of 6.12) searches for the key and
+ * lands in the leaf holding the neighbour below's last items (above's
+ * first when there is none below), which takes them or splits: CoW'd.
+ */
+static int csum_first_cow(struct fsc *fs, struct fsc_bg *bg, uint64_t now_ns)
+{
+	struct fsc_bg *nb = csum_neighbour(fs, bg, -1);
+	uint32_t id;
+
+	if (nb)
+		id = csum_end_leaf(nb, true);
+	else if ((nb = csum_neighbour(fs, bg, 1)))
+		id = csum_end_leaf(nb, false);
+	else
+		return 0;
+	return touch_path(fs, id, now_ns);
+}
+
 int fsc_bt_data(struct fsc *fs, struct fsc_bg *bg, uint64_t logical, bool csum, uint64_t now_ns)
 {
 	uint32_t id;
+	bool first;
 	int ret;
 
 	ret = leaf_of(fs, bg, FSC_BT_EXT, logical, &id);
 	if (!ret)
 		ret = touch_path(fs, id, now_ns);
 	if (!ret && csum && (bg->type & FSC_BG_DATA)) {
+		/* linux-6.12: the tree keyed across block groups (above) */
+		first = fs->cfg.reclaim.mode == FSC_RECLAIM_LINUX_6_12 && !csum_end_leaf(bg, false);
 		ret = leaf_of(fs, bg, FSC_BT_CSUM, logical, &id);
 		if (!ret)
 			ret = touch_path(fs, id, now_ns);
+		if (!ret && first)
+			ret = csum_first_cow(fs, bg, now_ns);
 	}
 	return ret;
 }
@@ -378,7 +499,9 @@ int fsc_bt_commit_prep(struct fsc *fs, uint64_t now_ns)
 
 	if (!fsc_bt_on(fs))
 		return 0;
-	/* the leaves of block groups removed since: deleted from their trees */
+	/* linux-6.12: their neighbours' checksum leaves, then the leaves of
+	 * block groups removed since: deleted from their trees */
+	ret = csum_edges_cow(fs, now_ns);
 	for (i = 0; i < t->nr_dead && !ret; i++) {
 		struct fsc_node *n = fsc_node(fs, t->dead[i]);
 		uint64_t old = n->logical;
@@ -516,6 +639,7 @@ int fsc_bt_init(struct fsc *fs)
 	if (!ext || ext % fs->cfg.sector_bytes || fs->cfg.node_bytes <= LEAF_HDR + 2 * ITEM_HDR)
 		return -EINVAL;
 	t->ext_blocks = (uint32_t)(ext / fs->cfg.sector_bytes);
+	t->bg_removed = fsc_bt_bg_removed;
 	t->span[SPAN_DATA] = room / (ITEM_HDR + DATA_EXT) * ext;
 	t->span[SPAN_META] = room / (ITEM_HDR + META_EXT) * fs->cfg.node_bytes;
 	t->span[SPAN_CSUM] = room / (ITEM_HDR + CSUM * t->ext_blocks) * ext;
@@ -544,6 +668,7 @@ void fsc_bt_fini(struct fsc *fs)
 	for (i = 0; i < FSC_BT_NR; i++)
 		free(fs->bt.par[i]);
 	free(fs->bt.dead);
+	free(fs->bt.edge);
 	free(fs->bt.moved);
 	free(fs->bt.mark);
 	free(fs->unused);

@@ -401,6 +401,11 @@ struct fsc {
 		uint32_t par_cap[FSC_BT_NR], nr_leaves[FSC_BT_NR];
 		uint32_t ext_blocks;  /* file blocks per extent */
 		uint32_t *dead, nr_dead, dead_cap;     /* leaves of removed block groups */
+		uint32_t *edge, nr_edge, edge_cap;     /* linux-6.12: neighbours' checksum leaves
+							* a removal's deletions rewrite */
+		/* fsc_bt_bg_removed(), set by fsc_bt_init(): bg_remove()
+		 * (fsc_bg.c, below this file) calls it through this hook */
+		void (*bg_removed)(struct fsc *fs, const struct fsc_bg *bg);
 		uint32_t *moved, nr_moved, moved_cap;  /* file leaves the relocation moved */
 		uint32_t *mark;       /* per file leaf: relocation seq that listed it */
 		uint32_t seq, stage, nr_stages; /* relocation in progress */
@@ -691,6 +696,10 @@ static inline int fsc_bt_data_free(struct fsc *fs, uint64_t logical, uint64_t no
 int fsc_bt_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns);
 /* CoW node @id (file tree or keyed) and its path to the root. */
 int fsc_tree_cow_node(struct fsc *fs, uint32_t id, uint64_t now_ns);
+/* Data block group @bg is being removed: with --reclaim linux-6.12 the
+ * checksum leaves its deletions rewrite (its neighbours' by address) are
+ * listed for the next commit (fsc_btree.c). */
+void fsc_bt_bg_removed(struct fsc *fs, const struct fsc_bg *bg);
 /* Before a commit: leaves of removed block groups go, the root tree is CoW'd. */
 int fsc_bt_commit_prep(struct fsc *fs, uint64_t now_ns);
 /* Relocation moved file-tree leaf @leaf's data or the leaf itself. */

@@ -7,7 +7,9 @@
  * a tree of more leaves than a node holds gets nodes between them and
  * the root, the leaves a block group's items no longer fill are deleted,
  * UPDATE_DATA_PTRS CoWs the file leaves that pointed at the moved data
- * (and, in linux-6.1 mode only, the checksum leaves of their extents); a
+ * (and, in linux-6.1 mode only, the checksum leaves of their extents); in
+ * linux-6.12 mode a data block group's first checksums and its removal
+ * CoW its neighbours' end leaves (the tree is keyed by address); a
  * tree block allocation that fails aborts (the file system is read-only
  * from then on); with Linux 6.1 reclaim an emptied block group waits for
  * the cleaner (fsc_delete_unused()); bad sizes are refused.
@@ -403,6 +405,112 @@ static void test_sweep_csum_by_mode(void **state)
 	assert_int_equal(sweep_csum_cows(FSC_RECLAIM_LINUX_6_12), 0);
 }
 
+/* The transaction that last wrote @bg's checksum leaf nearest its start
+ * (@last false) or end (true). */
+static uint32_t csum_edge_gen(struct fsc *fs, const struct fsc_bg *bg, bool last)
+{
+	uint32_t s, id;
+
+	assert_non_null(bg->kleaf);
+	for (s = 0; s < bg->khigh[1]; s++) {
+		id = bg->kleaf[bg->kmax + (last ? bg->khigh[1] - 1u - s : s)];
+		if (id)
+			return fsc_node(fs, id)->gen;
+	}
+	fail_msg("no checksum leaf");
+	return 0;
+}
+
+/* Three full data block groups side by side, committed: @bgs by address. */
+static struct fsc *mk_three(struct tdevs *t, int mode, struct fsc_bg **bgs)
+{
+	struct fsc_cfg cfg;
+	struct fsc *fs;
+	uint32_t i;
+
+	tdevs_init(t, 1, 32, 0);
+	tcfg(&cfg, t, FSC_SINGLE);
+	cfg.file_bytes = 8u << 20;
+	cfg.meta_model = FSC_META_BTRFS;
+	cfg.extent_bytes = EXT;
+	cfg.reclaim.mode = mode;
+	assert_int_equal(fsc_create(&cfg, &fs), 0);
+	assert_int_equal(write_ext(fs, 0, 48), 0);  /* 1 MiB block groups: 16 extents each */
+	for (i = 0; i < 3; i++) {
+		bgs[i] = fsc_bg_lookup(fs, fs->file_map[i * 16 * (EXT / BLK)]);
+		assert_non_null(bgs[i]);
+		assert_true(bgs[i]->alloc_done);
+		assert_true(i == 0 || bgs[i]->start > bgs[i - 1]->start);
+	}
+	assert_true(tcommit(fs) > 0);
+	return fs;
+}
+
+/* The checksum tree is keyed by address across block groups: a block
+ * group's first checksums go into the leaf holding its neighbour's last
+ * ones (btrfs_csum_file_blocks()), which linux-6.12 mode CoWs; 6.1's mode
+ * keeps each block group's leaves to itself. */
+static uint32_t first_csums_gen(int mode)
+{
+	struct tdevs t;
+	struct fsc_bg *bgs[3], *bg;
+	struct fsc *fs = mk_three(&t, mode, bgs);
+	uint32_t gen;
+
+	assert_int_equal(write_ext(fs, 48 * (EXT / BLK), 1), 0);  /* into a fourth block group */
+	bg = fsc_bg_lookup(fs, fs->file_map[48 * (EXT / BLK)]);
+	assert_true(bg->start > bgs[2]->start);
+	gen = csum_edge_gen(fs, bgs[2], true) == fs->trans_id;
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+	return gen;
+}
+
+static void test_612_first_csums_cow_neighbour_leaf(void **state)
+{
+	(void)state;
+	assert_int_equal(first_csums_gen(FSC_RECLAIM_LINUX_6_12), 1);
+	assert_int_equal(first_csums_gen(FSC_RECLAIM_LINUX_6_1), 0);
+}
+
+/* Removing a data block group deletes its checksums: the leaves at both
+ * ends of its range, which hold its neighbours' items, are CoW'd (at the
+ * next commit, as its own leaves are deleted): linux-6.12 mode only. */
+static void removal_cows_neighbours(int mode, bool *below, bool *above)
+{
+	struct tdevs t;
+	struct fsc_bg *bgs[3];
+	struct fsc *fs = mk_three(&t, mode, bgs);
+	uint64_t mid = bgs[1]->start;
+	uint32_t trans;
+
+	/* the middle one overwritten whole (elsewhere), emptied, deleted */
+	assert_int_equal(write_ext(fs, 16 * (EXT / BLK), 16), 0);
+	assert_int_equal(bgs[1]->used_bytes, 0);
+	fsc_delete_unused(fs, 0);
+	assert_null(fsc_bg_lookup(fs, mid));
+	trans = fs->trans_id;
+	assert_true(csum_edge_gen(fs, bgs[0], true) < trans);
+	assert_true(tcommit(fs) > 0);
+	*below = csum_edge_gen(fs, bgs[0], true) == trans;
+	*above = csum_edge_gen(fs, bgs[2], false) == trans;
+	fsc_destroy(fs);
+	tdevs_fini(&t);
+}
+
+static void test_612_removal_cows_neighbours_leaves(void **state)
+{
+	bool below, above;
+
+	(void)state;
+	removal_cows_neighbours(FSC_RECLAIM_LINUX_6_12, &below, &above);
+	assert_true(below);
+	assert_true(above);
+	removal_cows_neighbours(FSC_RECLAIM_LINUX_6_1, &below, &above);
+	assert_false(below);
+	assert_false(above);
+}
+
 static void test_metadata_enospc_aborts(void **state)
 {
 	struct tdevs t;
@@ -481,6 +589,8 @@ int main(void)
 		cmocka_unit_test(test_csum_items_merge_adjacent_blocks),
 		cmocka_unit_test(test_relocation_stages),
 		cmocka_unit_test(test_sweep_csum_by_mode),
+		cmocka_unit_test(test_612_first_csums_cow_neighbour_leaf),
+		cmocka_unit_test(test_612_removal_cows_neighbours_leaves),
 		cmocka_unit_test(test_metadata_enospc_aborts),
 		cmocka_unit_test(test_unused_waits_for_cleaner),
 		cmocka_unit_test(test_bad_sizes),
