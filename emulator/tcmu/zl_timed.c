@@ -15,6 +15,7 @@
 struct zl_timed_item {
 	uint64_t due, arrival, start, seq;
 	bool in_model;                 /* given to ztime (else: overhead only) */
+	bool ends_job;                 /* a flush given to the busy mechanism */
 	struct ztime_req r;
 	void *ctx;
 };
@@ -152,6 +153,9 @@ static void serve(struct zl_timed *t, struct zl_timed_item *it, uint64_t at)
 		t->end_bytes = it->r.off_bytes + it->r.len_bytes;
 		t->has_end = true;
 	}
+	/* a flush while the mechanism works (a cache's destages, a job's
+	 * commands): the job lasts until it is done */
+	it->ends_job = it->r.op == ZTIME_FLUSH && free_ns > at;
 	t->served = true;
 	it->due = ztime_submit(t->zt, at, &it->r);
 	it->in_model = true;
@@ -275,7 +279,7 @@ static struct zl_timed_item *take_due(struct zl_timed *t, uint64_t now_ns)
 		t->st.max_ns = now_ns - it->arrival;
 	if (it->due > it->arrival && it->due - it->arrival > t->st.max_model_ns)
 		t->st.max_model_ns = it->due - it->arrival;
-	if (it->in_model && positional(it))
+	if (it->in_model && (positional(it) || it->ends_job))
 		t->st.last_done_ns = now_ns;
 	if (t->sptf && it->in_model) {
 		t->in_service = false;
