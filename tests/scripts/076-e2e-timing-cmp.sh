@@ -35,6 +35,11 @@
 #            that did not wait for the media): fails its hard bound;
 #   w-short  hc620's ID stream 256 MiB, shorter than the 512 MiB cache:
 #            fails (the stream must outrun the cache).
+#   w-stall  the 40/20 MB/s disk's OD stream at 0.80 of the model with no
+#            idle start and a 2 s guest stall inside fio's window (the probe
+#            ran 1 s longer than fio): passes only with the stall (said so);
+#   w-edge   the same stall in the probe's first second, before fio's
+#            window: not counted, fails.
 set -u
 cd "$(dirname "$0")/../.."
 dir=$(mktemp -d)
@@ -211,5 +216,22 @@ rc, out = run("w-short", lambda f: wstream(f, "w_id", 1.0, mib=256))
 expect("w-short", "a write stream shorter than the cache fails",
        rc == 1 and "seq 1M write ID hc620: a stream of 268435456 bytes is not longer than the "
        "write cache (536870912 bytes)" in out, out)
+
+
+def wstall(f, at_s):
+    wstream(f, "v_od", 0.80 / 0.99)
+    w = f["r1-v_od"]["jobs"][0]["write"]
+    f["r1-v_od-probe"].update(secs=w["runtime"] / 1e3 + 1.0, over_ms=[2000.0], at_s=[at_s])
+
+
+rc, out = run("w-stall", lambda f: wstall(f, 6.0))
+l = wline(out, "OD 40/20 MB/s r1 fed")
+expect("w-stall", "a fed round at 0.80 passes with a 2 s stall inside fio's window, and says so",
+       rc == 0 and l.startswith("ok ") and "stalls beyond it 2.000 s" in l and
+       "(passes only with them)" in l, out)
+rc, out = run("w-edge", lambda f: wstall(f, 0.9))
+l = wline(out, "OD 40/20 MB/s r1 fed")
+expect("w-edge", "the same stall before fio's window is not counted: fails",
+       rc == 1 and l.startswith("FAIL") and "stalls beyond it 0.000 s" in l, out)
 sys.exit(1 if fails else 0)
 PYEOF

@@ -331,6 +331,24 @@ def span_stats(tag, r):
     return span, max(0.0, r["runtime"] / 1e3 - span)
 
 
+def window_stalls(tag, ramp_s, runtime_s):
+    """The guest's stalls (s) inside the part of a job fio surely measured
+    (guest/stall_probe.py's at_s: when each woke, from the probe's start; the
+    job starts after it and ends before the probe stops, at secs): fio's
+    measured window [w0, w0 + runtime] has w0 in [ramp, secs - runtime], so
+    every point of [secs - runtime, ramp + runtime] is in it whatever fio's
+    start-up and drain took; only a stall's part inside that is counted
+    (never one in the ramp, which fio does not count).  None without the
+    probe's times (a probe before tm7)."""
+    try:
+        p = load(tag + "-probe")
+        over, at, secs = p["over_ms"], p["at_s"], p["secs"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    w0, w1 = secs - runtime_s, ramp_s + runtime_s
+    return sum(max(0.0, min(t, w1) - max(t - o / 1e3, w0)) for o, t in zip(over, at))
+
+
 def stream_round(nm, tag, i, r, m, idl, fed, cal_rate=None):
     """Judge round @i + 1 of stream @tag (fio's job @r, the model's MB/s @m,
     the timed disk's idle_stats() @idl): the feed-aware floor every round,
@@ -343,8 +361,14 @@ def stream_round(nm, tag, i, r, m, idl, fed, cal_rate=None):
     # timer thread runs in the guest, so a stalled vCPU delivers
     # completions late while the model's queue stays full (run O: zltr
     # ID 0.84 with no idle start and 2.27 s of stalls); fio counts that
-    # time, the drive did not idle
-    late = max(0.0, sum(stalls("r%d-%s" % (i + 1, tag))) / 1e3 - idle_s)
+    # time, the drive did not idle.  Since run X only those inside the
+    # window fio surely measured (window_stalls(), as for QD32: a stall in
+    # fio's start-up or after its end is in the probe's window, not in
+    # fio's runtime); the whole probe's with a probe before tm7
+    ws = window_stalls("r%d-%s" % (i + 1, tag), 0.0, r["runtime"] / 1e3)
+    if ws is None:
+        ws = sum(stalls("r%d-%s" % (i + 1, tag))) / 1e3
+    late = max(0.0, ws - idle_s)
     # the time fio measured outside the drive's span of the job (its
     # first command's arrival at the handler to its last completion
     # taken, the timer's lateness inside it): the guest's path to the
@@ -579,24 +603,6 @@ m_ratio = m_s / m_f
 
 
 QD32_RAMP_S = 2.0   # the QD32 jobs' --ramp_time (checks/27-timing.sh)
-
-
-def window_stalls(tag, ramp_s, runtime_s):
-    """The guest's stalls (s) inside the part of a job fio surely measured
-    (guest/stall_probe.py's at_s: when each woke, from the probe's start; the
-    job starts after it and ends before the probe stops, at secs): fio's
-    measured window [w0, w0 + runtime] has w0 in [ramp, secs - runtime], so
-    every point of [secs - runtime, ramp + runtime] is in it whatever fio's
-    start-up and drain took; only a stall's part inside that is counted
-    (never one in the ramp, which fio does not count).  None without the
-    probe's times (a probe before tm7)."""
-    try:
-        p = load(tag + "-probe")
-        over, at, secs = p["over_ms"], p["at_s"], p["secs"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    w0, w1 = secs - runtime_s, ramp_s + runtime_s
-    return sum(max(0.0, min(t, w1) - max(t - o / 1e3, w0)) for o, t in zip(over, at))
 
 
 def qd32(tag, name, m_full, m_judge, floor_base, floor_k, why):
