@@ -83,8 +83,11 @@ struct zl_timed_stats {
 				 first positional command of all: where the job now
 				 running (or last run) began, as the drive saw it;
 				 0 before any */
-	uint64_t last_done_ns; /* when the last positional command's completion
-				 was taken (the timer's clock, its lateness
+	uint64_t last_done_ns; /* when the last positional command's completion,
+				 or a flush's given to the model while the
+				 mechanism was busy (a write job's flush,
+				 waiting for the cache's destages), was taken
+				 (the timer's clock, its lateness
 				 included; zl_timed_run_until()'s @now_ns): with
 				 job_start_ns, read after a job, the time the drive
 				 held that job's commands; what the job's own

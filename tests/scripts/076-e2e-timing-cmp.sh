@@ -25,6 +25,21 @@
 #   idle     QD32 SPTF at 184 IOPS (0.75 of the model) in a round whose
 #            serial calibration was fed, the timed drive idle 931 ms of its
 #            7 s job (run Q's round 1): not fed, VM-bound: passes.
+#   w-vm     hc620's cached OD write stream at 130 MB/s, 600 of its 1,025
+#            commands idle starts (the drive's destages idle 3.2 s: the VM's
+#            feed of one write at a time): not fed, above its feed-aware
+#            floor: passes, VM-bound said;
+#   w-slow   the same stream at 0.85 of the model with no idle start, the
+#            drive holding the whole job: fed, fails;
+#   w-fast   the 40/20 MB/s disk's OD stream at 1.05 x the model (a flush
+#            that did not wait for the media): fails its hard bound;
+#   w-short  hc620's ID stream 256 MiB, shorter than the 512 MiB cache:
+#            fails (the stream must outrun the cache).
+#   w-stall  the 40/20 MB/s disk's OD stream at 0.80 of the model with no
+#            idle start and a 2 s guest stall inside fio's window (the probe
+#            ran 1 s longer than fio): passes only with the stall (said so);
+#   w-edge   the same stall in the probe's first second, before fio's
+#            window: not counted, fails.
 set -u
 cd "$(dirname "$0")/../.."
 dir=$(mktemp -d)
@@ -165,5 +180,58 @@ l = next((x for x in out.splitlines() if x[5:].split("  ")[0] == "QD32 SPTF"), "
 expect("idle", "a round its serial calibration calls fed, with the timed drive idle 13%, "
        "is VM-bound", rc == 0 and l.startswith("ok ") and "VM-bound" in l and
        "the timed drive was idle 13.3% of its job" in out, out)
+
+
+def wstream(f, tag, ratio, idle_starts=0, idle_ns=0, mib=None):
+    """Stream @tag at @ratio of fio's base runtime, the drive holding the job
+    to 3 ms of it, with @idle_starts / @idle_ns more idle starts (@mib: its
+    bytes)."""
+    w = f["r1-" + tag]["jobs"][0]["write"]
+    if mib:
+        w.update(io_bytes=mib << 20, total_ios=mib)
+    w["runtime"] = round(w["runtime"] / ratio, 1)
+    a = f["r1-%s-hs" % tag]["after"]["timing"]
+    a["last_done_ns"] = a["job_start_ns"] + int((w["runtime"] - 3.0) * 1e6)
+    a["idle_starts"] += idle_starts
+    a["idle_ns"] += idle_ns
+
+
+def wline(out, name):
+    return line(out, "seq 1M write " + name)
+
+
+rc, out = run("w-vm", lambda f: wstream(f, "w_od", 130.0 / 246.877, 600, 3200000000))
+l = wline(out, "OD hc620 r1 feed-aware")
+expect("w-vm", "a VM-bound write stream passes its feed-aware floor, not judged as fed",
+       rc == 0 and l.startswith("ok ") and "(600 idle + 0 jump starts" in l and
+       not wline(out, "OD hc620 r1 fed") and
+       "seq 1M write OD hc620: VM-bound in every round" in out and " w_od:- " in out, out)
+rc, out = run("w-slow", lambda f: wstream(f, "w_od", 0.85 / 0.97))
+expect("w-slow", "a fed write stream at 0.85 of the model fails",
+       rc == 1 and wline(out, "OD hc620 r1 fed").startswith("FAIL"), out)
+rc, out = run("w-fast", lambda f: wstream(f, "v_od", 1.05 / 0.99))
+expect("w-fast", "a write stream faster than the model (+2%) fails its hard bound",
+       rc == 1 and wline(out, "OD 40/20 MB/s (hard)").startswith("FAIL"), out)
+rc, out = run("w-short", lambda f: wstream(f, "w_id", 1.0, mib=256))
+expect("w-short", "a write stream shorter than the cache fails",
+       rc == 1 and "seq 1M write ID hc620: a stream of 268435456 bytes is not longer than the "
+       "write cache (536870912 bytes)" in out, out)
+
+
+def wstall(f, at_s):
+    wstream(f, "v_od", 0.80 / 0.99)
+    w = f["r1-v_od"]["jobs"][0]["write"]
+    f["r1-v_od-probe"].update(secs=w["runtime"] / 1e3 + 1.0, over_ms=[2000.0], at_s=[at_s])
+
+
+rc, out = run("w-stall", lambda f: wstall(f, 6.0))
+l = wline(out, "OD 40/20 MB/s r1 fed")
+expect("w-stall", "a fed round at 0.80 passes with a 2 s stall inside fio's window, and says so",
+       rc == 0 and l.startswith("ok ") and "stalls beyond it 2.000 s" in l and
+       "(passes only with them)" in l, out)
+rc, out = run("w-edge", lambda f: wstall(f, 0.9))
+l = wline(out, "OD 40/20 MB/s r1 fed")
+expect("w-edge", "the same stall before fio's window is not counted: fails",
+       rc == 1 and l.startswith("FAIL") and "stalls beyond it 0.000 s" in l, out)
 sys.exit(1 if fails else 0)
 PYEOF

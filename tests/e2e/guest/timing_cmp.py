@@ -11,7 +11,10 @@ per round r PREFIX-rR-qd1.json (fio: the timed disk and zlt1 at the same
 time), PREFIX-rR-{od,id,r_od,r_id}.json (the streams) and
 PREFIX-rR-s_{od,id,r_od,r_id}.json (their serial calibrations), each with
 -probe.json (guest/stall_probe.py) and -hs.json (the handler's timing
-counters before and after the job), PREFIX-rR-{fifo,sptf,z_qd32}.json and
+counters before and after the job), PREFIX-model_w.json and
+PREFIX-model_wslow.json (the write disks' tables) with
+PREFIX-rR-{w_od,w_id,v_od,v_id}.json (the cached write streams, each with
+-probe.json and -hs.json), PREFIX-rR-{fifo,sptf,z_qd32}.json and
 PREFIX-rR-zop.json
 (guest/zoneop_lat.py alternating between FDEV, the timed disk, and ZDEV,
 zlt0), PREFIX-u_{qd1,od,qd32}.json (the untimed disk, shown only) and the
@@ -126,15 +129,15 @@ def load(tag):
         return json.load(f)
 
 
-def fio(tag, job=0):
-    r = load(tag)["jobs"][job]["read"]
+def fio(tag, job=0, ddir="read"):
+    r = load(tag)["jobs"][job][ddir]
     if r.get("total_ios", 0) <= 0:
         fails.append("fio %s: no I/O" % tag)
     return r
 
 
-def rounds(tag, job=0):
-    return [fio("r%d-%s" % (i, tag), job) for i in range(1, R + 1)]
+def rounds(tag, job=0, ddir="read"):
+    return [fio("r%d-%s" % (i, tag), job, ddir) for i in range(1, R + 1)]
 
 
 def stalls(tag):
@@ -328,6 +331,83 @@ def span_stats(tag, r):
     return span, max(0.0, r["runtime"] / 1e3 - span)
 
 
+def window_stalls(tag, ramp_s, runtime_s):
+    """The guest's stalls (s) inside the part of a job fio surely measured
+    (guest/stall_probe.py's at_s: when each woke, from the probe's start; the
+    job starts after it and ends before the probe stops, at secs): fio's
+    measured window [w0, w0 + runtime] has w0 in [ramp, secs - runtime], so
+    every point of [secs - runtime, ramp + runtime] is in it whatever fio's
+    start-up and drain took; only a stall's part inside that is counted
+    (never one in the ramp, which fio does not count).  None without the
+    probe's times (a probe before tm7)."""
+    try:
+        p = load(tag + "-probe")
+        over, at, secs = p["over_ms"], p["at_s"], p["secs"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    w0, w1 = secs - runtime_s, ramp_s + runtime_s
+    return sum(max(0.0, min(t, w1) - max(t - o / 1e3, w0)) for o, t in zip(over, at))
+
+
+def stream_round(nm, tag, i, r, m, idl, fed, cal_rate=None):
+    """Judge round @i + 1 of stream @tag (fio's job @r, the model's MB/s @m,
+    the timed disk's idle_stats() @idl): the feed-aware floor every round,
+    the model within 10% in a fed round (@fed); @cal_rate the serial
+    calibration's MB/s, shown."""
+    mb = r["io_bytes"] / 1e6
+    rr = rate([r])
+    n, n_idle, idle_s, n_jump, n_back = idl[0], idl[1], idl[2], idl[5], idl[6]
+    # the guest's stalls beyond the drive's idle time: the handler's
+    # timer thread runs in the guest, so a stalled vCPU delivers
+    # completions late while the model's queue stays full (run O: zltr
+    # ID 0.84 with no idle start and 2.27 s of stalls); fio counts that
+    # time, the drive did not idle.  Since run X only those inside the
+    # window fio surely measured (window_stalls(), as for QD32: a stall in
+    # fio's start-up or after its end is in the probe's window, not in
+    # fio's runtime); the whole probe's with a probe before tm7
+    ws = window_stalls("r%d-%s" % (i + 1, tag), 0.0, r["runtime"] / 1e3)
+    if ws is None:
+        ws = sum(stalls("r%d-%s" % (i + 1, tag))) / 1e3
+    late = max(0.0, ws - idle_s)
+    # the time fio measured outside the drive's span of the job (its
+    # first command's arrival at the handler to its last completion
+    # taken, the timer's lateness inside it): the guest's path to the
+    # handler and back (run R: hc620 OD 0.868 with no idle start, no
+    # jump start and no stall, 82 ms of fio's 611 outside the drive).
+    # The larger of it and the stalls is added (a stall at the job's
+    # edge is in both): what remains is the drive's own time, held to
+    # the model; a timer that completes late lengthens the span and is
+    # not excused
+    sp = span_stats("r%d-%s" % (i + 1, tag), r)
+    out_s = sp[1] if sp else 0.0
+    vm = max(late, out_s)
+    vm_txt = "stalls beyond it %.3f s, outside the drive %s: %.3f s added" % (
+        late, "%.3f s (it held the job %.3f of fio's %.3f s)" % (
+            out_s, sp[0], r["runtime"] / 1e3) if sp else "unknown", vm)
+    turn_s = (rev + cmd) / 1e3
+    lo = 0.9 * mb / (mb / m + idle_s + vm + (n_idle + n_jump) * turn_s)
+    lo_nj = 0.9 * mb / (mb / m + idle_s + vm + n_idle * turn_s)
+    check("%s r%d feed-aware" % (nm, i + 1), "MB/s", m, rr, cal_rate, lo, 1.02 * m,
+          "0.9 x bytes / (bytes / model + idle %.3f s + (%s) + (%d idle "
+          "+ %d jump starts, %d of them back) x (rev + cmd))%s" % (
+              idle_s, vm_txt, n_idle, n_jump, n_back,
+              " (passes only with the jump starts' turns)" if n_jump and rr < lo_nj
+              else ""))
+    if fed:
+        lo_f = 0.9 * mb / (mb / m + idle_s + vm)
+        check("%s r%d fed" % (nm, i + 1), "MB/s", m, rr, cal_rate, lo_f, 1.1 * m,
+              "fed (%d idle + %d jump starts <= %.0f%% of %d cmds): model +-10%%, the drive "
+              "idle %.3f s, %s%s" % (
+                  n_idle, n_jump, 100 * IDLE_FED, n, idle_s, vm_txt,
+                  " (passes only with them)" if vm and rr < 0.9 * mb / (mb / m + idle_s)
+                  else ""))
+    elif n_idle <= IDLE_FED * n:
+        notes.append("%s r%d: not fed by its order alone: %d jump starts (%d back) with %d "
+                     "idle starts, over %.0f%% of %d cmds: judged by the feed-aware floor "
+                     "with a turn a jump start" % (nm, i + 1, n_jump, n_back, n_idle,
+                                                   100 * IDLE_FED, n))
+
+
 seq_sum = {}
 jumps = {}   # per stream, per round: (jump starts, back starts)
 for tag, name, label, mod in (("od", "sequential 1 MiB read, OD", "hc620", model),
@@ -392,55 +472,88 @@ for tag, name, label, mod in (("od", "sequential 1 MiB read, OD", "hc620", model
     fed = [i for i in range(R) if ids[i][1] + ids[i][5] <= IDLE_FED * ids[i][0]]
     seq_fed[tag] = fed
     for i in range(R):
-        mb = rs[i]["io_bytes"] / 1e6
-        n, n_idle, idle_s, n_jump, n_back = ids[i][0], ids[i][1], ids[i][2], ids[i][5], ids[i][6]
-        # the guest's stalls beyond the drive's idle time: the handler's
-        # timer thread runs in the guest, so a stalled vCPU delivers
-        # completions late while the model's queue stays full (run O: zltr
-        # ID 0.84 with no idle start and 2.27 s of stalls); fio counts that
-        # time, the drive did not idle
-        late = max(0.0, sum(stalls("r%d-%s" % (i + 1, tag))) / 1e3 - idle_s)
-        # the time fio measured outside the drive's span of the job (its
-        # first command's arrival at the handler to its last completion
-        # taken, the timer's lateness inside it): the guest's path to the
-        # handler and back (run R: hc620 OD 0.868 with no idle start, no
-        # jump start and no stall, 82 ms of fio's 611 outside the drive).
-        # The larger of it and the stalls is added (a stall at the job's
-        # edge is in both): what remains is the drive's own time, held to
-        # the model; a timer that completes late lengthens the span and is
-        # not excused
-        sp = span_stats("r%d-%s" % (i + 1, tag), rs[i])
-        out_s = sp[1] if sp else 0.0
-        vm = max(late, out_s)
-        vm_txt = "stalls beyond it %.3f s, outside the drive %s: %.3f s added" % (
-            late, "%.3f s (it held the job %.3f of fio's %.3f s)" % (
-                out_s, sp[0], rs[i]["runtime"] / 1e3) if sp else "unknown", vm)
-        turn_s = (rev + cmd) / 1e3
-        lo = 0.9 * mb / (mb / m + idle_s + vm + (n_idle + n_jump) * turn_s)
-        lo_nj = 0.9 * mb / (mb / m + idle_s + vm + n_idle * turn_s)
-        check("%s r%d feed-aware" % (nm, i + 1), "MB/s", m, rr[i], rc[i], lo, 1.02 * m,
-              "0.9 x bytes / (bytes / model + idle %.3f s + (%s) + (%d idle "
-              "+ %d jump starts, %d of them back) x (rev + cmd))%s" % (
-                  idle_s, vm_txt, n_idle, n_jump, n_back,
-                  " (passes only with the jump starts' turns)" if n_jump and rr[i] < lo_nj
-                  else ""))
-        if i in fed:
-            lo_f = 0.9 * mb / (mb / m + idle_s + vm)
-            check("%s r%d fed" % (nm, i + 1), "MB/s", m, rr[i], rc[i], lo_f, 1.1 * m,
-                  "fed (%d idle + %d jump starts <= %.0f%% of %d cmds): model +-10%%, the drive "
-                  "idle %.3f s, %s%s" % (
-                      n_idle, n_jump, 100 * IDLE_FED, n, idle_s, vm_txt,
-                      " (passes only with them)" if vm and rr[i] < 0.9 * mb / (mb / m + idle_s)
-                      else ""))
-        elif ids[i][1] <= IDLE_FED * n:
-            notes.append("%s r%d: not fed by its order alone: %d jump starts (%d back) with %d "
-                         "idle starts, over %.0f%% of %d cmds: judged by the feed-aware floor "
-                         "with a turn a jump start" % (nm, i + 1, n_jump, n_back, n_idle,
-                                                       100 * IDLE_FED, n))
+        stream_round(nm, tag, i, rs[i], m, ids[i], i in fed, rc[i])
     if not fed:
         notes.append("%s: VM-bound in every round: the VM left the timed drive idle or served "
                      "it out of LBA order at over %.0f%% of its commands (serial calib. %.1f of "
                      "%.1f MB/s)" % (nm, 100 * IDLE_FED, rate(cs), exact))
+
+# ---- sequential writes through the write cache ----
+# zltw (hc620 as the preset has it: 512 MiB cache, zones of 1 GiB) and zltv
+# (40 / 20 MB/s, a 64 MiB cache), each zone reset, written whole in 1 MiB
+# writes and flushed (fio --end_fsync=1: fio's runtime includes the flush,
+# which waits for the media).  The kernel hands a zone's writes to the disk
+# one at a time (mq-deadline's zone write lock, zone write plugging), so
+# the drive's feed is the VM's round trip per command: a write the cache
+# takes in a command overhead and its link transfer, its destage joining
+# the mechanism's queue; a write that finds no destage under way is an
+# idle start (the platter's turn back to the next sector may be lost, as
+# for a read), counted by the handler as for the read streams, and judged
+# as they are (stream_round): the feed-aware floor every round, the model
+# +-10% in a fed round.  No serial calibration disk: the drive's own
+# counters decide.  The stream being longer than the cache (hc620: 1 GiB
+# into 512 MiB; zltv: 256 MiB into 64 MiB) is asserted from the models;
+# on zltv the cache fills and the writes wait for the destages: the
+# handler's mean command time over the job (arrival to the model's
+# completion, docs/CTL.md; fio's latency would add the kernel's queue of
+# the zone's writes waiting their turn) is shown beside the cache's own
+# accept time (command + link).
+wmod = {r["name"]: r["value"] for r in load("model_w")["rows"]}
+wslow_j = load("model_wslow")
+wslow = {r["name"]: r["value"] for r in wslow_j["rows"]}
+wkv = {t: dict(i.split("=") for i in j["model"].split(",")[1:])
+       for t, j in (("w", load("model_w")), ("v", wslow_j))}
+wseq, wseq_fed = {}, {}
+for tag, name, label, mod in (("w_od", "sequential 1 MiB write, OD (+flush)", "hc620", wmod),
+                              ("w_id", "sequential 1 MiB write, ID (+flush)", "hc620", wmod),
+                              ("v_od", "sequential 1 MiB write, OD (+flush)", "40/20 MB/s", wslow),
+                              ("v_id", "sequential 1 MiB write, ID (+flush)", "40/20 MB/s", wslow)):
+    m = mod[name]
+    nm = "seq 1M write %s %s" % (tag[-2:].upper(), label)
+    k = wkv[tag[0]]
+    rs = rounds(tag, 0, "write")
+    rr = [rate([x]) for x in rs]
+    wseq[tag] = rate(rs)
+    cache_b = int(k["cache"])
+    if not all(x["io_bytes"] > cache_b > 0 for x in rs):
+        fails.append("%s: a stream of %s bytes is not longer than the write cache (%d bytes)" % (
+            nm, "/".join(str(x["io_bytes"]) for x in rs), cache_b))
+    check(nm + " (hard)", "MB/s", m, max(rr), None, 0, 1.02 * m,
+          "<= model +2%, every round (the flush included)")
+    ids = [idle_stats("r%d-%s" % (i + 1, tag)) for i in range(R)]
+    if any(x is None for x in ids):
+        fails.append("%s: no handler idle counters around the timed jobs (%s-rR-%s-hs.json)" % (
+            nm, pre, tag))
+        continue
+    ids = [x[:5] + (x[5] or 0, x[6] or 0) for x in ids]
+    fed = [i for i in range(R) if ids[i][1] + ids[i][5] <= IDLE_FED * ids[i][0]]
+    wseq_fed[tag] = fed
+    accept = (float(k["cmd"].rstrip("ns")) / 1e6 + 1048576 / (float(k["iface"]) * 1e3))
+
+    def hmean(tag):
+        """The handler's mean command time over the job, ms (None without counters)."""
+        try:
+            h = load(tag + "-hs")
+            b, a = h["before"]["timing"], h["after"]["timing"]
+            n = a["timed"] - b["timed"]
+            return (a["service_ns"] - b["service_ns"] + a["wait_ns"] - b["wait_ns"]) / n / 1e6
+        except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
+            return None
+    hm = [hmean("r%d-%s" % (i + 1, tag)) for i in range(R)]
+    notes.append("%s per round: %s MB/s; %s" % (
+        nm, " ".join("%.1f" % x for x in rr), "; ".join(
+            "r%d %d of %d cmds idle starts, idle %.1f ms (gap before the job %.0f ms%s), %d jump "
+            "starts, the handler's mean command time %s ms (the cache's accept %.2f), guest stalls "
+            "> 50 ms %.0f ms" % (i + 1, ids[i][1], ids[i][0], ids[i][2] * 1e3, ids[i][3] * 1e3,
+                                 ids[i][4], ids[i][5],
+                                 "-" if hm[i] is None else "%.2f" % hm[i], accept,
+                         sum(stalls("r%d-%s" % (i + 1, tag))))
+            for i in range(R))))
+    for i in range(R):
+        stream_round(nm, tag, i, rs[i], m, ids[i], i in fed)
+    if not fed:
+        notes.append("%s: VM-bound in every round: the VM left the timed drive's destages "
+                     "idle at over %.0f%% of its writes" % (nm, 100 * IDLE_FED))
 
 # ---- QD32 random reads ----
 # zlt0's QD32 IOPS (commands costing 1.1 ms each, in parallel) is the timed
@@ -490,24 +603,6 @@ m_ratio = m_s / m_f
 
 
 QD32_RAMP_S = 2.0   # the QD32 jobs' --ramp_time (checks/27-timing.sh)
-
-
-def window_stalls(tag, ramp_s, runtime_s):
-    """The guest's stalls (s) inside the part of a job fio surely measured
-    (guest/stall_probe.py's at_s: when each woke, from the probe's start; the
-    job starts after it and ends before the probe stops, at secs): fio's
-    measured window [w0, w0 + runtime] has w0 in [ramp, secs - runtime], so
-    every point of [secs - runtime, ramp + runtime] is in it whatever fio's
-    start-up and drain took; only a stall's part inside that is counted
-    (never one in the ramp, which fio does not count).  None without the
-    probe's times (a probe before tm7)."""
-    try:
-        p = load(tag + "-probe")
-        over, at, secs = p["over_ms"], p["at_s"], p["secs"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    w0, w1 = secs - runtime_s, ramp_s + runtime_s
-    return sum(max(0.0, min(t, w1) - max(t - o / 1e3, w0)) for o, t in zip(over, at))
 
 
 def qd32(tag, name, m_full, m_judge, floor_base, floor_k, why):
@@ -661,6 +756,8 @@ print("SUMMARY QD1 %.2f ms (model %.2f; overhead out %.2f, calib. overhead %.2f)
       "finish %.2f ms overhead out (model %.2f; raw medians %.2f %.2f, calib. %.2f %.2f), "
       "seq OD %.1f ID %.1f MB/s (model %.1f %.1f; serial calib. %.1f %.1f), 40/20 disk %.1f %.1f "
       "(model %.1f %.1f; serial calib. %.1f %.1f), fed rounds (idle + jump starts <= 2%%) %s, "
+      "cached writes (+flush) OD %.1f ID %.1f MB/s (model %.1f %.1f), 40/20 disk %.1f %.1f "
+      "(model %.1f %.1f), fed write rounds %s, "
       "jump starts (back) per round %s, QD32 FIFO %.1f SPTF %.1f IOPS (model %.1f %.1f; "
       "serial calib. %.1f %.1f; zlt0 %.0f)" % (
           lat_t, m_lat, rec, lat_z - c1, zop_rec["reset"][0], zop_rec["finish"][0],
@@ -673,6 +770,11 @@ print("SUMMARY QD1 %.2f ms (model %.2f; overhead out %.2f, calib. overhead %.2f)
           rate(rounds("s_r_od")), rate(rounds("s_r_id")),
           " ".join("%s:%s" % (k, ",".join(str(i + 1) for i in v) or "-")
                    for k, v in seq_fed.items()) or "-",
+          wseq.get("w_od", 0), wseq.get("w_id", 0), wmod["sequential 1 MiB write, OD (+flush)"],
+          wmod["sequential 1 MiB write, ID (+flush)"], wseq.get("v_od", 0), wseq.get("v_id", 0),
+          wslow["sequential 1 MiB write, OD (+flush)"], wslow["sequential 1 MiB write, ID (+flush)"],
+          " ".join("%s:%s" % (k, ",".join(str(i + 1) for i in v) or "-")
+                   for k, v in wseq_fed.items()) or "-",
           " ".join("%s:%s" % (k, ",".join("%d(%d)" % x for x in v)) for k, v in jumps.items())
           or "-", fifo, sptf, m_f, m_s,
           iops(rounds("s_fifo")), iops(rounds("s_sptf")), cap32))

@@ -34,6 +34,14 @@
 #         the VM let it run dry
 #   zlt6, zlt7  the same at 1 / the model's QD32 IOPS, FIFO and SPTF
 #   zltu  no model (the VM's untimed path; shown, not used in bounds)
+#   zltw  hc620 as the preset has it (its 512 MiB write cache on), 64
+#         zones of 1 GiB (64 GiB), store=none (writes are timed, their
+#         data dropped: nothing lands in the guest's RAM): the cached
+#         sequential write streams, 1 GiB (twice the cache) into zone 0
+#         (OD) and zone 63 (ID), each ended by a flush
+#   zltv  hc620/rate_od=40/rate_id=20/cache=64M, 64 zones of 256 MiB,
+#         store=none: the same at media rates the VM surely feeds, so its
+#         64 MiB cache fills and the writes wait for the destages
 # The model puts emulated zone i at the radius of the drive's zone slot
 # i x 55,879/64, so these disks span the whole stroke.  TM_ROUNDS rounds
 # (default 3), each timed disk's job next to its calibration job, the order
@@ -44,7 +52,13 @@
 # serial calibration disk, the handler's counters read before and after
 # each (on the timed disks: the idle starts, commands that found the
 # mechanism idle, and their gaps, and the jump starts, commands served out
-# of LBA order, that judge the streams; docs/CTL.md), QD32 4 KiB random
+# of LBA order, that judge the streams; docs/CTL.md), the cached write
+# streams (1 MiB writes, fio zonemode=zbd QD32, which the kernel hands
+# to the disk one at a time per zone: mq-deadline's zone write lock on
+# 6.1, zone write plugging from 6.10; the zone reset first; --end_fsync=1:
+# the time includes the flush that waits for the media) on zltw and zltv,
+# judged by the same counters (a write that finds no destage under way is
+# an idle start), QD32 4 KiB random
 # reads (FIFO and SPTF, each adjacent to its serial calibration disk
 # likewise, then zlt0; the stall probe beside each, its stalls inside
 # fio's measured window added to the model's time), zone FINISH and RESET
@@ -79,8 +93,10 @@ NZ=64; ZMIB=256; SZ=$(( NZ * ZMIB << 20 ))
 T_QD1=${TM_QD1_SECS:-4}; T_QD32=${TM_QD32_SECS:-5}; R=${TM_ROUNDS:-3}
 MODEL=hc620/cache=0
 SLOW=$MODEL/sched=sptf/rate_od=40/rate_id=20
-DISKS="zltf zlts zlt0 zlt1 zltr zltu zlt2 zlt3 zlt4 zlt5 zlt6 zlt7"
-cfg() { echo "zonelab/$1?zsize=${2}M&conv=0&max_open=16&lba=${E2E_LBA:-512}&ctl=1${3:+&timing=$3}"; }
+WSLOW=hc620/rate_od=40/rate_id=20/cache=64M
+WMODEL=hc620; WZMIB=1024
+DISKS="zltf zlts zlt0 zlt1 zltr zltu zlt2 zlt3 zlt4 zlt5 zlt6 zlt7 zltw zltv"
+cfg() { echo "zonelab/$1?zsize=${2}M&conv=0&max_open=16&lba=${E2E_LBA:-512}&ctl=1${3:+&timing=$3}${4:+&$4}"; }
 for d in $DISKS zltb; do dev_remove $d; rm -f /tmp/$d.img /tmp/$d.img.ctl; done
 # A timed disk needs tcmu-runner's work queue (docs/TIMING.md "In the
 # handler": 1.5.4 gives a passthrough command no completion callback
@@ -108,6 +124,11 @@ tt() { $ZONELAB timing table --timing-model "${1//\//,}" --zones $NZ --zone-size
 tt $MODEL --json > $J-model.json || fail "zonelab timing table $MODEL"
 tt $SLOW --json > $J-model_slow.json || fail "zonelab timing table $SLOW"
 tt $MODEL > $LOGS/timing-model.txt
+# ... and for the write disks (zltw's zones of 1 GiB: its streams are a
+# zone each; the table streams one zone and flushes)
+$ZONELAB timing table --timing-model $WMODEL --zones $NZ --zone-size ${WZMIB}M --json > $J-model_w.json ||
+	fail "zonelab timing table $WMODEL (64 x ${WZMIB} MiB)"
+tt $WSLOW --json > $J-model_wslow.json || fail "zonelab timing table $WSLOW"
 # The calibration disks: the mechanism off, every command costs exactly
 # cmd: zlt0 the model's zone operation (cmd + reset = 1.1 ms), zlt1 the
 # model's mean QD1 random read (1 / its IOPS, to the microsecond): the
@@ -136,6 +157,10 @@ dc() { dev_create $1 $SZ "$(cfg /tmp/$1.img $ZMIB $2)" hw_max_sectors=2048 max_d
 dc zltf $MODEL; dc zlts $MODEL/sched=sptf; dc zlt0 $CAL0; dc zlt1 $CAL1; dc zltr $SLOW; dc zltu ""
 dc zlt2 $(ser $P_OD); dc zlt3 $(ser $P_ID); dc zlt4 $(ser $P_ROD); dc zlt5 $(ser $P_RID)
 dc zlt6 $(ser $P_FIFO); dc zlt7 $(ser $P_SPTF)
+dev_create zltw $(( NZ * WZMIB << 20 )) "$(cfg /tmp/zltw.img $WZMIB $WMODEL store=none)" hw_max_sectors=2048 \
+	max_data_area_mb=64 || fail "backstore zltw"
+dev_create zltv $SZ "$(cfg /tmp/zltv.img $ZMIB $WSLOW store=none)" hw_max_sectors=2048 \
+	max_data_area_mb=64 || fail "backstore zltv"
 for d in $DISKS; do
 	lun_attach $d > /dev/null || fail "no disk for $d"
 	s=$(devname $d)
@@ -146,9 +171,10 @@ F=/dev/$(devname zltf); S=/dev/$(devname zlts); Z=/dev/$(devname zlt0); Z1=/dev/
 RS=/dev/$(devname zltr); U=/dev/$(devname zltu)
 S_OD=/dev/$(devname zlt2); S_ID=/dev/$(devname zlt3); S_ROD=/dev/$(devname zlt4); S_RID=/dev/$(devname zlt5)
 
+RO=--readonly   # fio_j's jobs read only, but the write streams'
 fio_j() { # TAG DEV fio-args...: one job, JSON into $J-TAG.json
 	local tag=$1 dev=$2; shift 2
-	fio --name=$tag --filename=$dev --direct=1 --ioengine=libaio --readonly \
+	fio --name=$tag --filename=$dev --direct=1 --ioengine=libaio $RO \
 		--output-format=json "$@" > $J-$tag.json 2> $J-$tag.err || fail "fio $tag: $(tail -1 $J-$tag.err)"
 }
 hstat() { $ZONELAB ctl --json /tmp/$1.img.ctl stats | grep -oE '"timing":\{[^}]*\}'; }
@@ -161,7 +187,7 @@ fio_p() { # TAG DISK fio-args...: fio_j on DISK with guest/stall_probe.py beside
 	# gap between jobs, not in fio's runtime; docs/CTL.md)
 	local rdy=/tmp/probe.$$ pid tag=$1 d=$2 h0
 	shift 2
-	case $d in zlts|zltr) sleep 2.2 ;; esac
+	case $d in zlts|zltr|zltw|zltv) sleep 2.2 ;; esac
 	h0=$(hstat $d)
 	rm -f $rdy
 	python3 /e2e/stall_probe.py $rdy > $J-$tag-probe.json & pid=$!
@@ -169,6 +195,14 @@ fio_p() { # TAG DISK fio-args...: fio_j on DISK with guest/stall_probe.py beside
 	fio_j $tag /dev/$(devname $d) "$@"
 	kill -TERM $pid; wait $pid
 	echo "{\"before\": {$h0}, \"after\": {$(hstat $d)}}" > $J-$tag-hs.json
+}
+wstream() { # TAG DISK ZONE ZONE_MIB: reset the zone, write it whole, flush
+	local dev=/dev/$(devname $2)
+	blkzone reset -o $(( $3 * $4 * 2048 )) -c 1 $dev || fail "blkzone reset of zone $3 of $2"
+	RO=
+	fio_p r$r-$1 $2 --rw=write --bs=1M --iodepth=32 --zonemode=zbd --offset=$(( $3 * $4 ))M \
+		--size=${4}M --end_fsync=1
+	RO=--readonly
 }
 rnd="--rw=randread --bs=4k --norandommap --randrepeat=0 --time_based"
 seq="--rw=read --bs=1M --iodepth=32"
@@ -207,6 +241,10 @@ for r in $(seq $R); do
 	rid_t() { fio_p r$r-r_id zltr $seq --offset=$ID --size=64M; }
 	rid_s() { fio_p r$r-s_r_id zlt5 $seq --offset=$ID --size=64M; }
 	pair od_t od_s; pair id_t id_s; pair rod_t rod_s; pair rid_t rid_s
+	# the cached write streams: the zone reset, then 1 MiB writes into it
+	# (QD32; the kernel sends one at a time per zone) and the flush
+	wstream w_od zltw 0 $WZMIB; wstream w_id zltw $(( NZ - 1 )) $WZMIB
+	wstream v_od zltv 0 $ZMIB; wstream v_id zltv $(( NZ - 1 )) $ZMIB
 	# QD32 random reads, FIFO and SPTF, each adjacent to its serial
 	# calibration (one command at a time at 1 / the model's IOPS: is a
 	# command kept waiting at the drive?), then zlt0's (the capacity)
@@ -222,7 +260,7 @@ r1=$(stat1 zltf zop_reset); f1=$(stat1 zltf zop_finish)
 say "handler zltf: $(( r1 - r0 )) resets, $(( f1 - f0 )) finishes counted during the zone-op loops ($(( 16 * R )) each sent)"
 [ "$(( r1 - r0 ))" = $(( 16 * R )) ] && [ "$(( f1 - f0 ))" = $(( 16 * R )) ] ||
 	fail "the zone-op loops sent $(( 16 * R )) resets and finishes, the handler counted $(( r1 - r0 )) and $(( f1 - f0 ))"
-for d in zltf zlts zlt0 zlt1 zltr zlt2 zlt3 zlt4 zlt5 zlt6 zlt7; do
+for d in zltf zlts zlt0 zlt1 zltr zlt2 zlt3 zlt4 zlt5 zlt6 zlt7 zltw zltv; do
 	$ZONELAB ctl --json /tmp/$d.img.ctl stats > $J-stats-$d.json
 	say "handler $d timing: $(grep -oE '"timing":\{[^}]*\}' $J-stats-$d.json)"
 done
