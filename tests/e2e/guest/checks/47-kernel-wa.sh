@@ -299,6 +299,11 @@ run_point() {
 		# mark would lose relocations)
 		dmesg -c >> $LOGS/kwa-dmesg.log; t0=$EPOCHREALTIME
 		bt_start
+		# the handler's counters inside the trace's window, for the
+		# cross-check (a commit storm can outlast quiet: what the handler
+		# writes after bt_stop is in dev_write_bytes, not in the trace)
+		local tw0 tf0 tw1 tf1
+		read tw0 _ tf0 < <(wf_of) || fail "$id $p: no write counters in the handler's stats"
 		rm -f $W/iolog  # fio appends to an existing log
 		if [ $p = fill ]; then rw=write; io=$file; seed=$S
 		else rw=randwrite; io=$ph; seed=$(( S * 1000 + ${p%.*} * 100 + ${p#*.} )); fi
@@ -312,6 +317,7 @@ run_point() {
 		fi
 		btrfs filesystem sync $M > /dev/null 2>&1
 		quiet || note "$id $p: the disk was not quiet after 300 s;"
+		read tw1 _ tf1 < <(wf_of) || fail "$id $p: no write counters in the handler's stats"
 		bt_stop; split=$(bt_split); drop=$(bt_dropped)
 		[ $drop = 0 ] || note "$id $p: blktrace dropped $drop events;"
 		local tp="" td tm ts tov tvict
@@ -359,7 +365,7 @@ run_point() {
 		read w1 fw1 f1 < <(wf_of) || fail "$id $p: no write counters in the handler's stats"
 		[ "$dyn" != 1 ] || rt=$(printf ',"reclaim_thresh":[%d,%d,%d]' $(sysv data bg_reclaim_threshold) \
 			$(sysv metadata bg_reclaim_threshold) $(sysv system bg_reclaim_threshold))
-		printf '{"point":"%s","phase":"%s","secs":%.1f,"app_bytes":%d,"fio_error":%d,"iolog_md5":"%s","dev_write_bytes":%d,"dev_fua_writes":%d,"dev_fua_bytes":%d,"dev_resets":%d,"bt_data":%d,"bt_meta":%d,"bt_sb":%d,"bt_other":%d,"bt_fua":%d,"reloc":{"data":%d,"metadata":%d,"system":%d},"victims":[%s],"commits":%d,"space":{"data":[%d,%d,%d],"metadata":[%d,%d,%d],"system":[%d,%d,%d]},"enospc_msgs":%d,"bt_dropped":%d,"log_suppressed":%d,"zops":{"handler":[%d,%d],"blktrace":[%d,%d]}%s%s}\n' \
+		printf '{"point":"%s","phase":"%s","secs":%.1f,"app_bytes":%d,"fio_error":%d,"iolog_md5":"%s","dev_write_bytes":%d,"dev_fua_writes":%d,"dev_fua_bytes":%d,"dev_resets":%d,"bt_data":%d,"bt_meta":%d,"bt_sb":%d,"bt_other":%d,"bt_fua":%d,"reloc":{"data":%d,"metadata":%d,"system":%d},"victims":[%s],"commits":%d,"space":{"data":[%d,%d,%d],"metadata":[%d,%d,%d],"system":[%d,%d,%d]},"enospc_msgs":%d,"bt_dropped":%d,"log_suppressed":%d,"dev_traced_bytes":%d,"dev_traced_fua_bytes":%d,"zops":{"handler":[%d,%d],"blktrace":[%d,%d]}%s%s}\n' \
 			$id $p $(bc_sub $EPOCHREALTIME $t0) ${app:-0} ${err:-0} \
 			"$md5" \
 			$(( (w1 - w0) * LBA )) $((fw1 - fw0)) $(( (f1 - f0) * LBA )) $(( $(stat_of resets) - r0 )) $split \
@@ -368,7 +374,8 @@ run_point() {
 			$(sysv data total_bytes) $(sysv data bytes_used) $(sysv data bytes_zone_unusable) \
 			$(sysv metadata total_bytes) $(sysv metadata bytes_used) $(sysv metadata bytes_zone_unusable) \
 			$(sysv system total_bytes) $(sysv system bytes_used) $(sysv system bytes_zone_unusable) \
-			$(grep -ciE 'enospc|No space left' $km) $drop $supp $zw $zn $bzw $bzn "$tp" "$rt" >> $out
+			$(grep -ciE 'enospc|No space left' $km) $drop $supp $(( (tw1 - tw0) * LBA )) $(( (tf1 - tf0) * LBA )) \
+			$zw $zn $bzw $bzn "$tp" "$rt" >> $out
 		# the offsets fio wrote, in blocks, one line per random phase (fio
 		# 3.33 does not give the same offsets again from the same seed)
 		if [ -n "${KWA_TRACE:-}" ]; then
@@ -425,11 +432,13 @@ for pt in $KWA_POINTS; do
 	say "point $F,$T,$S: $(bc_sub $EPOCHREALTIME $t_pt) s"
 done
 # The measurement holds together: over each point, blktrace's bytes are
-# the handler's, the writes done with FUA (the handler's fua_write_lbas,
+# the handler's while the traces ran (its counters read after bt_start and
+# before bt_stop: dev_traced_bytes, dev_traced_fua_bytes; what it wrote
+# outside them, a commit storm outlasting quiet, is in dev_write_bytes and
+# reported), the writes done with FUA (the handler's fua_write_lbas,
 # blktrace's F after the direction in RWBS) apart from the others:
-# - the others within 0.5% (a late write of the cleaner or a late commit
-#   may fall between two phases' traces: counted by the handler, outside
-#   blktrace), the FUA gap counted in the 0.5% too;
+# - the others within 0.5% (a write in flight at either edge of a trace
+#   may be counted on one side only), the FUA gap counted in the 0.5% too;
 # - where blktrace records FUA requests (before 6.19, or any that shows
 #   some), the FUA bytes equal in every phase whose other bytes are equal
 #   (a late write is not a superblock alone: every one in the stored 6.1
@@ -443,19 +452,22 @@ done
 # written.
 J='function g(k) { return match($0, "\"" k "\":[0-9]+") ? substr($0, RSTART + length(k) + 3, RLENGTH - length(k) - 3) : 0 }'
 for f in $LOGS/kwa-*.out; do
-	awk "$J"' /"phase"/ { h = g("dev_write_bytes"); b = g("bt_data") + g("bt_meta") + g("bt_sb"); hf = g("dev_fua_bytes"); bf = g("bt_fua")
+	awk "$J"' /"phase"/ { h = g("dev_traced_bytes"); b = g("bt_data") + g("bt_meta") + g("bt_sb"); hf = g("dev_traced_fua_bytes"); bf = g("bt_fua")
 			dev += h; bt += b; app += g("app_bytes"); fh += hf; fb += bf; fw += g("dev_fua_writes")
+			all += g("dev_write_bytes"); out += g("dev_write_bytes") - h; outp += g("dev_write_bytes") > h
 			if (h - hf != b - bf) late++; else if (hf != bf) fx++
 			drop += g("bt_dropped"); sup += g("log_suppressed"); tp += /"reloc_tp"/
 			lr = g("data") + g("metadata") + g("system")   # the first of each: "reloc"
 			rt = 0; if (match($0, /"reloc_tp":\{[^}]*\}/)) { x = substr($0, RSTART, RLENGTH); gsub(/[^0-9,]/, "", x); split(x, a, ","); rt = a[1] + a[2] + a[3] }
 			logr += lr; tpr += rt }
-		END { printf "%s %d %d %d %d %d %d %d %d %d %d %d %d %d\n", FILENAME, dev, bt, app, drop, sup, tp, logr, tpr, fh, fb, fw, fx, late }' $f
+		END { printf "%s %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d\n", FILENAME, dev, bt, app, drop, sup, tp, logr, tpr, fh, fb, fw, fx, late, all, out, outp }' $f
 done > $W/sums
-# sums: 1 file, 2 handler bytes, 3 blktrace bytes, 4 app, 5 dropped, 6
-# suppressed, 7 phases with the tracepoint, 8 log relocations, 9 tracepoint
-# relocations, 10 handler FUA bytes, 11 blktrace FUA bytes, 12 handler FUA
-# writes, 13 phases whose FUA bytes alone differ, 14 phases with a late write
+# sums: 1 file, 2 handler bytes inside the traces, 3 blktrace bytes, 4 app,
+# 5 dropped, 6 suppressed, 7 phases with the tracepoint, 8 log relocations,
+# 9 tracepoint relocations, 10 handler FUA bytes inside the traces, 11
+# blktrace FUA bytes, 12 handler FUA writes, 13 phases whose FUA bytes alone
+# differ, 14 phases whose other bytes differ, 15 handler bytes, 16 of them
+# outside the traces, 17 phases with bytes outside
 blind=0; bt_v1_blind && blind=1
 bad=$(awk -v blind=$blind '{ hn = $2 - $10; bn = $3 - $11; vis = !(blind && $11 == 0)
 	dn = hn - bn; if (dn < 0) dn = -dn; df = vis ? $10 - $11 : 0; if (df < 0) df = -df
@@ -465,11 +477,11 @@ bad=$(awk -v blind=$blind '{ hn = $2 - $10; bn = $3 - $11; vis = !(blind && $11 
 	if ($7 > 0 && $6 == 0 && $8 > $9) print $1 ": the kernel log names " $8 " relocations, the tracepoint " $9 }' $W/sums | sed "s|$LOGS/||")
 [ -z "$bad" ] || fail "the measurement does not hold together: $bad"
 note "$(awk -v blind=$blind '{ n = $1; sub(/.*kwa-/, "", n); sub(/\.out$/, "", n)
-	if (blind && $11 == 0) printf "%s: FUA writes set aside: %d, %d bytes (blktrace version 1 records none since 6.19), late writes in %d phases; ", n, $12, $10, $14
-	else printf "%s: FUA writes %d, %d bytes, blktrace %d bytes, late writes in %d phases; ", n, $12, $10, $11, $14 }' $W/sums)"
+	if (blind && $11 == 0) printf "%s: FUA writes set aside: %d, %d bytes (blktrace version 1 records none since 6.19), other bytes differing in %d phases, %d bytes written outside the traces in %d phases; ", n, $12, $10, $14, $16, $17
+	else printf "%s: FUA writes %d, %d bytes, blktrace %d bytes, other bytes differing in %d phases, %d bytes written outside the traces in %d phases; ", n, $12, $10, $11, $14, $16, $17 }' $W/sums)"
 note "$(awk '$5 > 0 { n = $1; sub(/.*kwa-/, "", n); sub(/\.out$/, "", n); printf "%s: blktrace dropped %d events, saw %.2f%% fewer bytes than the handler; ", n, $5, 100 * ($2 - $3) / $2 }' $W/sums)"
 note "$(awk '{ n = $1; sub(/.*kwa-/, "", n); sub(/\.out$/, "", n); printf "%s: relocations tracepoint %s, kernel log %d (%d lines suppressed); ", n, $7 ? $9 : "-", $8, $6 }' $W/sums)"
 awk '{ s += $4 } END { exit !(s > 0) }' $W/sums || fail "no phase wrote anything"
 note "zone commands (handler/blktrace): reset+close $zops_w/$zops_bw, open+finish $zops_n/$zops_bn;"
 [ $zops_blind = 0 ] || note "blktrace showed no zone management request in phases where the handler counted $zops_blind (kernel $(uname -r): blktrace's version-1 format records none since 6.19);"
-note "$(awk '{ n = $1; sub(/.*kwa-/, "", n); sub(/\.out$/, "", n); printf "%s: app %.0f MiB, device %.0f MiB (%.2fx), blktrace %.0f MiB; ", n, $4 / 1048576, $2 / 1048576, $4 ? $2 / $4 : 0, $3 / 1048576 }' $W/sums)"
+note "$(awk '{ n = $1; sub(/.*kwa-/, "", n); sub(/\.out$/, "", n); printf "%s: app %.0f MiB, device %.0f MiB (%.2fx), blktrace %.0f MiB; ", n, $4 / 1048576, $15 / 1048576, $4 ? $15 / $4 : 0, $3 / 1048576 }' $W/sums)"
