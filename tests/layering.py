@@ -95,16 +95,24 @@ def source_files(top):
     return sorted(files), dirs
 
 
-def nm_symbols(obj):
-    out = subprocess.run(["nm", obj], capture_output=True, text=True, check=True).stdout
-    defined, used = set(), set()
+def nm_symbols(objs):
+    """Each object's defined and used symbols: {obj: (defined, used)}, from
+    one nm over them all (-A names the object on every line)."""
+    syms = {o: (set(), set()) for o in objs}
+    if not objs:
+        return syms
+    out = subprocess.run(["nm", "-A"] + list(objs), capture_output=True, text=True, check=True).stdout
     for line in out.splitlines():
-        p = line.split()
+        obj, _, rest = line.partition(":")
+        if obj not in syms:
+            continue
+        defined, used = syms[obj]
+        p = rest.split()
         if len(p) == 3 and p[1] in "TDBRVWGSui":
             defined.add(p[2])
         elif len(p) == 2 and p[0] in "Uw":
             used.add(p[1])
-    return defined, used
+    return syms
 
 
 def analyse(top, objdir):
@@ -134,6 +142,7 @@ def analyse(top, objdir):
     # symbols
     defs, uses = {}, {}
     dup = []
+    objs = {}
     for f in files:
         if not f.endswith(".c") or not room_of(f):
             continue
@@ -141,7 +150,10 @@ def analyse(top, objdir):
         if not os.path.exists(obj):
             problems.append(f"{f}: no object {obj} (build first: make)")
             continue
-        d, u = nm_symbols(obj)
+        objs[f] = obj
+    syms = nm_symbols(objs.values())
+    for f, obj in objs.items():
+        d, u = syms[obj]
         uses[f] = u
         for s in d:
             if s in defs and defs[s] != f:
