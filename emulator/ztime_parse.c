@@ -50,8 +50,8 @@ static const struct ztime_params presets[] = {
 		.sched = ZTIME_SCHED_FIFO, .qd = 32,
 		.channels = 8, .dies_per_channel = 4, .zone_dies = 32,
 		.page_bytes = 64 << 10, .block_bytes = 24ULL << 20,
-		.read_ns = 60 * US, .prog_ns = 1000 * US, .erase_ns = 3500 * US,
-		.chan_bps = 800 * MBS, .max_open = 14,
+		.read_ns = 55 * US, .prog_ns = 1733 * US, .erase_ns = 3500 * US,
+		.chan_bps = 410 * MBS, .max_open = 14,
 	},
 };
 
