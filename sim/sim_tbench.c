@@ -345,6 +345,15 @@ int sim_tbench_geo(const struct ztime_params *p, const struct ztime_geo *geo, ui
 	static const char ds[] = "HC620 data sheet, sustained transfer rate";
 	static const char dv[] = "derived: seek_avg (HC310 spec.) + average rotational latency "
 				 "(7200 RPM, 4.16 ms)";
+	static const struct {
+		const char *name;
+		uint32_t div;           /* held = zone / div, or ... */
+		uint64_t bytes;         /* ... these bytes when div is 0 */
+	} reset_at[] = {
+		{ "zone reset (1/2 full)", 2, 0 }, { "zone reset (1/4 full)", 4, 0 },
+		{ "zone reset (1/8 full)", 8, 0 }, { "zone reset (1/16 full)", 16, 0 },
+		{ "zone reset (4 KiB held)", 0, 4 * KIB }, { "zone reset (empty zone)", 0, 0 },
+	};
 	struct bench b = { .p = p, .msg = msg, .msg_len = msg_len };
 	bool hc620 = !strcmp(p->preset, "hc620");
 	uint32_t qd = p->qd ? p->qd : 32;
@@ -442,6 +451,12 @@ int sim_tbench_geo(const struct ztime_params *p, const struct ztime_geo *geo, ui
 		row(rows, max, nr, "QD32 4 KiB random read", "IOPS", v, 0, NULL);
 		RUN(one_op(&b, ZTIME_RESET, zone, 0, false, &v));
 		row(rows, max, nr, "zone reset (full zone)", "ms", v, 0, NULL);
+		/* the points the ZN540 was measured at (docs/TIMING.md) */
+		for (uint32_t i = 0; i < sizeof(reset_at) / sizeof(reset_at[0]); i++) {
+			RUN(one_op(&b, ZTIME_RESET, reset_at[i].div ? zone / reset_at[i].div :
+				   reset_at[i].bytes, 0, false, &v));
+			row(rows, max, nr, reset_at[i].name, "ms", v, 0, NULL);
+		}
 		RUN(one_op(&b, ZTIME_FINISH, zone / 2, 0, false, &v));
 		row(rows, max, nr, "zone finish (half-full zone)", "ms", v, 0, NULL);
 		RUN(one_op(&b, ZTIME_FLUSH, 0, 0, false, &v));
