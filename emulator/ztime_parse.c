@@ -45,7 +45,7 @@ static const struct ztime_params presets[] = {
 	{
 		.kind = ZTIME_FLASH, .preset = "zn540",
 		.capacity_bytes = 904ULL << 31,        /* 904 zones of 2 GiB */
-		.cmd_ns = 10 * US, .reset_ns = 1580 * US, .finish_ns = 0,
+		.cmd_ns = 10 * US, .reset_ns = 1580 * US, .finish_ns = 830 * US,
 		.open_ns = 0, .close_ns = 0, .implicit_open_ns = 0,
 		.sched = ZTIME_SCHED_FIFO, .qd = 32,
 		.channels = 8, .dies_per_channel = 4, .zone_dies = 32,

@@ -487,6 +487,13 @@ int sim_tbench_geo(const struct ztime_params *p, const struct ztime_geo *geo, ui
 		RUN(one_op(&b, ZTIME_FINISH, zone / 2, 0, false, &v));
 		row(rows, max, nr, "zone finish (half-full zone)", "ms", v, zn540_zone ? 456.5 : 0,
 		    zn540_zone ? zm : NULL);
+		RUN(one_op(&b, ZTIME_FINISH, 4 * KIB, 0, false, &v));
+		row(rows, max, nr, "zone finish (4 KiB held)", "ms", v, zn540_zone ? 908.3 : 0,
+		    zn540_zone ? zm : NULL);
+		/* the drive's last LBA before its capacity: one page a die left */
+		RUN(one_op(&b, ZTIME_FINISH, zone - 4 * KIB, 0, false, &v));
+		row(rows, max, nr, "zone finish (4 KiB left)", "ms", v, zn540 ? 2.57 : 0,
+		    zn540 ? zm : NULL);
 		RUN(one_op(&b, ZTIME_FLUSH, 0, 0, false, &v));
 		row(rows, max, nr, "flush, idle drive", "ms", v, 0, NULL);
 	}

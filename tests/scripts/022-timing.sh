@@ -78,12 +78,12 @@ run timing table --timing-model zn540 --json
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["model"].startswith("zn540,"); assert any(r["name"].startswith("sequential 1 MiB write") for r in d["rows"])' "$dir/out" ||
 	fail "timing table --json: not the expected JSON: $(head -3 "$dir/out")"
 # zn540 on the measured drive's geometry: every row with a measurement
-# beside it (write, read, QD1, QD32, seven resets, the half-full finish)
+# beside it (write, read, QD1, QD32, seven resets, three finishes)
 # within 10% of it, the source cited once
 run timing table --timing-model zn540 --zones 904 --zone-size 1130364928
 [ $rc = 0 ] || fail "timing table zn540 on its geometry: exit $rc: $(cat "$dir/err")"
 n=$(grep -Ec ' (0\.9[0-9]{2}|1\.0[0-9]{2}|1\.100) \[1\]$' "$dir/out")
-[ "$n" = 12 ] || fail "zn540: $n of 12 measured rows within 10%: $(cat "$dir/out")"
+[ "$n" = 14 ] || fail "zn540: $n of 14 measured rows within 10%: $(cat "$dir/out")"
 [ "$(grep -c '^\[1\] measured ZN540' "$dir/out")" = 1 ] || fail "zn540: the source not cited once"
 grep -Eq '^zone reset \(1/16 full\) +[0-9.]+ ms +5\.120 ' "$dir/out" || fail "zn540: no 1/16 reset row"
 run timing table --timing-model zn540,reset_exp=100

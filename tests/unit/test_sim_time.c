@@ -257,6 +257,8 @@ static void test_tbench_zn540_meets_the_measured_drive(void **state)
 		{ "zone reset (4 KiB held)", 1.69, 0.06 },
 		{ "zone reset (empty zone)", 1.63, 0.06 },
 		{ "zone finish (half-full zone)", 456.5, 0.03 },
+		{ "zone finish (4 KiB held)", 908.3, 0.03 },
+		{ "zone finish (4 KiB left)", 2.57, 0.03 },
 	};
 	struct ztime_geo g = { 1078ULL << 20, 904 };
 	struct sim_tbench_row a[SIM_TBENCH_MAX];
