@@ -478,11 +478,13 @@ int sim_tbench_geo(const struct ztime_params *p, const struct ztime_geo *geo, ui
 		    zn540_zone ? zm : NULL);
 		/* the points the ZN540 was measured at (docs/TIMING.md) */
 		for (uint32_t i = 0; i < sizeof(reset_at) / sizeof(reset_at[0]); i++) {
+			/* a fraction of the zone is the drive's only on its zone */
+			bool beside = zn540 && (zn540_zone || !reset_at[i].div);
+
 			RUN(one_op(&b, ZTIME_RESET, reset_at[i].div ? zone / reset_at[i].div :
 				   reset_at[i].bytes, 0, false, &v));
 			row(rows, max, nr, reset_at[i].name, "ms", v,
-			    zn540_zone || !reset_at[i].div ? (zn540 ? reset_at[i].measured : 0) : 0,
-			    zn540 && (zn540_zone || !reset_at[i].div) ? zm : NULL);
+			    beside ? reset_at[i].measured : 0, beside ? zm : NULL);
 		}
 		RUN(one_op(&b, ZTIME_FINISH, zone / 2, 0, false, &v));
 		row(rows, max, nr, "zone finish (half-full zone)", "ms", v, zn540_zone ? 456.5 : 0,
