@@ -67,6 +67,25 @@ static void print_json(const char *canon, uint64_t seed, const struct ztime_geo 
 	printf("] }\n");
 }
 
+/* The footnote number of row @i's source: rows citing the same text share one. */
+static uint32_t source_no(const struct sim_tbench_row *r, uint32_t i)
+{
+	uint32_t j, k = 0;
+
+	for (j = 0; j <= i; j++) {
+		uint32_t m;
+
+		if (!(r[j].published > 0))
+			continue;
+		for (m = 0; m < j; m++)
+			if (r[m].published > 0 && !strcmp(r[m].source, r[j].source))
+				break;
+		if (m == j && (k++, !strcmp(r[j].source, r[i].source)))
+			return k;     /* the first row citing @i's source */
+	}
+	return k;
+}
+
 static void print_table(const char *canon, uint64_t seed, const struct ztime_geo *g,
 			const struct sim_tbench_row *r, uint32_t nr)
 {
@@ -82,16 +101,14 @@ static void print_table(const char *canon, uint64_t seed, const struct ztime_geo
 		printf("%-42s %12.3f %-5s ", r[i].name, r[i].value, r[i].unit);
 		if (r[i].published > 0)
 			printf("%11.3f %6.3f [%u]\n", r[i].published, r[i].value / r[i].published,
-			       ++k);
+			       source_no(r, i));
 		else
 			printf("%11s %6s\n", "-", "-");
 	}
-	if (k)
-		printf("\n");
-	for (i = 0, k = 0; i < nr; i++)
-		if (r[i].published > 0) {
-			k++;
-			printf("[%u] %s\n", k, r[i].source);
+	for (i = 0; i < nr; i++)
+		if (r[i].published > 0 && source_no(r, i) > k) {
+			printf("%s[%u] %s\n", k ? "" : "\n", source_no(r, i), r[i].source);
+			k = source_no(r, i);
 		}
 }
 

@@ -97,7 +97,10 @@ struct ztime_params {
 	uint32_t zone_dies;         /* dies a zone is striped over */
 	uint64_t page_bytes;        /* program / read unit of one die */
 	uint64_t block_bytes;       /* erase unit of one die */
-	uint64_t read_ns, prog_ns, erase_ns;
+	uint64_t read_ns, prog_ns, erase_ns;  /* erase: one block, each die its blocks */
+	uint64_t reset_gib_ns;      /* reset of a zone holding 1 GiB: this on its dies ... */
+	uint32_t reset_exp_pct;     /* ... scaled by (held / 1 GiB)^(this / 100): 100 =
+				     * proportional to the data held, 50 = square root */
 	uint64_t chan_bps;          /* one channel's transfer rate */
 	uint32_t max_open;          /* open-zone resources (0 = no limit) */
 };

@@ -45,13 +45,14 @@ static const struct ztime_params presets[] = {
 	{
 		.kind = ZTIME_FLASH, .preset = "zn540",
 		.capacity_bytes = 904ULL << 31,        /* 904 zones of 2 GiB */
-		.cmd_ns = 10 * US, .reset_ns = 0, .finish_ns = 0,
+		.cmd_ns = 10 * US, .reset_ns = 1580 * US, .finish_ns = 830 * US,
 		.open_ns = 0, .close_ns = 0, .implicit_open_ns = 0,
 		.sched = ZTIME_SCHED_FIFO, .qd = 32,
 		.channels = 8, .dies_per_channel = 4, .zone_dies = 32,
 		.page_bytes = 64 << 10, .block_bytes = 24ULL << 20,
-		.read_ns = 60 * US, .prog_ns = 1000 * US, .erase_ns = 3500 * US,
-		.chan_bps = 800 * MBS, .max_open = 14,
+		.read_ns = 55 * US, .prog_ns = 1733 * US, .erase_ns = 0,
+		.reset_gib_ns = 12800 * US, .reset_exp_pct = 50,
+		.chan_bps = 410 * MBS, .max_open = 14,
 	},
 };
 
@@ -113,6 +114,8 @@ static const struct key {
 	{ "read", F_FLASH, K_DUR, O(read_ns), 0, 100 * MS },
 	{ "prog", F_FLASH, K_DUR, O(prog_ns), 0, 100 * MS },
 	{ "erase", F_FLASH, K_DUR, O(erase_ns), 0, 1000 * MS },
+	{ "reset_gib", F_FLASH, K_DUR, O(reset_gib_ns), 0, 60000 * MS },
+	{ "reset_exp", F_FLASH, K_U32, O(reset_exp_pct), 1, 200 },
 	{ "chan_rate", F_FLASH, K_RATE, O(chan_bps), MBS, 100000 * MBS },
 	{ "max_open", F_FLASH, K_U32, O(max_open), 0, 65535 },
 #undef O

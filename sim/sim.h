@@ -320,7 +320,7 @@ struct sim_tbench_row {
 	double published;           /* the preset's figure (docs/TIMING.md), 0 = none */
 	const char *source;         /* where it comes from, NULL = none */
 };
-#define SIM_TBENCH_MAX 16
+#define SIM_TBENCH_MAX 24
 
 /**
  * sim_tbench() - the microbenchmarks of a drive with figures @p, seeded by

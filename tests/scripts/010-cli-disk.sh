@@ -143,6 +143,7 @@ bad "zonelab disk create: --timing 'hc999': timing \"hc999\": unknown preset \"h
 bad "unknown key \"colour\" for hc620" $ZL disk create "$dir/tb.img" --size 64M --timing hc620,colour=red
 bad "zonelab disk info: --timing only applies to create" $ZL disk info "$img" --timing hc620
 bad "zonelab disk create: --timing 'zn540,capacity=16M': timing: zn540 holds 16777216 bytes" $ZL disk create "$dir/tb.img" --size 64M --zone-size 4M --timing zn540,capacity=16M
+bad "zonelab disk create: --timing 'zn540,reset_exp=0': timing \"zn540,reset_exp=0\": reset_exp=0 is out of range (1..200)" $ZL disk create "$dir/tb.img" --size 64M --zone-size 4M --timing zn540,reset_exp=0
 [ -e "$dir/tb.img" ] && { echo "FAIL: a refused --timing left an image"; fails=$((fails+1)); }
 $ZL disk create "$dir/tb.img" --size 64M --timing hc999 >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] || { echo "FAIL: disk create --timing hc999: exit $rc, want 2"; fails=$((fails+1)); }

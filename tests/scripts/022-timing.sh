@@ -53,6 +53,9 @@ bad hc620 '--blkdev' --blkdev /dev/null
 bad hc620,serial=1 'timing "hc620,serial=1": serial=1 needs mech=off'
 bad hc620,mech=off,serial=2 'serial=2 is out of range (0..1)'
 bad zn540,serial=1 'unknown key "serial" for zn540'
+bad zn540,reset_exp=0 'timing "zn540,reset_exp=0": reset_exp=0 is out of range (1..200)'
+bad zn540,reset_gib=5 'reset_gib="5": no unit (ns, us, ms or s)'
+bad hc620,reset_gib=5ms 'unknown key "reset_gib" for hc620 (a hard disk)'
 
 # --- timing table: the figures, the published ones beside, deterministic
 run timing table
@@ -74,6 +77,17 @@ run timing table --timing-model zn540 --json
 [ $rc = 0 ] || fail "timing table zn540 --json: exit $rc"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["model"].startswith("zn540,"); assert any(r["name"].startswith("sequential 1 MiB write") for r in d["rows"])' "$dir/out" ||
 	fail "timing table --json: not the expected JSON: $(head -3 "$dir/out")"
+# zn540 on the measured drive's geometry: every row with a measurement
+# beside it (write, read, QD1, QD32, seven resets, three finishes)
+# within 10% of it, the source cited once
+run timing table --timing-model zn540 --zones 904 --zone-size 1130364928
+[ $rc = 0 ] || fail "timing table zn540 on its geometry: exit $rc: $(cat "$dir/err")"
+n=$(grep -Ec ' (0\.9[0-9]{2}|1\.0[0-9]{2}|1\.100) \[1\]$' "$dir/out")
+[ "$n" = 14 ] || fail "zn540: $n of 14 measured rows within 10%: $(cat "$dir/out")"
+[ "$(grep -c '^\[1\] measured ZN540' "$dir/out")" = 1 ] || fail "zn540: the source not cited once"
+grep -Eq '^zone reset \(1/16 full\) +[0-9.]+ ms +5\.120 ' "$dir/out" || fail "zn540: no 1/16 reset row"
+run timing table --timing-model zn540,reset_exp=100
+grep -Eq '^zone reset \(full zone\) +' "$dir/out" || fail "zn540,reset_exp=100: no reset row"
 run timing table --timing-model hc620,implicit_open=3ms
 grep -Eq '^implicit open \(4 KiB write, extra\) +3\.000 ms' "$dir/out" || fail "implicit_open knob not measured: $(grep implicit "$dir/out")"
 # serial=1 (a calibration disk serving one command at a time, cmd each):

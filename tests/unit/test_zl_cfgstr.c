@@ -155,6 +155,8 @@ static void test_cfgstr_rejections_name_key_value_and_reason(void **state)
 	REJECT("/d?timing=hc999", "key 'timing' value 'hc999': timing \"hc999\": unknown preset");
 	REJECT("/d?timing=hc620/rpm=fast", "key 'timing' value 'hc620/rpm=fast'");
 	REJECT("/d?timing=zn540/sched=sptf", "key 'timing'");
+	REJECT("/d?timing=zn540/reset_exp=0", "reset_exp=0 is out of range (1..200)");
+	REJECT("/d?timing=hc620/reset_gib=1ms", "unknown key \"reset_gib\" for hc620");
 	REJECT("/d?timing=hc620,cache=0", "splits dev_config at ','");
 }
 
@@ -169,6 +171,9 @@ static void test_cfgstr_timing_key(void **state)
 					 sizeof(msg)), 0);
 	assert_string_equal(c.timing, "hc620,cache=0,sched=sptf");
 	assert_string_equal(c.disk.store.timing, "hc620,cache=0,sched=sptf");
+	assert_int_equal(zl_cfgstr_parse("/var/d.img?timing=zn540/reset_gib=12.8ms/reset_exp=100",
+					 &c, msg, sizeof(msg)), 0);
+	assert_string_equal(c.timing, "zn540,reset_gib=12.8ms,reset_exp=100");
 	assert_int_equal(zl_cfgstr_parse("/var/d.img?timing=off", &c, msg, sizeof(msg)), 0);
 	assert_string_equal(c.timing, "off");
 	assert_null(c.disk.store.timing);
